@@ -1,0 +1,80 @@
+"""The bot: loads every game cog, opens and migrates the database, syncs slash commands."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import components
+from bot.config import Config
+from bot.delivery import Delivery
+from bot.desk import Desk
+from bot.i18n import Lang, language_of
+from bot.storage import Store
+from bot.tables import TableService
+
+log = logging.getLogger("tabletop")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def game_extensions() -> list[str]:
+    return [f"cogs.{p.parent.name}.cog" for p in sorted((ROOT / "cogs").glob("*/cog.py"))]
+
+
+class TabletopBot(commands.Bot):
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.config = config
+        self.store: Store | None = None
+        self._announced = False
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.config.database)
+        self.service = TableService(self.store)
+        self.delivery = Delivery(self)
+        self.desk = Desk(self, self.service)
+        self.add_dynamic_items(*components.ALL)
+        self.tree.on_error = self.on_app_command_error
+        for extension in game_extensions():
+            await self.load_extension(extension)
+        if self.config.test_guild_id:
+            guild = discord.Object(id=self.config.test_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.debug("synced %d commands", len(synced))
+
+    async def on_ready(self) -> None:
+        if not self._announced:
+            self._announced = True
+            log.info("ready as %s in %d servers with %d games", self.user, len(self.guilds), len(self.cogs))
+            await self.delivery.recover()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await self.desk.guarded(interaction, None, _raise(getattr(error, "original", error)))
+
+    async def close(self) -> None:
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+
+async def _raise(error: BaseException) -> None:
+    raise error
+
+
+def create_bot(config: Config) -> TabletopBot:
+    return TabletopBot(config)
+
+
+def lang_for(interaction: discord.Interaction) -> Lang:
+    return Lang(language_of(interaction.locale))

@@ -1,0 +1,99 @@
+"""Persistent components: every custom id carries the table id, so buttons work after a restart.
+
+``tt:<verb>:<table>`` lobby and table buttons; ``tt:a:<table>:<version>:<action>`` a move;
+``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
+``tt:x:<table>:<n>`` a shown-but-unplayable card.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+
+def _desk(interaction: discord.Interaction) -> Any:
+    return interaction.client.desk  # type: ignore[attr-defined]
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:(?P<verb>[a-z]+):(?P<tid>[0-9]+)"):
+    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
+        self.verb, self.table_id = verb, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["verb"], int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _desk(interaction).on_table_button(interaction, self.verb, self.table_id)
+
+
+class ActButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
+):
+    def __init__(self, table_id: int, version: int, action: str, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:a:{table_id}:{version}:{action}", **button))
+        self.table_id, self.version, self.action = table_id, version, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["ver"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)"):
+    def __init__(self, table_id: int, version: int, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}", **select))
+        self.table_id, self.version = table_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["ver"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_act(interaction, self.table_id, self.version, values[0] if values else "")
+
+
+class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+    def __init__(self, table_id: int, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:kick:{table_id}", **select))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_kick(interaction, self.table_id, int(values[0]) if values else -1)
+
+
+class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"):
+    def __init__(self, table_id: int, n: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _desk(interaction).on_stale(interaction)
+
+
+ALL = (TableButton, ActButton, ActSelect, KickSelect, DeadButton)

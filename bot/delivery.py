@@ -1,0 +1,166 @@
+"""Showing committed state in Discord: the table message, the public record, and hands by DM.
+
+Everything here renders the current stored state, so it can run again after a crash or restart
+without repeating anything: a DM is sent once per deal and then edited, the record message of a
+deal is edited as lines are added, and the table message is edited in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import render
+from bot.games import REGISTRY
+from bot.i18n import Lang
+from bot.storage import TableRow
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+RECORD_LIMIT = 1800
+DM_CLOSED = 50007
+
+
+def jump_url(table: TableRow) -> str:
+    guild = table.guild_id or "@me"
+    return f"https://discord.com/channels/{guild}/{table.channel_id}/{table.message_id}"
+
+
+def fingerprint(rendered: render.Rendered) -> str:
+    embed = rendered.embed.to_dict() if rendered.embed else {}
+    view = rendered.view.to_components() if rendered.view else []
+    return hashlib.sha1(json.dumps([rendered.content, embed, view], sort_keys=True).encode()).hexdigest()
+
+
+class Delivery:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.shown: dict[tuple[int, int], str] = {}
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    def messageable(self, channel_id: int) -> discord.abc.Messageable:
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    async def refresh(self, table_id: int) -> None:
+        """Bring every Discord view of the table up to the stored state."""
+        async with self.locks[table_id]:
+            table = await self.service.table(table_id)
+            tr = Lang(table.language)
+            if table.status == "cancelled":
+                await self.edit_table_message(table, render.closed(table, tr))
+                return
+            if table.status == "lobby":
+                await self.edit_table_message(table, render.lobby(table, tr))
+                return
+            engine = await self.service.engine(table)
+            await self.edit_table_message(table, render.table_message(table, engine, tr))
+            await self.append_record(table, engine, tr)
+            for seat in table.seats:
+                if not seat.is_computer:
+                    await self.deliver_hand(table, engine, seat.position, tr)
+            await self.service.store.update_table(table.id, dirty=0)
+
+    async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
+        if not table.message_id:
+            return
+        message = self.messageable(table.channel_id).get_partial_message(table.message_id)
+        try:
+            await message.edit(**rendered.edit_kwargs())
+        except discord.NotFound:
+            log.warning("table %s: its message is gone", table.id)
+
+    async def append_record(self, table: TableRow, engine, tr: Lang) -> None:
+        ui = REGISTRY[table.game]
+        names = render.seat_names(table, tr)
+        events = self.service.drain_events(table.id)
+        lines = ui.record(events, engine.public_view(), names, tr)
+        if engine.is_terminal():
+            lines.append(self.final_line(table, engine, names, tr))
+        if not lines:
+            return
+        last = await self.service.store.last_record(table.id)
+        deal = engine.deal_number
+        text = "\n".join(lines)
+        home = self.messageable(table.home_channel_id)
+        if last and last["deal"] == deal and len(last["lines"]) + len(text) < RECORD_LIMIT:
+            text = f"{last['lines']}\n{text}"
+            await home.get_partial_message(last["message_id"]).edit(content=text)
+            await self.service.store.set_record(table.id, last["part"], deal, last["message_id"], text)
+        else:
+            message = await home.send(text, allowed_mentions=discord.AllowedMentions.none())
+            part = (last["part"] + 1) if last else 1
+            await self.service.store.set_record(table.id, part, deal, message.id, text)
+
+    @staticmethod
+    def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
+        results = engine.results()
+        order = sorted(range(len(names)), key=lambda s: results["ranks"][s])
+        standings = " · ".join(
+            tr("table.standing", rank=results["ranks"][s], player=names[s], score=results["scores"][s])
+            for s in order
+        )
+        return tr("table.final", standings=standings)
+
+    async def deliver_hand(self, table: TableRow, engine, seat: int, tr: Lang) -> None:
+        """One DM per deal per player, edited as the hand changes."""
+        deal = engine.deal_number
+        store = self.service.store
+        row = await store.delivery(table.id, seat, deal)
+        if row is not None and row["failed"]:
+            return
+        header = tr("dm.header", url=jump_url(table))
+        rendered = render.prompt_message(table, engine, seat, tr, header=header)
+        key = fingerprint(rendered)
+        if row is not None and self.shown.get((table.id, seat)) == key:
+            return
+        try:
+            if row is not None:
+                partial = self.bot.get_partial_messageable(
+                    row["channel_id"], type=discord.ChannelType.private
+                )
+                await partial.get_partial_message(row["message_id"]).edit(**rendered.edit_kwargs())
+            else:
+                user = self.bot.get_user(table.seats[seat].user_id) or await self.bot.fetch_user(
+                    table.seats[seat].user_id
+                )
+                message = await user.send(**rendered.send_kwargs())
+                await store.set_delivery(table.id, seat, deal, message.channel.id, message.id, False)
+        except discord.HTTPException as exc:
+            if row is None and (exc.code == DM_CLOSED or isinstance(exc, discord.Forbidden)):
+                await self.dm_failed(table, seat, deal, tr)
+                return
+            log.warning("table %s seat %s: DM update failed: %s", table.id, seat, exc)
+            return
+        self.shown[(table.id, seat)] = key
+
+    async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
+        store = self.service.store
+        told_before = await store.any_failed_delivery(table.id, seat)
+        await store.set_delivery(table.id, seat, deal, None, None, True)
+        if not told_before:
+            mention = f"<@{table.seats[seat].user_id}>"
+            await self.messageable(table.home_channel_id).send(
+                tr("dm.closed", player=mention, button=tr("button.my_hand")),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    async def recover(self) -> None:
+        """After a start-up: redraw tables whose last change may not have reached Discord."""
+        for table in await self.service.store.tables_with_status("lobby", "running", "finished", "cancelled"):
+            if table.dirty and table.game in REGISTRY:
+                try:
+                    await self.refresh(table.id)
+                except Exception:
+                    log.exception("table %s: recovery failed", table.id)

@@ -1,0 +1,212 @@
+"""Where interactions meet tables: opening tables, lobby buttons, hands and moves, and errors.
+
+Every reply to a member is ephemeral and in that member's language; every refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import render
+from bot.delivery import fingerprint, jump_url
+from bot.engine import IllegalAction
+from bot.errors import UserError
+from bot.games import REGISTRY
+from bot.i18n import Lang, language_of
+from bot.tables import TableService
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+THREAD_ARCHIVE_MINUTES = 10080
+
+
+def member_lang(interaction: discord.Interaction) -> Lang:
+    return Lang(language_of(interaction.locale))
+
+
+def display(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class Desk:
+    def __init__(self, bot: TabletopBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    @property
+    def delivery(self):
+        return self.bot.delivery
+
+    # ---- replies ----------------------------------------------------------------------------
+    async def reply(self, interaction: discord.Interaction, text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def guarded(self, interaction: discord.Interaction, table_id: int | None, work) -> None:
+        """Run ``work``; turn every failure into a specific ephemeral message."""
+        tr = member_lang(interaction)
+        try:
+            await work
+        except UserError as exc:
+            await self.reply(interaction, tr(exc.key, **exc.params))
+        except IllegalAction as exc:
+            await self.reply(interaction, await self.illegal_text(table_id, exc, tr))
+        except discord.Forbidden as exc:
+            log.warning("missing permission: %s", exc)
+            await self.reply(interaction, tr("error.bot_forbidden"))
+        except Exception:
+            error_id = secrets.token_hex(4)
+            log.exception("unexpected error %s (table %s)", error_id, table_id)
+            if table_id is not None:
+                self.service.forget(table_id)
+            try:
+                await self.reply(interaction, tr("error.unexpected", id=error_id))
+            except discord.HTTPException:
+                pass
+
+    async def illegal_text(self, table_id: int | None, exc: IllegalAction, tr: Lang) -> str:
+        if table_id is None:
+            return tr(f"error.{exc.code}", **exc.params)
+        table = await self.service.table(table_id)
+        ui = REGISTRY[table.game]
+        params = ui.format_params(exc.params, render.seat_names(table, tr))
+        key = f"{table.game}.error.{exc.code}"
+        return tr(key if tr.has(key) else f"error.{exc.code}", **params)
+
+    # ---- opening a table ----------------------------------------------------------------------
+    async def open_table(
+        self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any]
+    ):
+        await self.guarded(interaction, None, self._open(interaction, game, size, options))
+
+    async def _open(self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any]):
+        tr = member_lang(interaction)
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+            raise UserError("error.guild_text_only")
+        in_thread = isinstance(channel, discord.Thread)
+        wanted = NEEDED + (() if in_thread else NEEDED_FOR_THREADS)
+        perms = channel.permissions_for(interaction.guild.me)
+        missing = [p for p in wanted if not getattr(perms, p)]
+        if missing:
+            names = ", ".join(tr(f"permission.{p}") for p in missing)
+            raise UserError("error.missing_permissions", permissions=names)
+        language = language_of(interaction.guild_locale or self.bot.config.default_language)
+        table = await self.service.open(
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=channel.id,
+            host=(interaction.user.id, display(interaction.user)),
+            size=size,
+            options=options,
+            language=language,
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        message = await channel.send(**render.lobby(table, Lang(language)).send_kwargs())
+        thread_id = None
+        if not in_thread:
+            thread = await message.create_thread(
+                name=render.game_title(table, Lang(language))[:100],
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )
+            thread_id = thread.id
+        await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
+        await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
+
+    async def send_rules(self, interaction: discord.Interaction, game: str) -> None:
+        tr = member_lang(interaction)
+        ui = REGISTRY[game]
+        embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
+        for heading, text in ui.rules(tr):
+            embed.add_field(name=heading, value=text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ---- buttons ----------------------------------------------------------------------------
+    async def on_table_button(self, interaction: discord.Interaction, verb: str, table_id: int) -> None:
+        await self.guarded(interaction, table_id, self._table_button(interaction, verb, table_id))
+
+    async def _table_button(self, interaction: discord.Interaction, verb: str, table_id: int) -> None:
+        user = interaction.user
+        service = self.service
+        if verb == "hand":
+            await self.show_hand(interaction, table_id)
+            return
+        if verb == "join":
+            table = await service.join(table_id, (user.id, display(user)))
+        elif verb == "leave":
+            table = await service.leave(table_id, user.id)
+        elif verb == "bot":
+            table = await service.add_computer(table_id, user.id)
+        elif verb == "cancel":
+            table = await service.cancel(table_id, user.id)
+            await interaction.response.edit_message(
+                **render.closed(table, Lang(table.language)).edit_kwargs()
+            )
+            return
+        elif verb == "start":
+            await self.start(interaction, table_id, user.id)
+            return
+        else:
+            raise UserError("error.stale")
+        if service.ready_to_start(table):
+            await self.start(interaction, table_id, None)
+            return
+        await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+
+    async def on_kick(self, interaction: discord.Interaction, table_id: int, position: int) -> None:
+        async def work():
+            table = await self.service.remove(table_id, interaction.user.id, position)
+            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+
+        await self.guarded(interaction, table_id, work())
+
+    async def start(self, interaction: discord.Interaction, table_id: int, user_id: int | None) -> None:
+        outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
+        table, engine = outcome.table, outcome.engine
+        await interaction.response.edit_message(
+            **render.table_message(table, engine, Lang(table.language)).edit_kwargs()
+        )
+        await self.delivery.refresh(table_id)
+
+    async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+        table = await self.service.table(table_id)
+        if table.status != "running":
+            raise UserError("error.table_closed")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("error.not_seated")
+        engine = await self.service.engine(table)
+        rendered = render.prompt_message(table, engine, seat, member_lang(interaction))
+        await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
+
+    async def on_act(
+        self, interaction: discord.Interaction, table_id: int, version: int, action: str
+    ) -> None:
+        await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
+
+    async def _act(self, interaction: discord.Interaction, table_id: int, version: int, action: str) -> None:
+        outcome = await self.service.act(table_id, interaction.user.id, version, action)
+        table, engine = outcome.table, outcome.engine
+        seat = table.seat_of(interaction.user.id)
+        in_dm = interaction.guild_id is None
+        tr = Lang(table.language) if in_dm else member_lang(interaction)
+        header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+        rendered = render.prompt_message(table, engine, seat, tr, header=header)
+        await interaction.response.edit_message(**rendered.edit_kwargs())
+        if in_dm:
+            self.delivery.shown[(table.id, seat)] = fingerprint(rendered)
+        await self.delivery.refresh(table_id)
+
+    async def on_stale(self, interaction: discord.Interaction) -> None:
+        await self.reply(interaction, member_lang(interaction)("error.unplayable"))

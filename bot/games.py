@@ -1,0 +1,91 @@
+"""What a game plugs into the platform: its engine and how to draw it.
+
+A game package registers one ``GameUI`` when its cog loads. The platform turns ``Prompt`` choices
+into buttons or a select menu and ``TableView`` into an embed (plus an optional PNG), so games
+never build lobby, hand-delivery or persistence code of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot import cards
+from bot.engine import Engine, Event
+from bot.i18n import Lang
+
+
+@dataclass
+class Choice:
+    """One button in a prompt. ``action`` None means shown but not playable now."""
+
+    action: str | None
+    label: str
+    style: str = "primary"
+    emoji: str | None = None
+
+
+@dataclass
+class Prompt:
+    text: str
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
+class TableView:
+    title: str
+    description: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    footer: str | None = None
+    image: bytes | None = None
+    colour: int = 0x2F7D4F
+
+
+class GameUI:
+    game_id: ClassVar[str]
+    engine: ClassVar[type[Engine]]
+    #: "thread": the table runs in a thread under its lobby message.
+    channel_mode: ClassVar[str] = "thread"
+
+    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
+        return ""
+
+    def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        """Draw the public table from ``engine.public_view()`` only, so nothing hidden can leak."""
+        raise NotImplementedError
+
+    def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        """The private prompt of one seat: its hand and choices (shown by DM or ephemerally)."""
+        raise NotImplementedError
+
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        """Lines for the public record (one per completed trick, deal ...)."""
+        return []
+
+    def rules(self, tr: Lang) -> list[tuple[str, str]]:
+        """The rules in our own words, as (heading, text) sections."""
+        prefix = f"{self.game_id}.rules"
+        return [(tr(f"{prefix}.{k}.title"), tr(f"{prefix}.{k}.text")) for k in self.rules_sections]
+
+    rules_sections: ClassVar[tuple[str, ...]] = ()
+
+    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """Make engine data readable in messages: cards as labels, seats as names."""
+        out = dict(params)
+        for key, value in params.items():
+            if key in ("card",) and isinstance(value, str):
+                out[key] = cards.label(value)
+            elif key in ("cards",) and isinstance(value, list):
+                out[key] = " ".join(cards.label(c) for c in value)
+            elif key == "suit" and isinstance(value, str):
+                out[key] = cards.SUIT_SYMBOLS.get(value, value)
+            elif key in ("seat", "target", "winner", "player") and isinstance(value, int):
+                out[key] = names[value] if 0 <= value < len(names) else str(value)
+        return out
+
+
+REGISTRY: dict[str, GameUI] = {}
+
+
+def register(ui: GameUI) -> None:
+    REGISTRY[ui.game_id] = ui

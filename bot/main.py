@@ -1,0 +1,83 @@
+"""Console entry point: ``tabletop-bot [--config PATH]``; SIGTERM and SIGINT shut down cleanly."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+import discord
+
+from bot.app import create_bot
+from bot.config import Config, ConfigError, load
+
+NO_TOKEN = (
+    "No Discord bot token: set the DISCORD_TOKEN environment variable or 'token' in the config file "
+    "(see config.example.toml)."
+)
+
+
+def apply_endpoint_overrides(env: dict[str, str]) -> None:
+    """Point discord.py at another API and gateway: only for tests against a local fake Discord."""
+    base = env.get("DISCORD_API_BASE")
+    if base:
+        discord.http.Route.BASE = base.rstrip("/")
+    gateway = env.get("DISCORD_GATEWAY_URL")
+    if gateway:
+        original = discord.http.HTTPClient.get_bot_gateway
+
+        async def get_bot_gateway(self, *args, **kwargs):
+            result = await original(self, *args, **kwargs)
+            return (result[0], gateway, *result[2:])
+
+        discord.http.HTTPClient.get_bot_gateway = get_bot_gateway
+
+
+async def run(config: Config) -> None:
+    bot = create_bot(config)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+
+    def stop() -> None:
+        if not stopping.is_set():
+            stopping.set()
+            loop.create_task(bot.close())
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop)
+    async with bot:
+        await bot.start(config.token)
+    logging.getLogger("tabletop").info("stopped")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tabletop-bot", description=__doc__)
+    parser.add_argument(
+        "--config", help="path to the TOML config file (default: $TABLETOP_CONFIG or ./config.toml)"
+    )
+    args = parser.parse_args(argv)
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"tabletop-bot: {exc}", file=sys.stderr)
+        return 2
+    if not config.token:
+        print(f"tabletop-bot: {NO_TOKEN}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    )
+    apply_endpoint_overrides(dict(os.environ))
+    try:
+        asyncio.run(run(config))
+    except discord.LoginFailure as exc:
+        print(f"tabletop-bot: login failed: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Turn lobby state, a game's ``TableView`` and ``Prompt`` into Discord embeds and components."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.components import ActButton, ActSelect, DeadButton, KickSelect, TableButton
+from bot.engine import Engine
+from bot.games import REGISTRY, Prompt, TableView
+from bot.i18n import Lang
+from bot.storage import Seat, TableRow
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+MAX_BUTTONS = 20
+IMAGE_NAME = "table.png"
+
+
+@dataclass
+class Rendered:
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)] if self.image else []
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "files": self.files()}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "embed": self.embed, "attachments": self.files(), "view": self.view}
+
+
+def seat_name(seat: Seat, tr: Lang) -> str:
+    if seat.is_computer:
+        return tr("table.computer", n=seat.name.split(":")[-1])
+    return seat.name
+
+
+def seat_names(table: TableRow, tr: Lang) -> list[str]:
+    return [seat_name(s, tr) for s in table.seats]
+
+
+def seat_mention(seat: Seat, tr: Lang) -> str:
+    return seat_name(seat, tr) if seat.is_computer else f"<@{seat.user_id}>"
+
+
+def game_title(table: TableRow, tr: Lang) -> str:
+    return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
+
+
+def _view(*items: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def lobby(table: TableRow, tr: Lang) -> Rendered:
+    ui = REGISTRY[table.game]
+    cls = ui.engine
+    players = "\n".join(f"{i + 1}. {seat_mention(s, tr)}" for i, s in enumerate(table.seats)) or "—"
+    embed = discord.Embed(title=game_title(table, tr), colour=0x5865F2)
+    embed.description = tr("lobby.intro", host=f"<@{table.host_id}>")
+    summary = ui.option_summary(table.options, table.size, tr)
+    if summary:
+        embed.add_field(name=tr("lobby.options"), value=summary, inline=False)
+    embed.add_field(
+        name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
+    )
+    embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
+    items: list[discord.ui.Item] = [
+        TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
+        TableButton("leave", table.id, label=tr("button.leave"), style=discord.ButtonStyle.secondary),
+        TableButton("start", table.id, label=tr("button.start"), style=discord.ButtonStyle.primary),
+        TableButton("cancel", table.id, label=tr("button.cancel"), style=discord.ButtonStyle.danger),
+        TableButton("bot", table.id, label=tr("button.add_computer"), style=discord.ButtonStyle.secondary),
+    ]
+    removable = [s for s in table.seats if s.user_id != table.host_id]
+    if removable:
+        options = [
+            discord.SelectOption(label=seat_name(s, tr)[:100], value=str(s.position)) for s in removable
+        ]
+        items.append(KickSelect(table.id, placeholder=tr("lobby.remove_placeholder"), options=options, row=1))
+    return Rendered(content=None, embed=embed, view=_view(*items))
+
+
+def closed(table: TableRow, tr: Lang) -> Rendered:
+    embed = discord.Embed(title=game_title(table, tr), description=tr("table.cancelled"), colour=0x99AAB5)
+    return Rendered(embed=embed, view=_view())
+
+
+def _embed(view: TableView) -> discord.Embed:
+    embed = discord.Embed(title=view.title, description=view.description or None, colour=view.colour)
+    for name, value in view.fields:
+        embed.add_field(name=name, value=value or "—", inline=False)
+    if view.footer:
+        embed.set_footer(text=view.footer)
+    if view.image:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    return embed
+
+
+def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+    ui = REGISTRY[table.game]
+    view = ui.table_view(engine.public_view(), seat_names(table, tr), tr)
+    view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
+    if engine.is_terminal() or table.status != "running":
+        return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
+    waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
+    content = tr("table.to_act", players=", ".join(waiting))
+    hand = TableButton(
+        "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
+    )
+    return Rendered(content=content, embed=_embed(view), view=_view(hand), image=view.image)
+
+
+def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header: str = "") -> Rendered:
+    ui = REGISTRY[table.game]
+    prompt: Prompt = ui.prompt(engine, seat, seat_names(table, tr), tr)
+    version = len(engine.history)
+    embed = discord.Embed(description=prompt.text, colour=0x2F7D4F)
+    embed.title = game_title(table, tr)
+    if header:
+        embed.description = f"{header}\n\n{prompt.text}"
+    return Rendered(content=None, embed=embed, view=_view(*_choice_items(table.id, version, prompt, tr)))
+
+
+def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:
+    if len(prompt.choices) <= MAX_BUTTONS:
+        items: list[discord.ui.Item] = []
+        for n, choice in enumerate(prompt.choices):
+            style = STYLES.get(choice.style, discord.ButtonStyle.primary)
+            label = choice.label[:80]
+            if choice.action is None:
+                items.append(
+                    DeadButton(
+                        table_id,
+                        n,
+                        label=label,
+                        emoji=choice.emoji,
+                        style=discord.ButtonStyle.secondary,
+                        row=n // 5,
+                    )
+                )
+            else:
+                items.append(
+                    ActButton(
+                        table_id,
+                        version,
+                        choice.action,
+                        label=label,
+                        emoji=choice.emoji,
+                        style=style,
+                        row=n // 5,
+                    )
+                )
+        return items
+    playable = [c for c in prompt.choices if c.action is not None][:25]
+    options = [discord.SelectOption(label=c.label[:100], value=c.action, emoji=c.emoji) for c in playable]
+    return [ActSelect(table_id, version, placeholder=tr("prompt.choose"), options=options)]

@@ -1,0 +1,1 @@
+"""One package per game; each holds engine.py (pure rules), its cog, views and rendering."""

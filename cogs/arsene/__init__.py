@@ -1,0 +1,1 @@
+"""Arsène, new edition: jewel-shop trick-taking with clashes, police and pushes (RULINGS §1)."""

@@ -1,0 +1,493 @@
+"""Arsène, new edition (RULINGS §1): 3–4 players; with 3 a dummy player joins.
+
+Action grammar (every action is taken by the seat concerned, always a private choice except play):
+- ``aside:<i>``    the dealer's left neighbour takes aside card i (0..2) blind.
+- ``trump:<card>`` the same seat lays a non-face diamond face up: this deal has trumps (diamonds).
+- ``show:<card>``  the same seat, holding no non-face diamond, shows any card and lays it face
+                   down: no trumps.
+- ``dummy:<card>`` three players only: every seat secretly gives one card to the dummy's first
+                   trick (simultaneous: ``to_act`` lists every seat that has not chosen yet).
+- ``play:<card>``  the seat to play plays a card.
+- ``take``         the trick winner keeps the trick.
+- ``push:<seat>``  the trick winner pushes it to that seat; ``push:dummy`` pushes it to the dummy.
+  A winner with no allowed target takes the trick without being asked (ruling).
+
+Options: ``advanced`` (bool, default False): contest mode from the deal after a shop first empties.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cards import rank_of, standard_deck, suit_of
+from bot.engine import Engine, Event, IllegalAction
+
+from .rules_scoring import (
+    SHOP_GROUPS,
+    TOKEN_CAP,
+    TOKEN_POOL,
+    Holdings,
+    new_holdings,
+    score_deal,
+)
+
+OPT_ADVANCED = "advanced"
+ADVANCED_VALUES = (False, True)
+DEFAULT_OPTIONS: dict[str, Any] = {OPT_ADVANCED: False}
+
+DUMMY = "dummy"
+HAND_SIZE = 11
+ASIDE_SIZE = 3
+FACE_RANKS = (11, 12, 13)
+SUIT_ORDER = "SHCD"
+
+PHASE_ASIDE = "aside_pick"
+PHASE_TRUMP = "trump_choice"
+PHASE_DUMMY = "dummy_choice"
+PHASE_PLAY = "play"
+PHASE_PUSH = "push"
+PHASE_OVER = "over"
+PHASES = (PHASE_ASIDE, PHASE_TRUMP, PHASE_DUMMY, PHASE_PLAY, PHASE_PUSH, PHASE_OVER)
+PHASE_ACTIONS = {
+    PHASE_ASIDE: ("aside",),
+    PHASE_TRUMP: ("trump", "show"),
+    PHASE_DUMMY: ("dummy",),
+    PHASE_PLAY: ("play",),
+    PHASE_PUSH: ("take", "push"),
+    PHASE_OVER: (),
+}
+# Which pending choices are private (their content is never shown to the others).
+PRIVATE_PHASES = (PHASE_ASIDE, PHASE_TRUMP, PHASE_DUMMY, PHASE_PUSH)
+
+
+def strength(card: str) -> int:
+    """A is high."""
+    rank = rank_of(card)
+    return 14 if rank == 1 else rank
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    return SUIT_ORDER.index(suit_of(card)), -strength(card)
+
+
+def deck_for(num_players: int) -> list[str]:
+    """♦A–♦5 are the shops; with three players ♦6, ♦7 and the 2, 3, 4 of ♠ ♥ ♣ are removed too."""
+    cards = [c for c in standard_deck() if not (suit_of(c) == "D" and rank_of(c) <= 5)]
+    if num_players == 3:
+        cards = [
+            c
+            for c in cards
+            if not (suit_of(c) == "D" and rank_of(c) in (6, 7))
+            and not (suit_of(c) != "D" and rank_of(c) in (2, 3, 4))
+        ]
+    return cards
+
+
+ALL_CARDS = frozenset(standard_deck())
+
+
+def is_trump_marker(card: str) -> bool:
+    """A diamond that is not a face card (J, Q, K) must be laid face up as the trump card."""
+    return suit_of(card) == "D" and rank_of(card) not in FACE_RANKS
+
+
+def trick_winner(plays: list[tuple[int, str]], trumps: bool) -> tuple[int, str]:
+    led = suit_of(plays[0][1])
+
+    def key(play: tuple[int, str]) -> tuple[int, int]:
+        suit = suit_of(play[1])
+        tier = 2 if trumps and suit == "D" else 1 if suit == led else 0
+        return tier, strength(play[1])
+
+    return max(plays, key=key)
+
+
+class ArseneEngine(Engine):
+    game_id = "arsene"
+    min_players = 3
+    max_players = 4
+
+    @classmethod
+    def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
+        return [(n, {OPT_ADVANCED: adv}) for n in (3, 4) for adv in ADVANCED_VALUES]
+
+    # ---- setup and dealing ------------------------------------------------------------------
+    def setup(self) -> None:
+        for key in self.options:
+            if key not in DEFAULT_OPTIONS:
+                raise IllegalAction("bad_option", option=key, value=self.options[key])
+        advanced = self.options.setdefault(OPT_ADVANCED, False)
+        if advanced not in ADVANCED_VALUES or not isinstance(advanced, bool):
+            raise IllegalAction("bad_option", option=OPT_ADVANCED, value=advanced)
+        self.advanced: bool = advanced
+        self.has_dummy = self.num_players == 3
+        self.holdings: Holdings = new_holdings(self.num_players)
+        self.dealer = self.rng.randrange(self.num_players)
+        self.deal_no = 0
+        self.over = False
+        self.end_reason: str | None = None
+        self.last_summary: dict[str, Any] | None = None
+        self.void_deals = 0
+        self._deal()
+
+    def _deal(self) -> None:
+        n = self.num_players
+        self.deal_no += 1
+        deck = deck_for(n)
+        self.rng.shuffle(deck)
+        self.hands: list[list[str]] = [
+            sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=sort_key) for i in range(n)
+        ]
+        self.aside: list[str] = deck[n * HAND_SIZE :]
+        assert len(self.aside) == ASIDE_SIZE
+        self.picked_card: str | None = None
+        self.trumps: bool | None = None
+        self.trump_card: str | None = None
+        self.shown_card: str | None = None
+        self.dummy_cards: dict[int, str] = {}
+        self.tricks = [0] * n
+        self.dummy_tricks = 0
+        self.contest = self.advanced and any(not groups for groups in self.holdings.shops.values())
+        self.leader = (self.dealer + 1) % n
+        self.trick: list[tuple[int, str]] = []
+        self.last_trick: dict[str, Any] | None = None
+        self.winner: int | None = None
+        self.push_target: int | str | None = None
+        self.phase = PHASE_ASIDE
+
+    @property
+    def deal_number(self) -> int:
+        return self.deal_no
+
+    @property
+    def trump_seat(self) -> int:
+        return (self.dealer + 1) % self.num_players
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return HAND_SIZE - 1 if self.has_dummy else HAND_SIZE
+
+    @property
+    def tricks_played(self) -> int:
+        return sum(self.tricks) + (self.dummy_tricks - 1 if self.dummy_tricks else 0)
+
+    # ---- turn structure ---------------------------------------------------------------------
+    def to_act(self) -> list[int]:
+        if self.over:
+            return []
+        if self.phase in (PHASE_ASIDE, PHASE_TRUMP):
+            return [self.trump_seat]
+        if self.phase == PHASE_DUMMY:
+            return [s for s in range(self.num_players) if s not in self.dummy_cards]
+        if self.phase == PHASE_PLAY:
+            return [(self.leader + len(self.trick)) % self.num_players]
+        if self.phase == PHASE_PUSH:
+            assert self.winner is not None
+            return [self.winner]
+        return []
+
+    def _playable(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        if self.trick:
+            led = suit_of(self.trick[0][1])
+            follow = [c for c in hand if suit_of(c) == led]
+            if follow:
+                return follow
+        return list(hand)
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat not in self.to_act():
+            return []
+        hand = self.hands[seat]
+        if self.phase == PHASE_ASIDE:
+            return [f"aside:{i}" for i in range(len(self.aside))]
+        if self.phase == PHASE_TRUMP:
+            markers = [c for c in hand if is_trump_marker(c)]
+            if markers:
+                return [f"trump:{c}" for c in markers]
+            return [f"show:{c}" for c in hand]
+        if self.phase == PHASE_DUMMY:
+            return [f"dummy:{c}" for c in hand]
+        if self.phase == PHASE_PLAY:
+            return [f"play:{c}" for c in self._playable(seat)]
+        if self.phase == PHASE_PUSH:
+            return ["take", f"push:{self.push_target}"]
+        return []
+
+    def explain_illegal(self, seat: int, action: str) -> IllegalAction:
+        kind, _, arg = action.partition(":")
+        if kind not in PHASE_ACTIONS[self.phase]:
+            return IllegalAction("wrong_phase", phase=self.phase, action=action)
+        hand = self.hands[seat]
+        if self.phase == PHASE_ASIDE:
+            return IllegalAction("bad_aside", index=arg)
+        if self.phase != PHASE_PUSH and arg not in ALL_CARDS:
+            return IllegalAction("illegal_action", action=action)
+        if self.phase == PHASE_TRUMP:
+            markers = [c for c in hand if is_trump_marker(c)]
+            if arg not in hand:
+                return IllegalAction("not_in_hand", card=arg)
+            if markers:
+                return IllegalAction("must_lay_diamond", cards=markers)
+            return IllegalAction("no_trump_marker", card=arg)
+        if self.phase in (PHASE_DUMMY, PHASE_PLAY):
+            if arg not in hand:
+                return IllegalAction("not_in_hand", card=arg)
+            if self.phase == PHASE_PLAY and self.trick:
+                return IllegalAction("must_follow", suit=suit_of(self.trick[0][1]))
+        if self.phase == PHASE_PUSH and kind == "push":
+            if self.push_target == DUMMY:
+                return IllegalAction("push_only_dummy")
+            return IllegalAction("push_not_allowed", target=self.push_target)
+        return IllegalAction("illegal_action", action=action)
+
+    def push_target_for(self, winner: int) -> int | str | None:
+        """The single seat (or the dummy) the winner may push to, judged before this trick counts."""
+        count = self.tricks[winner]
+        if count < 1:
+            return None
+        if self.has_dummy and self.dummy_tricks == count:
+            return DUMMY
+        for step in range(1, self.num_players):
+            other = (winner + step) % self.num_players
+            if self.tricks[other] == count:
+                return other
+        return None
+
+    # ---- applying actions -------------------------------------------------------------------
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        kind, _, arg = action.partition(":")
+        if kind == "aside":
+            card = self.aside.pop(int(arg))
+            self.picked_card = card
+            self.hands[seat].append(card)
+            self.hands[seat].sort(key=sort_key)
+            self.phase = PHASE_TRUMP
+            return [Event("aside_taken", {"seat": seat, "index": int(arg)})]
+        if kind in ("trump", "show"):
+            self.hands[seat].remove(arg)
+            if kind == "trump":
+                self.trumps, self.trump_card = True, arg
+                event = Event("trump_laid", {"seat": seat, "card": arg})
+            else:
+                self.trumps, self.shown_card = False, arg
+                event = Event("card_shown", {"seat": seat, "card": arg})
+            self.phase = PHASE_DUMMY if self.has_dummy else PHASE_PLAY
+            return [event]
+        if kind == "dummy":
+            self.hands[seat].remove(arg)
+            self.dummy_cards[seat] = arg
+            events = [Event("dummy_card_chosen", {"seat": seat})]
+            if len(self.dummy_cards) == self.num_players:
+                self.dummy_tricks = 1
+                self.phase = PHASE_PLAY
+                events.append(Event("dummy_trick_formed", {"seat": self.dealer}))
+            return events
+        if kind == "play":
+            return self._play(seat, arg)
+        assert self.winner is not None
+        if kind == "take":
+            return self._finish_trick(self.winner, self.winner, auto=False)
+        assert self.push_target is not None
+        return self._finish_trick(self.winner, self.push_target, auto=False)
+
+    def _play(self, seat: int, card: str) -> list[Event]:
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        events = [Event("card_played", {"seat": seat, "card": card})]
+        if len(self.trick) < self.num_players:
+            return events
+        winner, winning_card = trick_winner(self.trick, bool(self.trumps))
+        self.winner = winner
+        events.append(
+            Event("trick_won", {"seat": winner, "card": winning_card, "trick": self.tricks_played + 1})
+        )
+        target = self.push_target_for(winner)
+        if target is None:
+            return events + self._finish_trick(winner, winner, auto=True)
+        self.push_target = target
+        self.phase = PHASE_PUSH
+        return events
+
+    def _finish_trick(self, winner: int, receiver: int | str, auto: bool) -> list[Event]:
+        if receiver == DUMMY:
+            self.dummy_tricks += 1
+            self.leader = (winner + 1) % self.num_players
+            event = Event("trick_pushed_dummy", {"seat": winner})
+        elif receiver == winner:
+            self.tricks[winner] += 1
+            self.leader = winner
+            event = Event("trick_taken", {"seat": winner, "auto": auto})
+        else:
+            assert isinstance(receiver, int)
+            self.tricks[receiver] += 1
+            self.leader = receiver
+            event = Event("trick_pushed", {"seat": winner, "target": receiver})
+        self.last_trick = {
+            "cards": [{"seat": s, "card": c} for s, c in self.trick],
+            "winner": winner,
+            "taker": receiver,
+        }
+        self.trick = []
+        self.winner = None
+        self.push_target = None
+        self.phase = PHASE_PLAY
+        events = [event]
+        if not any(self.hands):
+            events += self._score()
+        return events
+
+    # ---- scoring ----------------------------------------------------------------------------
+    def _score(self) -> list[Event]:
+        n = self.num_players
+        before = self.holdings.copy()
+        lines, dummy_line, caught, emptied = score_deal(
+            self.holdings, self.tricks, self.dummy_tricks if self.has_dummy else None, self.contest
+        )
+        void = len(caught) == n
+        if void:
+            self.holdings = before
+            self.void_deals += 1
+            for line in lines:
+                line["chips_after"] = line["chips_before"]
+                line["tokens_after"] = line["tokens_before"]
+        shops_empty = all(not groups for groups in self.holdings.shops.values())
+        if not void and caught:
+            self.end_reason = "caught"
+        elif not void and shops_empty:
+            self.end_reason = "shops_empty"
+        self.over = self.end_reason is not None
+        self.last_summary = {
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "trumps": self.trumps,
+            "contest": self.contest,
+            "players": lines,
+            "dummy": dummy_line,
+            "caught": caught,
+            "shops_emptied": [] if void else emptied,
+            "void": void,
+            "game_over": self.over,
+        }
+        events = [Event("deal_scored", self.last_summary)]
+        if void:
+            events.append(Event("deal_void", {"deal": self.deal_no}))
+        if self.over:
+            self.phase = PHASE_OVER
+            self.trick = []
+            res = self.results()
+            events.append(
+                Event(
+                    "game_over",
+                    {"reason": self.end_reason, "winners": res["winners"], "scores": res["scores"]},
+                )
+            )
+            return events
+        self.dealer = (self.dealer + 1) % n
+        self._deal()
+        events.append(
+            Event("deal_started", {"deal": self.deal_no, "seat": self.dealer, "contest": self.contest})
+        )
+        return events
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def results(self) -> dict[str, Any]:
+        chips = list(self.holdings.chips)
+        ranks = [1 + sum(other > mine for other in chips) for mine in chips]
+        best = max(chips)
+        return {
+            "ranks": ranks,
+            "scores": chips,
+            "winners": [s for s, c in enumerate(chips) if c == best],
+            "tokens": list(self.holdings.tokens),
+            "exempt_used": list(self.holdings.exempt_used),
+            "end_reason": self.end_reason,
+            "deals": self.deal_no,
+            "void_deals": self.void_deals,
+        }
+
+    # ---- information --------------------------------------------------------------------------
+    def _pending(self) -> list[dict[str, Any]]:
+        if self.over or self.phase not in PRIVATE_PHASES:
+            return []
+        return [{"kind": self.phase, "seat": s} for s in self.to_act()]
+
+    def public_view(self) -> dict[str, Any]:
+        h = self.holdings
+        n = self.num_players
+        view: dict[str, Any] = {
+            "game": self.game_id,
+            "num_players": n,
+            "advanced": self.advanced,
+            "phase": self.phase,
+            "deal": self.deal_no,
+            "dealer": self.dealer,
+            "trump_seat": self.trump_seat,
+            "leader": self.leader,
+            "to_act": self.to_act(),
+            "pending": self._pending(),
+            "contest": self.contest,
+            "trumps": self.trumps,
+            "trump_card": self.trump_card,
+            "shown_card": self.shown_card,
+            "aside_face_down": len(self.aside) + (1 if self.shown_card else 0),
+            "shops": [
+                {
+                    "shop": s,
+                    "card": f"D{s}",
+                    "groups": list(h.shops[s]),
+                    "chips": sum(h.shops[s]),
+                    "taken": len(SHOP_GROUPS[s]) - len(h.shops[s]),
+                    "empty": not h.shops[s],
+                }
+                for s in sorted(h.shops)
+            ],
+            "token_pool": h.pool,
+            "token_total": TOKEN_POOL,
+            "token_cap": TOKEN_CAP,
+            "players": [
+                {
+                    "seat": s,
+                    "chips": h.chips[s],
+                    "tokens": h.tokens[s],
+                    "exempt_used": h.exempt_used[s],
+                    "tricks": self.tricks[s],
+                    "hand_count": len(self.hands[s]),
+                    "dummy_card_given": s in self.dummy_cards,
+                }
+                for s in range(n)
+            ],
+            "dummy": (
+                {"tricks": self.dummy_tricks, "cards_given": len(self.dummy_cards)}
+                if self.has_dummy
+                else None
+            ),
+            "trick": [{"seat": s, "card": c} for s, c in self.trick],
+            "lead_suit": suit_of(self.trick[0][1]) if self.trick else None,
+            "trick_number": min(self.tricks_played + 1, self.tricks_per_deal),
+            "tricks_per_deal": self.tricks_per_deal,
+            "last_trick": self.last_trick,
+            "push": ({"seat": self.winner, "target": self.push_target} if self.phase == PHASE_PUSH else None),
+            "last_deal": self.last_summary,
+            "result": self.results() if self.over else None,
+        }
+        return view
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        view = self.public_view()
+        view["seat"] = seat
+        view["hand"] = list(self.hands[seat])
+        view["picked_card"] = self.picked_card if seat == self.trump_seat else None
+        view["my_dummy_card"] = self.dummy_cards.get(seat)
+        return view
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        hidden = set(self.aside)  # the aside cards nobody took, face down all deal
+        for s in range(self.num_players):
+            if s != seat:
+                hidden.update(self.hands[s])
+                if s in self.dummy_cards:
+                    hidden.add(self.dummy_cards[s])
+        return hidden

@@ -1,0 +1,125 @@
+"""How Donguri looks: a text table (it needs no image: a trick is at most five cards)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import cards
+from bot.engine import Engine, Event
+from bot.games import Choice, GameUI, Prompt, TableView
+from bot.i18n import Lang
+from cogs.donguri.engine import LENGTHS, DonguriEngine, is_acorn
+
+SUIT_ORDER = "SHDCX"
+
+
+def card_label(card: str, players: int) -> str:
+    return cards.label(card, face_names=players < 5)
+
+
+def played(plays: list[dict[str, Any]], names: list[str], players: int, excluded: list[int] = ()) -> str:
+    parts = []
+    for play in plays:
+        text = f"{card_label(play['card'], players)} {names[play['seat']]}"
+        parts.append(f"~~{text}~~" if play["seat"] in excluded else text)
+    return " · ".join(parts)
+
+
+class DonguriUI(GameUI):
+    game_id = "donguri"
+    engine = DonguriEngine
+    rules_sections = ("goal", "cards", "play", "trick", "scoring", "four_five")
+
+    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
+        return tr("donguri.option.length", length=tr(f"donguri.length.{options.get('length', LENGTHS[0])}"))
+
+    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        return super().format_params(params, names)
+
+    def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        n = public["players"]
+        view = TableView(title=tr("donguri.deal", deal=public["deal"], total=public["deals_total"]))
+        if public["finished"]:
+            view.title = tr("donguri.game_over")
+        lines = []
+        for seat, name in enumerate(names):
+            marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")
+            lines.append(
+                tr(
+                    "donguri.seat_line",
+                    marks=marks,
+                    player=name,
+                    cards=public["hand_counts"][seat],
+                    tricks=public["tricks"][seat],
+                    penalty=public["penalties"][seat],
+                )
+            )
+        view.fields.append((tr("donguri.players"), "\n".join(lines)))
+        if public["trick"]:
+            view.fields.append((tr("donguri.current_trick"), played(public["trick"], names, n)))
+        last = public["last_trick"]
+        if last:
+            text = played(last["plays"], names, n, last["excluded"])
+            verdict = tr(f"donguri.majority.{last['majority']}")
+            view.fields.append(
+                (tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}")
+            )
+        footer = [tr("donguri.footer.legend")]
+        if public["removed_suit"]:
+            footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))
+        view.footer = " · ".join(footer)
+        return view
+
+    def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        obs = engine.observation(seat)
+        n = obs["players"]
+        legal = set(engine.legal_actions(seat))
+        hand = obs["hand"]
+        lines = [tr("donguri.prompt.hand", count=len(hand))]
+        if obs["finished"]:
+            lines.append(tr("donguri.game_over"))
+        elif obs["turn"] == seat:
+            trick = played(obs["trick"], names, n) if obs["trick"] else tr("donguri.prompt.you_lead")
+            lines.append(tr("donguri.prompt.your_turn", trick=trick))
+            blocked = [c for c in hand if f"play:{c}" not in legal]
+            if blocked:
+                reason = engine.explain_illegal(seat, f"play:{blocked[0]}")
+                lines.append(tr(f"donguri.error.{reason.code}", **self.format_params(reason.params, names)))
+        else:
+            lines.append(tr("donguri.prompt.waiting", player=names[obs["turn"]]))
+        lines.append(tr("donguri.prompt.points", points=obs["taken_points"]))
+        choices = []
+        for card in hand:
+            action = f"play:{card}"
+            style = "success" if is_acorn(card, n) else "primary"
+            choices.append(Choice(action if action in legal else None, card_label(card, n), style=style))
+        return Prompt("\n".join(lines), choices)
+
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        n = public["players"]
+        lines = []
+        for event in events:
+            data = event.data
+            if event.code == "trick_won":
+                lines.append(
+                    tr(
+                        "donguri.event.trick_won",
+                        number=data["number"],
+                        cards=played(data["plays"], names, n, data["excluded"]),
+                        player=names[data["winner"]],
+                        majority=tr(f"donguri.majority.{data['majority']}"),
+                    )
+                )
+            elif event.code == "deal_scored":
+                per_seat = " · ".join(
+                    tr(
+                        "donguri.event.deal_seat",
+                        player=names[s],
+                        points=data["points"][s],
+                        penalty=data["penalties"][s],
+                        total=data["totals"][s],
+                    )
+                    for s in range(n)
+                )
+                lines.append(tr("donguri.event.deal_scored", deal=data["deal"], seats=per_seat))
+        return lines

@@ -1,0 +1,519 @@
+"""Final Quest rules engine (RULINGS §4, seeds/final_quest.ja.txt). Pure: no discord, no clock.
+
+Four seats, teams 0+2 against 1+3 (partners sit opposite). Thirteen cards ``D1``..``D13``; three
+each, one face down in the centre. A random seat starts; turns go to the next seat.
+
+Action grammar (``t`` = another seat 0..3, ``n`` = card number 1..13):
+
+Turn player, phase ``turn`` (exactly one main action per turn, ``show`` and ``end`` around it):
+    ask:<t>                      free-text YES/NO question to seat t (its text stays in Discord)
+    askq:<t>:has:<n>             "Do you hold n?"                     answered by the engine
+    askq:<t>:sum_even            "Is the sum of your cards even?"
+    askq:<t>:atleast:<k>:<n>     "Do you hold at least k cards of n or higher?"  (k 1..3, n 2..13)
+    askq:<t>:sum_atleast:<s>     "Is the sum of your cards s or more?"          (s 7..36)
+    askq:<t>:evens:<k>           "Do you hold at least k even cards?"           (k 1..3)
+    fq:<t>:<a>.<b>.<c>           Final Quest, a < b < c distinct (any cards, even the asker's own)
+    swap:<n>                     exchange own card n with the centre card
+    show:<n>                     show own card n to everyone (not while the table knows it is there)
+    end                          end the turn (only after the main action)
+Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act).
+Final Quest target, phase ``rebuttal``: ``rebut:<n>`` (a held card that was not named) / ``reveal``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from bot.cards import code, rank_of
+from bot.engine import Engine, Event, IllegalAction
+
+SUIT = "D"
+NUMBERS = tuple(range(1, 14))
+HAND_SIZE = 3
+NUM_SEATS = 4
+TEAMS = (0, 1, 0, 1)
+TEAM_SEATS = ((0, 2), (1, 3))
+
+# ---- options ------------------------------------------------------------------------------
+OPT_REBUTTAL = "rebuttal"
+REBUTTAL_PUBLIC = "public"  # the seed's rule: the rebuttal card is shown to everyone
+REBUTTAL_ASKER = "asker"  # table option: only the asker (and the target) see the rebuttal card
+REBUTTAL_CHOICES = (REBUTTAL_PUBLIC, REBUTTAL_ASKER)
+OPT_ROUND_CAP = "round_cap"  # None = no cap; a positive int = draw after that many rounds
+ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # for the cog's choices; any positive int is accepted
+DEFAULT_OPTIONS: dict[str, Any] = {OPT_REBUTTAL: REBUTTAL_PUBLIC, OPT_ROUND_CAP: None}
+
+# Views carry the public facts of the last FACTS_WINDOW_TURNS turns (the current one included:
+# everything since the viewer's own previous turn). The whole record grows without bound and every
+# fact is also an event in the table's log; ``public_facts()`` returns all of them.
+FACTS_WINDOW_TURNS = 4
+
+# ---- phases -------------------------------------------------------------------------------
+PHASE_TURN = "turn"
+PHASE_ANSWER = "answer"
+PHASE_REBUTTAL = "rebuttal"
+PHASE_OVER = "over"
+
+# ---- structured questions: name -> ((param, legal values), ...) ---------------------------
+QUESTIONS: dict[str, tuple[tuple[str, range], ...]] = {
+    "has": (("n", range(1, 14)),),
+    "sum_even": (),
+    "atleast": (("k", range(1, 4)), ("n", range(2, 14))),
+    "sum_atleast": (("n", range(7, 37)),),
+    "evens": (("k", range(1, 4)),),
+}
+ANSWER_YES = "yes"
+ANSWER_NO = "no"
+
+
+def card(n: int) -> str:
+    """Card code of number ``n``: ``D7``."""
+    return code(SUIT, n)
+
+
+def number(card_code: str) -> int:
+    return rank_of(card_code)
+
+
+def fq_action(target: int, numbers: list[int] | tuple[int, ...]) -> str:
+    """The canonical Final Quest action string (named numbers sorted): ``fq:1:2.7.13``."""
+    return f"fq:{target}:" + ".".join(str(n) for n in sorted(numbers))
+
+
+def askq_action(target: int, question: str, *params: int) -> str:
+    """A structured question action string: ``askq:1:atleast:2:10``."""
+    return ":".join(["askq", str(target), question, *(str(p) for p in params)])
+
+
+def question_answer(hand: list[int], question: str, params: dict[str, int]) -> bool:
+    """The true answer of a structured question about ``hand`` (numbers)."""
+    if question == "has":
+        return params["n"] in hand
+    if question == "sum_even":
+        return sum(hand) % 2 == 0
+    if question == "atleast":
+        return sum(1 for c in hand if c >= params["n"]) >= params["k"]
+    if question == "sum_atleast":
+        return sum(hand) >= params["n"]
+    if question == "evens":
+        return sum(1 for c in hand if c % 2 == 0) >= params["k"]
+    raise ValueError(question)
+
+
+def _int(text: str) -> int | None:
+    """A plain decimal number as written by the cog (no sign, no leading zero), else None."""
+    if not text or not text.isascii() or not text.isdigit() or str(int(text)) != text:
+        return None
+    return int(text)
+
+
+def _main_actions(seat: int) -> list[str]:
+    actions: list[str] = []
+    for t in range(NUM_SEATS):
+        if t == seat:
+            continue
+        actions.append(f"ask:{t}")
+        for q, spec in QUESTIONS.items():
+            combos: list[tuple[int, ...]] = [()]
+            for _name, values in spec:
+                combos = [c + (v,) for c in combos for v in values]
+            actions.extend(askq_action(t, q, *c) for c in combos)
+        actions.extend(fq_action(t, trio) for trio in combinations(NUMBERS, 3))
+    return actions
+
+
+_MAIN_ACTIONS = [_main_actions(s) for s in range(NUM_SEATS)]
+
+
+class FinalQuestEngine(Engine):
+    game_id = "final_quest"
+    min_players = 4
+    max_players = 4
+
+    # ---- setup -------------------------------------------------------------------------------
+    def setup(self) -> None:
+        opts = {**DEFAULT_OPTIONS, **self.options}
+        if opts[OPT_REBUTTAL] not in REBUTTAL_CHOICES:
+            raise IllegalAction("bad_option", option=OPT_REBUTTAL, value=opts[OPT_REBUTTAL])
+        cap = opts[OPT_ROUND_CAP]
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            raise IllegalAction("bad_option", option=OPT_ROUND_CAP, value=cap)
+        self.options = opts
+        self.rebuttal_mode: str = opts[OPT_REBUTTAL]
+        self.round_cap: int | None = cap
+
+        deck = list(NUMBERS)
+        self.rng.shuffle(deck)
+        self.hands: list[list[int]] = [sorted(deck[i * 3 : i * 3 + 3]) for i in range(NUM_SEATS)]
+        self.centre: int = deck[12]
+        self.first_player: int = self.rng.randrange(NUM_SEATS)
+        self.current: int = self.first_player
+        self.turns_taken = 0  # completed turns
+        self.phase = PHASE_TURN
+        self.main_action: dict[str, Any] | None = None  # public description of this turn's action
+        self.pending: dict[str, Any] | None = None  # awaited answer / rebuttal
+        self.public_cards: list[set[int]] = [set() for _ in range(NUM_SEATS)]  # known to the table
+        self.public_seen: set[int] = set()  # every number ever shown to everyone
+        self.seen: list[set[int]] = [set(h) for h in self.hands]  # every number each seat has seen
+        self.centre_placer: int | None = None  # the seat that put the current centre card there
+        self.swaps = [0] * NUM_SEATS
+        self.facts: list[dict[str, Any]] = []  # public record of answers, rebuttals, shows, swaps
+        self.private: list[list[dict[str, Any]]] = [[] for _ in range(NUM_SEATS)]
+        # asker-only rebuttals a seat received: number -> the seat that showed it (latest)
+        self.rebuttals_seen: list[dict[int, int]] = [{} for _ in range(NUM_SEATS)]
+        self.outcome: str | None = None  # "win" / "draw"
+        self.winner_team: int | None = None
+        self.final_quest_hit: dict[str, Any] | None = None
+
+    @classmethod
+    def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
+        return [
+            (4, {}),
+            (4, {OPT_REBUTTAL: REBUTTAL_ASKER}),
+            (4, {OPT_ROUND_CAP: 3}),
+            (4, {OPT_REBUTTAL: REBUTTAL_ASKER, OPT_ROUND_CAP: 1}),
+        ]
+
+    @property
+    def deal_number(self) -> int:
+        return 1  # one deal per game; a swap changes a hand without a new deal
+
+    # ---- flow --------------------------------------------------------------------------------
+    @property
+    def round(self) -> int:
+        return self.turns_taken // NUM_SEATS + 1
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def to_act(self) -> list[int]:
+        if self.phase == PHASE_OVER:
+            return []
+        if self.phase in (PHASE_ANSWER, PHASE_REBUTTAL):
+            assert self.pending is not None
+            return [self.pending["seat"]]
+        return [self.current]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat not in self.to_act():
+            return []
+        if self.phase == PHASE_ANSWER:
+            return [f"answer:{ANSWER_YES}", f"answer:{ANSWER_NO}"]
+        if self.phase == PHASE_REBUTTAL:
+            assert self.pending is not None
+            return [f"rebut:{n}" for n in self.rebuttal_numbers()] + ["reveal"]
+        hand = self.hands[seat]
+        shows = [f"show:{n}" for n in hand if n not in self.public_cards[seat]]
+        if self.main_action is not None:
+            return shows + ["end"]
+        return _MAIN_ACTIONS[seat] + [f"swap:{n}" for n in hand] + shows
+
+    def rebuttal_numbers(self) -> list[int]:
+        """The cards the Final Quest target may show: held and not named."""
+        if self.phase != PHASE_REBUTTAL or self.pending is None:
+            return []
+        named = set(self.pending["named"])
+        return [n for n in self.hands[self.pending["seat"]] if n not in named]
+
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        head, _, rest = action.partition(":")
+        if head == "answer":
+            return self._answer(rest)
+        if head in ("rebut", "reveal"):
+            return self._rebut(int(rest) if head == "rebut" else None)
+        if head == "show":
+            return self._show(seat, int(rest))
+        if head == "end":
+            return self._end_turn(seat)
+        if head == "swap":
+            return self._swap(seat, int(rest))
+        target_text, _, detail = rest.partition(":")
+        target = int(target_text)
+        if head == "ask":
+            self.main_action = {"kind": "ask", "target": target}
+            self.pending = {"kind": "answer", "seat": target, "asker": seat, "question": "free"}
+            self.phase = PHASE_ANSWER
+            return [Event("asked", {"seat": seat, "target": target})]
+        if head == "askq":
+            return self._structured(seat, target, detail)
+        if head == "fq":
+            return self._final_quest(seat, target, [int(x) for x in detail.split(".")])
+        raise AssertionError(action)
+
+    def _fact(self, kind: str, **data: Any) -> dict[str, Any]:
+        fact = {"kind": kind, "turn": self.turns_taken + 1, **data}
+        self.facts.append(fact)
+        return fact
+
+    def _answer(self, answer: str) -> list[Event]:
+        assert self.pending is not None
+        asker, target = self.pending["asker"], self.pending["seat"]
+        self._fact("question", seat=asker, target=target, question="free", answer=answer)
+        self.main_action = {**(self.main_action or {}), "answer": answer}
+        self.pending = None
+        self.phase = PHASE_TURN
+        return [Event("answered", {"seat": asker, "target": target, "answer": answer})]
+
+    def _structured(self, seat: int, target: int, detail: str) -> list[Event]:
+        question, *raw = detail.split(":")
+        params = {name: int(v) for (name, _values), v in zip(QUESTIONS[question], raw, strict=True)}
+        answer = ANSWER_YES if question_answer(self.hands[target], question, params) else ANSWER_NO
+        self._fact("question", seat=seat, target=target, question=question, answer=answer, **params)
+        self.main_action = {"kind": "question", "target": target, "question": question, **params}
+        self.main_action["answer"] = answer
+        data = {"seat": seat, "target": target, "question": question, **params, "answer": answer}
+        return [Event(f"q_{question}", data)]
+
+    def _final_quest(self, seat: int, target: int, named: list[int]) -> list[Event]:
+        self.main_action = {"kind": "final_quest", "target": target, "named": named}
+        a, b, c = named
+        events = [
+            Event(
+                "final_quest", {"seat": seat, "target": target, "named": list(named), "a": a, "b": b, "c": c}
+            )
+        ]
+        if sorted(self.hands[target]) == named:
+            self._fact("final_quest", seat=seat, target=target, named=named, response="correct")
+            self.main_action["response"] = "correct"
+            self.public_seen.update(named)
+            self.public_cards[target] = set(named)
+            self.phase = PHASE_OVER
+            self.outcome = "win"
+            self.winner_team = TEAMS[seat]
+            self.final_quest_hit = {"seat": seat, "target": target, "named": named}
+            winners = list(TEAM_SEATS[self.winner_team])
+            events.append(
+                Event(
+                    "final_quest_correct",
+                    {"seat": seat, "target": target, "team": self.winner_team, "winners": winners},
+                )
+            )
+            return events
+        self.pending = {"kind": "rebuttal", "seat": target, "asker": seat, "named": named}
+        self.phase = PHASE_REBUTTAL
+        events.append(Event("final_quest_wrong", {"seat": seat, "target": target}))
+        return events
+
+    def _rebut(self, n: int | None) -> list[Event]:
+        assert self.pending is not None and self.main_action is not None
+        asker, target, named = self.pending["asker"], self.pending["seat"], self.pending["named"]
+        self.pending = None
+        self.phase = PHASE_TURN
+        if n is None:
+            hand = sorted(self.hands[target])
+            self.public_seen.update(hand)
+            self.public_cards[target] = set(hand)
+            cards = [card(x) for x in hand]
+            self._fact("final_quest", seat=asker, target=target, named=named, response="reveal", cards=cards)
+            self.main_action["response"] = "reveal"
+            return [Event("hand_revealed", {"seat": asker, "target": target, "cards": cards})]
+        if self.rebuttal_mode == REBUTTAL_PUBLIC:
+            self.public_seen.add(n)
+            self.public_cards[target].add(n)
+            self._fact(
+                "final_quest", seat=asker, target=target, named=named, response="rebuttal", card=card(n)
+            )
+            self.main_action["response"] = "rebuttal"
+            return [Event("rebuttal", {"seat": asker, "target": target, "card": card(n)})]
+        # asker-only: the card goes to the asker's (and the target's) private record only
+        self.seen[asker].add(n)
+        self.rebuttals_seen[asker][n] = target
+        private = {"kind": "rebuttal", "turn": self.turns_taken + 1, "seat": asker, "target": target}
+        private["card"] = card(n)
+        self.private[asker].append(private)
+        self.private[target].append(dict(private))
+        self._fact("final_quest", seat=asker, target=target, named=named, response="rebuttal", card=None)
+        self.main_action["response"] = "rebuttal"
+        return [Event("rebuttal_private", {"seat": asker, "target": target})]
+
+    def _show(self, seat: int, n: int) -> list[Event]:
+        self.public_seen.add(n)
+        self.public_cards[seat].add(n)
+        self._fact("show", seat=seat, card=card(n))
+        return [Event("card_shown", {"seat": seat, "card": card(n)})]
+
+    def _swap(self, seat: int, n: int) -> list[Event]:
+        hand = self.hands[seat]
+        taken = self.centre
+        hand.remove(n)
+        hand.append(taken)
+        hand.sort()
+        self.centre = n
+        self.centre_placer = seat
+        self.seen[seat].add(taken)
+        self.public_cards[seat] = set()  # the table no longer knows which cards stayed
+        self.swaps[seat] += 1
+        self.main_action = {"kind": "swap"}
+        self._fact("swap", seat=seat)
+        self.private[seat].append(
+            {"kind": "swap", "turn": self.turns_taken + 1, "gave": card(n), "took": card(taken)}
+        )
+        return [Event("swapped", {"seat": seat, "count": self.swaps[seat]})]
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        self.turns_taken += 1
+        self.main_action = None
+        if self.round_cap is not None and self.turns_taken >= self.round_cap * NUM_SEATS:
+            self.phase = PHASE_OVER
+            self.outcome = "draw"
+            return [Event("round_cap_draw", {"rounds": self.round_cap})]
+        self.current = (seat + 1) % NUM_SEATS
+        return [
+            Event("turn_started", {"seat": self.current, "turn": self.turns_taken + 1, "round": self.round})
+        ]
+
+    # ---- refusals ----------------------------------------------------------------------------
+    def explain_illegal(self, seat: int, action: str) -> IllegalAction:
+        head, _, rest = action.partition(":")
+        if self.phase == PHASE_ANSWER:
+            return IllegalAction("must_answer", answers=[ANSWER_YES, ANSWER_NO])
+        if self.phase == PHASE_REBUTTAL:
+            if head == "rebut":
+                n = _int(rest)
+                if n is None or n not in NUMBERS:
+                    return IllegalAction("bad_card", value=rest)
+                if n not in self.hands[seat]:
+                    return IllegalAction("not_in_hand", n=n)
+                return IllegalAction("not_a_rebuttal", n=n, options=self.rebuttal_numbers())
+            return IllegalAction("must_rebut", options=self.rebuttal_numbers())
+        # the turn player's own turn
+        if head in ("ask", "askq", "fq", "swap") and self.main_action is not None:
+            return IllegalAction("already_acted")
+        if head in ("swap", "show"):
+            n = _int(rest)
+            if n is None or n not in NUMBERS:
+                return IllegalAction("bad_card", value=rest)
+            if n not in self.hands[seat]:
+                return IllegalAction("not_in_hand", n=n)
+            return IllegalAction("already_shown", n=n)
+        if head == "end":
+            return IllegalAction("act_first")
+        if head in ("ask", "askq", "fq"):
+            target_text, _, detail = rest.partition(":")
+            target = _int(target_text)
+            if target is None or target >= NUM_SEATS:
+                return IllegalAction("bad_target", value=target_text)
+            if target == seat:
+                return IllegalAction("target_self")
+            if head == "askq":
+                return IllegalAction("bad_question", value=detail)
+            if head == "fq":
+                parts = detail.split(".")
+                nums = [_int(p) for p in parts]
+                if len(parts) != HAND_SIZE:
+                    return IllegalAction("name_three")
+                for p, n in zip(parts, nums, strict=True):
+                    if n is None or n not in NUMBERS:
+                        return IllegalAction("bad_card", value=p)
+                if len(set(nums)) != HAND_SIZE:
+                    return IllegalAction("cards_not_distinct")
+                return IllegalAction("cards_not_sorted")
+        if head == "answer":
+            return IllegalAction("not_asked")
+        if head in ("rebut", "reveal"):
+            return IllegalAction("no_final_quest")
+        return IllegalAction("unknown_action", action=action)
+
+    # ---- views -------------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": self.game_id,
+            "phase": self.phase,
+            "turn_seat": self.current,
+            "to_act": self.to_act(),
+            "first_player": self.first_player,
+            "turn": self.turns_taken + 1,
+            "round": self.round,
+            "round_cap": self.round_cap,
+            "rebuttal_mode": self.rebuttal_mode,
+            "teams": list(TEAMS),
+            "team_seats": [list(t) for t in TEAM_SEATS],
+            "hand_counts": [len(h) for h in self.hands],
+            "centre_count": 1,
+            "main_action": _copy(self.main_action),
+            "main_done": self.main_action is not None,
+            "pending": _copy(self.pending),
+            "public_cards": [[card(n) for n in sorted(s)] for s in self.public_cards],
+            "swaps": list(self.swaps),
+            "swap_total": sum(self.swaps),
+            "facts": self.recent_facts(),
+            "facts_from_turn": max(1, self.turns_taken + 2 - FACTS_WINDOW_TURNS),
+            "facts_total": len(self.facts),
+            "shown_ever": [card(n) for n in sorted(self.public_seen)],
+            "outcome": self.outcome,
+            "winner_team": self.winner_team,
+            "winners": list(TEAM_SEATS[self.winner_team]) if self.winner_team is not None else [],
+        }
+        if self.phase == PHASE_OVER:
+            view["final_hands"] = [[card(n) for n in h] for h in self.hands]
+            view["final_centre"] = card(self.centre)
+        return view
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        obs = self.public_view()
+        obs["seat"] = seat
+        obs["team"] = TEAMS[seat]
+        obs["partner"] = (seat + 2) % NUM_SEATS
+        obs["hand"] = [card(n) for n in self.hands[seat]]
+        obs["centre_card"] = card(self.centre) if self.centre_placer == seat else None
+        obs["private"] = self.recent_facts(self.private[seat])
+        obs["private_total"] = len(self.private[seat])
+        obs["rebuttals_seen"] = {card(n): s for n, s in sorted(self.rebuttals_seen[seat].items())}
+        is_target = self.phase == PHASE_REBUTTAL and self.pending is not None and self.pending["seat"] == seat
+        obs["rebuttal_options"] = [card(n) for n in self.rebuttal_numbers()] if is_target else []
+        return obs
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        if self.phase == PHASE_OVER:
+            return set()  # every card is turned face up at the end
+        known = self.public_seen | (self.seen[seat] if seat is not None else set())
+        return {card(n) for n in NUMBERS if n not in known}
+
+    def recent_facts(self, records: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """The public facts (or ``records``) of the last ``FACTS_WINDOW_TURNS`` turns, as copies."""
+        records = self.facts if records is None else records
+        first = self.turns_taken + 2 - FACTS_WINDOW_TURNS
+        start = len(records)
+        while start > 0 and records[start - 1]["turn"] >= first:
+            start -= 1
+        return [_copy(f) for f in records[start:]]
+
+    def public_facts(self) -> list[dict[str, Any]]:
+        """The whole public record, oldest first (the views carry only the recent part)."""
+        return [_copy(f) for f in self.facts]
+
+    def private_facts(self, seat: int) -> list[dict[str, Any]]:
+        """The whole private record of ``seat`` (its swaps, asker-only rebuttals it gave or got)."""
+        return [_copy(f) for f in self.private[seat]]
+
+    # ---- end ---------------------------------------------------------------------------------
+    def results(self) -> dict[str, Any]:
+        if self.outcome == "win":
+            assert self.winner_team is not None
+            ranks = [1 if TEAMS[s] == self.winner_team else 2 for s in range(NUM_SEATS)]
+            scores = [1 if TEAMS[s] == self.winner_team else 0 for s in range(NUM_SEATS)]
+        else:
+            ranks = [1] * NUM_SEATS
+            scores = [0] * NUM_SEATS
+        return {
+            "ranks": ranks,
+            "scores": scores,
+            "outcome": self.outcome,
+            "winner_team": self.winner_team,
+            "winners": list(TEAM_SEATS[self.winner_team]) if self.winner_team is not None else [],
+            "final_quest": _copy(self.final_quest_hit),
+            "turns": self.turns_taken + (1 if self.outcome == "win" else 0),
+            "rounds": self.round if self.outcome == "win" else self.turns_taken // NUM_SEATS,
+            "hands": [[card(n) for n in h] for h in self.hands],
+            "centre": card(self.centre),
+        }
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain JSON data, so views never alias engine state."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,1 @@
+"""Saizen ("Best"): a must-win trick-taking game with four switchable rule cards."""

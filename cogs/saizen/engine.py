@@ -1,0 +1,472 @@
+"""Saizen ("Best") by deztec: a must-win trick-taking game for 2–6 players.
+
+Rules: RULINGS.md §3 and seeds/saizen.ja.txt. Four rule cards (one per suit) carry five switches
+each; the rule card of the led suit judges the trick. Three rounds; a round ends once any hand is
+empty after a trick, then every player's whole set passes to the previous seat. 1 point per trick.
+
+Action grammar (see ``legal_actions``):
+- chip step, the seat in ``chip_turn``: ``chip:<suit>:<switch>`` (e.g. ``chip:S:strength``) moves
+  that switch's chip, flipping the side in force; ``pass`` moves nothing.
+- play, the seat to act: ``play:<card>`` (e.g. ``play:S12``, ``play:J0``); a leader playing a joker
+  names the led suit: ``play:J0:S``. Playoff cards use ``play:<card>`` too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cards import SUITS, standard_deck
+from bot.engine import Engine, Event, IllegalAction
+from cogs.saizen.rules_core import (
+    JOKER_CODES,
+    JOKER_NUMBER,
+    SIDES,
+    SWITCHES,
+    TrickRules,
+    follow_options,
+    follows,
+    format_layout,
+    is_joker,
+    must_win_filter,
+    number,
+    outright_winner,
+    parse_layout,
+    strongest_pair,
+)
+
+OPTION_JOKERS = "jokers"
+JOKER_CHOICES = (0, 1, 2)
+DEFAULT_JOKERS = 0
+OPTION_LAYOUT = "layout"
+DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
+LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
+OPTIONS: dict[str, Any] = {OPTION_JOKERS: DEFAULT_JOKERS, OPTION_LAYOUT: DEFAULT_LAYOUT}
+ROUNDS = 3
+
+PHASE_CHIPS = "chips"
+PHASE_PLAY = "play"
+PHASE_PLAYOFF = "playoff"
+PHASE_OVER = "over"
+
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "J")}
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    return sorted(cards, key=lambda c: (_SUIT_ORDER[c[0]], int(c[1:])))
+
+
+def number_label(num: int) -> int | str:
+    """A paired number for views/events: the rank, or "joker"."""
+    return "joker" if num == JOKER_NUMBER else num
+
+
+class SaizenEngine(Engine):
+    game_id = "saizen"
+    min_players = 2
+    max_players = 6
+
+    # ---- setup ----------------------------------------------------------------------------
+    def setup(self) -> None:
+        jokers = self.options.get(OPTION_JOKERS, DEFAULT_JOKERS)
+        if jokers not in JOKER_CHOICES or isinstance(jokers, bool):
+            raise IllegalAction("bad_option", option=OPTION_JOKERS, value=str(jokers))
+        self.jokers: int = jokers
+        second = parse_layout(self.options.get(OPTION_LAYOUT, DEFAULT_LAYOUT))
+        self.layout = format_layout(second)
+        # rule_cards[suit][switch] = index of the side in force (0 first-named, 1 second)
+        self.sides: dict[str, dict[str, int]] = {
+            s: {sw: int((s, sw) in second) for sw in SWITCHES} for s in SUITS
+        }
+        self.moved: dict[str, dict[str, bool]] = {s: {sw: False for sw in SWITCHES} for s in SUITS}
+        n = self.num_players
+        deck = standard_deck() + list(JOKER_CODES[:jokers])
+        self.rng.shuffle(deck)
+        self.start_player = self.rng.randrange(n)
+        self.hands: list[list[str]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):  # one at a time, from the start player
+            self.hands[(self.start_player + i) % n].append(card)
+        self.played: list[list[str]] = [[] for _ in range(n)]  # this round's played cards per seat
+        self.face_up: list[list[str]] = [[] for _ in range(n)]  # cards played in tricks won (this round)
+        self.face_down = [0] * n  # how many cards each seat played in tricks it did not win (this round)
+        self.scores = [0] * n
+        self.round_tricks: list[list[int]] = [[0] * n]
+        self.round_no = 1
+        self.leader = self.start_player
+        self.phase = PHASE_CHIPS
+        self.chip_queue: list[int] = []
+        self.trick: dict[str, Any] | None = None
+        self.last_trick: dict[str, Any] | None = None
+        self.trick_no = 0  # tricks completed this round
+        self._start_round([])
+
+    # ---- helpers --------------------------------------------------------------------------
+    def _rules(self, suit: str) -> TrickRules:
+        return TrickRules({sw: SIDES[sw][self.sides[suit][sw]] for sw in SWITCHES})
+
+    def _movable(self) -> list[tuple[str, str]]:
+        return [(s, sw) for s in SUITS for sw in SWITCHES if not self.moved[s][sw]]
+
+    def _start_round(self, events: list[Event]) -> None:
+        events.append(Event("round_started", {"round": self.round_no, "seat": self.leader}))
+        n = self.num_players
+        self.chip_queue = [(self.leader + k) % n for k in range(n)]
+        self.phase = PHASE_CHIPS
+        self._skip_chips_if_none_left(events)
+
+    def _skip_chips_if_none_left(self, events: list[Event]) -> None:
+        if self.phase == PHASE_CHIPS and (not self.chip_queue or not self._movable()):
+            if self.chip_queue:
+                events.append(Event("chips_exhausted", {"round": self.round_no}))
+            self.chip_queue = []
+            self._new_trick()
+
+    def _new_trick(self) -> None:
+        self.phase = PHASE_PLAY
+        self.trick = {"leader": self.leader, "led": None, "named": False, "plays": [], "playoffs": []}
+
+    def _playoff(self) -> dict[str, Any] | None:
+        if self.trick and self.phase == PHASE_PLAYOFF:
+            return self.trick["playoffs"][-1]
+        return None
+
+    def _current_seat(self) -> int | None:
+        if self.phase == PHASE_CHIPS:
+            return self.chip_queue[0]
+        if self.phase == PHASE_PLAY:
+            assert self.trick is not None
+            return (self.trick["leader"] + len(self.trick["plays"])) % self.num_players
+        playoff = self._playoff()
+        if playoff is not None:
+            return playoff["seats"][len(playoff["plays"])]
+        return None
+
+    def _playable(self, seat: int) -> tuple[list[str], str | None, list[str]]:
+        """(follow options, must-win reason, playable cards) for the seat to play now."""
+        hand = self.hands[seat]
+        assert self.trick is not None
+        playoff = self._playoff()
+        if self.trick["led"] is None:  # leading: anything
+            return list(hand), None, list(hand)
+        rules = self._rules(self.trick["led"])
+        if playoff is None:
+            options = follow_options(hand, self.trick["led"], rules)
+            played = [c for _, c in self.trick["plays"]]
+            reason, cards = must_win_filter(options, played, self.trick["led"], rules)
+        else:
+            options = list(hand)
+            played = [c for _, c in playoff["plays"]]
+            reason, cards = must_win_filter(options, played, None, rules)
+        return options, reason, cards
+
+    # ---- contract -------------------------------------------------------------------------
+    def to_act(self) -> list[int]:
+        seat = self._current_seat()
+        return [] if seat is None else [seat]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        if seat not in self.to_act():
+            return []
+        if self.phase == PHASE_CHIPS:
+            return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self._movable()]
+        _options, _reason, cards = self._playable(seat)
+        leading = self.phase == PHASE_PLAY and self.trick is not None and not self.trick["plays"]
+        actions = []
+        for card in sort_cards(cards):
+            if leading and is_joker(card):
+                actions.extend(f"play:{card}:{s}" for s in SUITS)
+            else:
+                actions.append(f"play:{card}")
+        return actions
+
+    def explain_illegal(self, seat: int, action: str) -> IllegalAction:
+        parts = action.split(":")
+        if self.phase == PHASE_CHIPS:
+            if parts[0] == "play":
+                return IllegalAction("wrong_phase", phase=self.phase)
+            if len(parts) == 3 and parts[0] == "chip" and parts[1] in SUITS and parts[2] in SWITCHES:
+                return IllegalAction("chip_already_moved", suit=parts[1], switch=parts[2])
+            return IllegalAction("bad_action", action=action)
+        if parts[0] in ("chip", "pass"):
+            return IllegalAction("wrong_phase", phase=self.phase)
+        if parts[0] != "play" or len(parts) not in (2, 3):
+            return IllegalAction("bad_action", action=action)
+        card = parts[1]
+        if card not in self.hands[seat]:
+            return IllegalAction("not_in_hand", card=card)
+        assert self.trick is not None
+        leading = self.phase == PHASE_PLAY and not self.trick["plays"]
+        if len(parts) == 3:
+            if not (leading and is_joker(card)) or parts[2] not in SUITS:
+                return IllegalAction("bad_action", action=action)
+        elif leading and is_joker(card):
+            return IllegalAction("joker_names_suit", card=card)
+        options, reason, cards = self._playable(seat)
+        if card not in options:
+            led = self.trick["led"]
+            jokers = [c for c in options if is_joker(c)]
+            if jokers and not any(c[0] == led for c in options):
+                return IllegalAction("must_follow_joker", suit=led, card=jokers[0])
+            return IllegalAction("must_follow", suit=led)
+        if reason is not None and card not in cards:
+            cards = sort_cards(cards)
+            return IllegalAction(reason, cards=cards, card=cards[0])
+        return IllegalAction("illegal_action", action=action)
+
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == PHASE_CHIPS:
+            self.chip_queue.pop(0)
+            if action == "pass":
+                events.append(Event("chip_passed", {"seat": seat}))
+            else:
+                _, suit, switch = action.split(":")
+                self.moved[suit][switch] = True
+                self.sides[suit][switch] = 1 - self.sides[suit][switch]
+                side = SIDES[switch][self.sides[suit][switch]]
+                events.append(
+                    Event("chip_moved", {"seat": seat, "suit": suit, "switch": switch, "side": side})
+                )
+            if not self.chip_queue:
+                self._new_trick()
+            else:
+                self._skip_chips_if_none_left(events)
+            return events
+        parts = action.split(":")
+        card = parts[1]
+        assert self.trick is not None
+        self.hands[seat].remove(card)
+        self.played[seat].append(card)
+        playoff = self._playoff()
+        if playoff is None:
+            if not self.trick["plays"]:
+                self.trick["led"] = parts[2] if len(parts) == 3 else card[0]
+                self.trick["named"] = len(parts) == 3
+            self.trick["plays"].append((seat, card))
+            data: dict[str, Any] = {"seat": seat, "card": card, "playoff": 0}
+            if len(parts) == 3:
+                data["suit"] = parts[2]
+            events.append(Event("card_played", data))
+            if len(self.trick["plays"]) == self.num_players:
+                self._resolve_main(events)
+        else:
+            playoff["plays"].append((seat, card))
+            events.append(
+                Event("card_played", {"seat": seat, "card": card, "playoff": len(self.trick["playoffs"])})
+            )
+            if len(playoff["plays"]) == len(playoff["seats"]):
+                self._resolve_playoff_round(events)
+        return events
+
+    # ---- trick resolution -----------------------------------------------------------------
+    def _resolve_main(self, events: list[Event]) -> None:
+        assert self.trick is not None
+        rules = self._rules(self.trick["led"])
+        cards = [c for _, c in self.trick["plays"]]
+        if rules.playoff:
+            pair = strongest_pair(cards, rules.low)
+            if pair is not None:
+                seats = [s for s, c in self.trick["plays"] if number(c) == pair]
+                self._start_playoff(seats, pair, events)
+                return
+        best = outright_winner(cards, self.trick["led"], rules)
+        assert best is not None  # the led card always follows
+        self._finish_trick(self.trick["plays"][best][0], events)
+
+    def _resolve_playoff_round(self, events: list[Event]) -> None:
+        assert self.trick is not None
+        rules = self._rules(self.trick["led"])
+        plays = self.trick["playoffs"][-1]["plays"]
+        cards = [c for _, c in plays]
+        pair = strongest_pair(cards, rules.low)
+        if pair is not None:
+            self._start_playoff([s for s, c in plays if number(c) == pair], pair, events)
+            return
+        best = outright_winner(cards, None, rules)
+        assert best is not None
+        self._finish_trick(plays[best][0], events)
+
+    def _start_playoff(self, seats: list[int], pair: int, events: list[Event]) -> None:
+        assert self.trick is not None
+        able = [s for s in seats if self.hands[s]]
+        out = [s for s in seats if not self.hands[s]]
+        level = len(self.trick["playoffs"]) + 1
+        events.append(
+            Event("playoff_started", {"seats": seats, "number": number_label(pair), "level": level})
+        )
+        for s in out:
+            events.append(Event("playoff_out_of_cards", {"seat": s, "level": level}))
+        self.trick["playoffs"].append(
+            {"seats": able, "called": seats, "out": out, "number": pair, "plays": []}
+        )
+        if len(able) >= 2:
+            self.phase = PHASE_PLAYOFF
+        elif len(able) == 1:
+            self._finish_trick(able[0], events)
+        else:
+            self._finish_trick(None, events)
+
+    def _finish_trick(self, winner: int | None, events: list[Event]) -> None:
+        assert self.trick is not None
+        self.trick_no += 1
+        record = self._trick_view(self.trick)
+        record["winner"] = winner
+        record["number"] = self.trick_no
+        seats_cards = list(self.trick["plays"]) + [p for po in self.trick["playoffs"] for p in po["plays"]]
+        for s, _card in seats_cards:
+            if s != winner:
+                self.face_down[s] += 1
+        if winner is None:
+            events.append(Event("trick_no_winner", {"trick": self.trick_no, "seat": self.leader}))
+        else:
+            self.scores[winner] += 1
+            self.round_tricks[-1][winner] += 1
+            self.face_up[winner].extend(c for s, c in seats_cards if s == winner)
+            events.append(
+                Event(
+                    "trick_won",
+                    {"seat": winner, "trick": self.trick_no, "cards": [c for _, c in seats_cards]},
+                )
+            )
+            self.leader = winner
+        self.last_trick = record
+        self.trick = None
+        if any(not hand for hand in self.hands):
+            self._end_round(events)
+        else:
+            self._new_trick()
+
+    def _end_round(self, events: list[Event]) -> None:
+        n = self.num_players
+        sets = [self.hands[s] + self.played[s] for s in range(n)]
+        events.append(Event("round_ended", {"round": self.round_no, "tricks": list(self.round_tricks[-1])}))
+        for s in range(n):
+            events.append(Event("hand_passed", {"seat": s, "target": (s - 1) % n, "count": len(sets[s])}))
+        if self.round_no >= ROUNDS:  # the final pass changes nothing; keep the table as it lies
+            self.phase = PHASE_OVER
+            self.chip_queue = []
+            events.append(Event("game_ended", {"scores": list(self.scores), "ranks": self._ranks()}))
+            return
+        self.hands = [sort_cards(sets[(s + 1) % n]) for s in range(n)]
+        self.played = [[] for _ in range(n)]
+        self.face_up = [[] for _ in range(n)]
+        self.face_down = [0] * n
+        self.last_trick = None
+        self.trick_no = 0
+        self.round_no += 1
+        self.round_tricks.append([0] * n)
+        self._start_round(events)
+
+    def _ranks(self) -> list[int]:
+        return [1 + sum(1 for other in self.scores if other > mine) for mine in self.scores]
+
+    # ---- views ----------------------------------------------------------------------------
+    @staticmethod
+    def _trick_view(trick: dict[str, Any]) -> dict[str, Any]:
+        led = trick["led"]
+        return {
+            "leader": trick["leader"],
+            "led_suit": led,
+            "joker_lead": trick["named"],
+            "plays": [
+                {"seat": s, "card": c, "follows": follows(c, led) if led else True} for s, c in trick["plays"]
+            ],
+            "playoffs": [
+                {
+                    "level": i + 1,
+                    "number": number_label(po["number"]),
+                    "seats": list(po["called"]),
+                    "out_of_cards": list(po["out"]),
+                    "plays": [{"seat": s, "card": c} for s, c in po["plays"]],
+                }
+                for i, po in enumerate(trick["playoffs"])
+            ],
+        }
+
+    def _rule_cards_view(self) -> dict[str, Any]:
+        return {
+            s: {
+                sw: {
+                    "side": SIDES[sw][self.sides[s][sw]],
+                    "second_side": bool(self.sides[s][sw]),
+                    "moved": self.moved[s][sw],
+                }
+                for sw in SWITCHES
+            }
+            for s in SUITS
+        }
+
+    def public_view(self) -> dict[str, Any]:
+        n = self.num_players
+        trick = None
+        if self.trick is not None:
+            trick = self._trick_view(self.trick)
+            trick["number"] = self.trick_no + 1
+            led = self.trick["led"]
+            trick["rules"] = self._rules(led).sides if led else None
+            playoff = self._playoff()
+            trick["playoff_seats"] = list(playoff["seats"]) if playoff else []
+        last = None
+        if self.last_trick is not None:
+            last = dict(self.last_trick)
+        return {
+            "game": self.game_id,
+            "phase": self.phase,
+            "round": self.round_no,
+            "rounds": ROUNDS,
+            "num_players": n,
+            "start_player": self.start_player,
+            "leader": self.leader,
+            "to_act": self.to_act(),
+            "chip_turn": self.chip_queue[0] if self.phase == PHASE_CHIPS else None,
+            "chip_order": list(self.chip_queue) if self.phase == PHASE_CHIPS else [],
+            "suits": list(SUITS),
+            "switches": list(SWITCHES),
+            "sides": {sw: list(SIDES[sw]) for sw in SWITCHES},
+            "rule_cards": self._rule_cards_view(),
+            "chips_left": len(self._movable()),
+            "layout": self.layout,
+            "jokers": self.jokers,
+            "trick": trick,
+            "last_trick": last,
+            "tricks_this_round": self.trick_no,
+            "hand_counts": [len(h) for h in self.hands],
+            "set_counts": [len(self.hands[s]) + len(self.played[s]) for s in range(n)],
+            "face_up": [list(cards) for cards in self.face_up],
+            "face_down_counts": list(self.face_down),
+            "scores": list(self.scores),
+            "round_tricks": [list(r) for r in self.round_tricks],
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        view = self.public_view()
+        view["seat"] = seat
+        view["hand"] = sort_cards(self.hands[seat])
+        return view
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return {c for s, hand in enumerate(self.hands) if s != seat for c in hand}
+
+    def is_terminal(self) -> bool:
+        return self.phase == PHASE_OVER
+
+    def results(self) -> dict[str, Any]:
+        return {
+            "ranks": self._ranks(),
+            "scores": list(self.scores),
+            "round_tricks": [list(r) for r in self.round_tricks],
+        }
+
+    @property
+    def deal_number(self) -> int:
+        return self.round_no
+
+    @classmethod
+    def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
+        configs: list[tuple[int, dict[str, Any]]] = [
+            (n, {OPTION_JOKERS: j})
+            for n in range(cls.min_players, cls.max_players + 1)
+            for j in JOKER_CHOICES
+        ]
+        for n, layout in zip((2, 5, 3), LAYOUT_EXAMPLES[1:], strict=True):
+            configs.append((n, {OPTION_JOKERS: 2, OPTION_LAYOUT: layout}))
+        return configs
