@@ -17,7 +17,10 @@ def _desk(interaction: discord.Interaction) -> Any:
     return interaction.client.desk  # type: ignore[attr-defined]
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:(?P<verb>[a-z]+):(?P<tid>[0-9]+)"):
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
+):
     def __init__(self, verb: str, table_id: int, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
         self.verb, self.table_id = verb, table_id

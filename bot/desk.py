@@ -208,5 +208,37 @@ class Desk:
             self.delivery.shown[(table.id, seat)] = fingerprint(rendered)
         await self.delivery.refresh(table_id)
 
+    # ---- moves by slash command ----------------------------------------------------------------
+    async def seat_here(self, interaction: discord.Interaction, game: str):
+        """(table, engine, seat) of the member's running ``game`` table in this channel or thread."""
+        for table in await self.service.store.running_tables_at(game, interaction.channel_id or 0):
+            seat = table.seat_of(interaction.user.id)
+            if seat is not None:
+                return table, await self.service.engine(table), seat
+        raise UserError("error.no_table_here")
+
+    async def autocomplete_actions(self, interaction: discord.Interaction, game: str, label) -> list:
+        """Autocomplete choices for the member's legal actions here; ``label(action)`` names each."""
+        try:
+            _table, engine, seat = await self.seat_here(interaction, game)
+        except UserError:
+            return []
+        return [(label(a), a) for a in engine.legal_actions(seat)]
+
+    async def play_command(self, interaction: discord.Interaction, game: str, action: str) -> None:
+        """Apply a move typed as a slash command; the answer is ephemeral."""
+
+        async def work():
+            table, engine, _seat = await self.seat_here(interaction, game)
+            try:
+                await self.service.act(table.id, interaction.user.id, len(engine.history), action)
+            except IllegalAction as exc:
+                await self.reply(interaction, await self.illegal_text(table.id, exc, member_lang(interaction)))
+                return
+            await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
+            await self.delivery.refresh(table.id)
+
+        await self.guarded(interaction, None, work())
+
     async def on_stale(self, interaction: discord.Interaction) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unplayable"))

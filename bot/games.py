@@ -26,9 +26,20 @@ class Choice:
 
 
 @dataclass
+class Menu:
+    """A select menu of choices (up to 25), for moves too many for buttons."""
+
+    placeholder: str
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
 class Prompt:
+    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry."""
+
     text: str
     choices: list[Choice] = field(default_factory=list)
+    menus: list[Menu] = field(default_factory=list)
 
 
 @dataclass

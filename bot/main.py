@@ -27,6 +27,12 @@ def apply_endpoint_overrides(env: dict[str, str]) -> None:
         discord.http.Route.BASE = base.rstrip("/")
     gateway = env.get("DISCORD_GATEWAY_URL")
     if gateway:
+        import yarl  # discord.py's URL type (it comes with aiohttp)
+
+        # A non-sharded Client never asks GET /gateway/bot: Client.connect() goes straight to
+        # DiscordWebSocket.DEFAULT_GATEWAY (also where an invalidated session reconnects), so that
+        # is the URL to replace. get_bot_gateway is still patched for AutoShardedClient.
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
         original = discord.http.HTTPClient.get_bot_gateway
 
         async def get_bot_gateway(self, *args, **kwargs):

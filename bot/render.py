@@ -10,7 +10,7 @@ import discord
 
 from bot.components import ActButton, ActSelect, DeadButton, KickSelect, TableButton
 from bot.engine import Engine
-from bot.games import REGISTRY, Prompt, TableView
+from bot.games import REGISTRY, Menu, Prompt, TableView
 from bot.i18n import Lang
 from bot.storage import Seat, TableRow
 
@@ -141,35 +141,33 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
 
 
 def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:
-    if len(prompt.choices) <= MAX_BUTTONS:
-        items: list[discord.ui.Item] = []
-        for n, choice in enumerate(prompt.choices):
+    menus = list(prompt.menus)
+    items: list[discord.ui.Item] = []
+    if len(prompt.choices) > MAX_BUTTONS:
+        menus.insert(0, Menu(tr("prompt.choose"), prompt.choices))
+    elif prompt.choices:
+        items = _buttons(table_id, version, prompt)
+    rows_used = (len(items) + 4) // 5
+    for n, menu in enumerate(menus[: 5 - rows_used]):
+        playable = [c for c in menu.choices if c.action is not None][:25]
+        if not playable:
+            continue
+        options = [discord.SelectOption(label=c.label[:100], value=c.action, emoji=c.emoji) for c in playable]
+        items.append(
+            ActSelect(
+                table_id, version, n, placeholder=menu.placeholder[:150], options=options, row=rows_used + n
+            )
+        )
+    return items
+
+
+def _buttons(table_id: int, version: int, prompt: Prompt) -> list[discord.ui.Item]:
+    items: list[discord.ui.Item] = []
+    for n, choice in enumerate(prompt.choices):
+        common = {"label": choice.label[:80], "emoji": choice.emoji, "row": n // 5}
+        if choice.action is None:
+            items.append(DeadButton(table_id, n, style=discord.ButtonStyle.secondary, **common))
+        else:
             style = STYLES.get(choice.style, discord.ButtonStyle.primary)
-            label = choice.label[:80]
-            if choice.action is None:
-                items.append(
-                    DeadButton(
-                        table_id,
-                        n,
-                        label=label,
-                        emoji=choice.emoji,
-                        style=discord.ButtonStyle.secondary,
-                        row=n // 5,
-                    )
-                )
-            else:
-                items.append(
-                    ActButton(
-                        table_id,
-                        version,
-                        choice.action,
-                        label=label,
-                        emoji=choice.emoji,
-                        style=style,
-                        row=n // 5,
-                    )
-                )
-        return items
-    playable = [c for c in prompt.choices if c.action is not None][:25]
-    options = [discord.SelectOption(label=c.label[:100], value=c.action, emoji=c.emoji) for c in playable]
-    return [ActSelect(table_id, version, placeholder=tr("prompt.choose"), options=options)]
+            items.append(ActButton(table_id, version, choice.action, style=style, **common))
+    return items

@@ -212,3 +212,13 @@ class Store:
             (table_id, part, deal, message_id, lines),
         )
         await self.db.commit()
+
+    async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
+        """Running tables of ``game`` whose thread or channel is ``channel_id``."""
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
+            " ORDER BY id",
+            (game, channel_id, channel_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]

@@ -1,7 +1,8 @@
-"""Helpers for cog tests: open a table, seat members, find the table message and DMs."""
+"""Helpers for cog tests: open a table, seat members, find the table message, DMs and buttons."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +16,9 @@ class World:
     channel: Any
     members: list[Any] = field(default_factory=list)
 
+    def member(self, user_id: int) -> Any:
+        return next(m for m in self.members if m.id == user_id)
+
 
 def make_world(env, names=("alice", "bob", "carol", "dave", "erin")) -> World:
     guild = env.create_guild()
@@ -24,28 +28,73 @@ def make_world(env, names=("alice", "bob", "carol", "dave", "erin")) -> World:
 
 
 def table_message(world: World) -> discord.Message:
-    """The newest bot message in the channel that carries table buttons."""
+    """The newest table message (lobby, running table or finished table) in the channel."""
     for message in reversed(world.channel.history()):
-        if message.author.bot and message.components:
+        if message.author.bot and message.embeds and "table #" in (message.embeds[0].title or ""):
             return message
     raise AssertionError("no table message")
 
 
-def button_ids(message: discord.Message) -> list[str]:
-    ids = []
-    for row in message.components:
-        for child in getattr(row, "children", [row]):
-            if getattr(child, "custom_id", None):
-                ids.append(child.custom_id)
-    return ids
+def thread(world: World) -> Any:
+    threads = world.channel.threads
+    assert threads, "the table has no thread"
+    return threads[-1]
 
 
-def buttons(message: discord.Message) -> list[Any]:
-    out = []
-    for row in message.components:
-        out.extend(getattr(row, "children", [row]))
+def components(message: Any) -> list[dict[str, Any]]:
+    """Flat list of component dicts from a discord.Message or a SimCord response."""
+    rows = message.components
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        row = row if isinstance(row, dict) else row.to_dict()
+        out.extend(row.get("components", [row]))
     return out
 
 
-def dm_messages(world: World, member) -> list[discord.Message]:
-    return [m for m in member.user_handle.dm_channel.history() if m.author.bot] if hasattr(member, "user_handle") else []
+def enabled_ids(message: Any, prefix: str = "tt:a:") -> list[str]:
+    return [
+        c["custom_id"]
+        for c in components(message)
+        if c.get("custom_id", "").startswith(prefix) and not c.get("disabled")
+    ]
+
+
+def labels(message: Any) -> list[str]:
+    return [c.get("label") for c in components(message) if c.get("type") == 2]
+
+
+def dms(member: Any) -> list[discord.Message]:
+    return [m for m in member.user.dm_channel.history() if m.author.bot]
+
+
+def to_act(world: World) -> list[Any]:
+    content = table_message(world).content or ""
+    return [world.member(int(uid)) for uid in re.findall(r"<@(\d+)>", content)]
+
+
+def embed_text(message: Any) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed.to_dict() if hasattr(embed, "to_dict") else embed
+        parts += [
+            data.get("title", ""),
+            data.get("description", ""),
+            (data.get("footer") or {}).get("text", ""),
+        ]
+        parts += [f"{f['name']}\n{f['value']}" for f in data.get("fields", [])]
+    return "\n".join(p for p in parts if p)
+
+
+async def open_table(world: World, host: Any, game: str, **options: Any) -> discord.Message:
+    result = await host.slash(world.channel, f"{game} new", **options)
+    assert result.ephemeral, "opening a table answers the host privately"
+    return table_message(world)
+
+
+async def play_from_dm(member: Any) -> str:
+    """The member plays the first enabled move of their latest DM; returns its custom id."""
+    message = dms(member)[-1]
+    ids = enabled_ids(message)
+    assert ids, f"{member.name} has no playable button in their DM"
+    await member.user.click(message, custom_id=ids[0])
+    return ids[0]
