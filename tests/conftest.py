@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
 
 from bot.app import create_bot
 from bot.config import Config
@@ -13,6 +14,36 @@ def bot_config(tmp_path) -> Config:
     return Config(token="unused", database=str(tmp_path / "tabletop.sqlite3"))
 
 
+@pytest_asyncio.fixture
+async def bots(bot_config):
+    """Every bot a test creates; their databases are closed when the test ends (SimCord does not)."""
+    made = []
+    yield made
+    for bot in made:
+        if bot.store is not None:
+            await bot.store.close()
+            bot.store = None
+
+
 @pytest.fixture
-def simcord_bot(bot_config):
-    return create_bot(bot_config)
+def simcord_bot(bot_config, bots):
+    bot = create_bot(bot_config)
+    bots.append(bot)
+    return bot
+
+
+@pytest.fixture
+def restart(simcord_env, bot_config, bots):
+    """Restart the bot as a new process would: old database handle closed, a new bot on the same file."""
+
+    async def do_restart():
+        for old in bots:
+            if old.store is not None:
+                await old.store.close()
+                old.store = None
+        fresh = create_bot(bot_config)
+        bots.append(fresh)
+        await simcord_env.restart_bot(fresh)
+        return fresh
+
+    return do_restart

@@ -6,7 +6,6 @@ from collections import Counter
 
 import discord
 
-from bot.app import create_bot
 from tests.support.table import (
     components,
     dms,
@@ -156,14 +155,14 @@ async def test_closed_dms_fall_back_to_the_table_button(simcord_env):
     assert "Trick 2" in record
 
 
-async def test_restart_mid_deal_then_finish_the_deal(simcord_env, bot_config):
+async def test_restart_mid_deal_then_finish_the_deal(simcord_env, restart):
     world = make_world(simcord_env)
     alice, bob, carol = await start_three(world)
     for _ in range(5):
         await play_trick(world)
     (member,) = to_act(world)
     await play_from_dm(member)
-    await simcord_env.restart_bot(create_bot(bot_config))
+    await restart()
     for _ in range(2):
         (member,) = to_act(world)
         await play_from_dm(member)
