@@ -8,7 +8,9 @@ are jokers.
 from __future__ import annotations
 
 SUITS = "SHDC"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "X": "★", "J": "🃏"}
+# ♠ and ♣ carry U+FE0E (text presentation) so clients draw them in the text colour: as emoji they
+# are black and vanish on Discord's dark theme. ♥ and ♦ stay red emoji.
+SUIT_SYMBOLS = {"S": "♠\ufe0e", "H": "♥", "D": "♦", "C": "♣\ufe0e", "X": "★", "J": "🃏"}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 

@@ -233,7 +233,9 @@ class Desk:
             try:
                 await self.service.act(table.id, interaction.user.id, len(engine.history), action)
             except IllegalAction as exc:
-                await self.reply(interaction, await self.illegal_text(table.id, exc, member_lang(interaction)))
+                await self.reply(
+                    interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
+                )
                 return
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             await self.delivery.refresh(table.id)

@@ -73,7 +73,7 @@ def _view(*items: discord.ui.Item) -> discord.ui.View:
 def lobby(table: TableRow, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
     cls = ui.engine
-    players = "\n".join(f"{i + 1}. {seat_mention(s, tr)}" for i, s in enumerate(table.seats)) or "—"
+    players = "\n".join(f"{i + 1}. {seat_name(s, tr)}" for i, s in enumerate(table.seats)) or "—"
     embed = discord.Embed(title=game_title(table, tr), colour=0x5865F2)
     embed.description = tr("lobby.intro", host=f"<@{table.host_id}>")
     summary = ui.option_summary(table.options, table.size, tr)
