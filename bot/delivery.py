@@ -60,17 +60,17 @@ class Delivery:
             tr = Lang(table.language)
             if table.status == "cancelled":
                 await self.edit_table_message(table, render.closed(table, tr))
-                return
-            if table.status == "lobby":
+            elif table.status == "lobby":
                 await self.edit_table_message(table, render.lobby(table, tr))
-                return
-            engine = await self.service.engine(table)
-            await self.edit_table_message(table, render.table_message(table, engine, tr))
-            await self.append_record(table, engine, tr)
-            for seat in table.seats:
-                if not seat.is_computer:
-                    await self.deliver_hand(table, engine, seat.position, tr)
-            await self.service.store.update_table(table.id, dirty=0)
+            else:
+                engine = await self.service.engine(table)
+                await self.edit_table_message(table, render.table_message(table, engine, tr))
+                await self.append_record(table, engine, tr)
+                for seat in table.seats:
+                    if not seat.is_computer:
+                        await self.deliver_hand(table, engine, seat.position, tr)
+            if table.dirty or table.status == "running":
+                await self.service.store.update_table(table.id, dirty=0)
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         if not table.message_id:
@@ -158,8 +158,8 @@ class Delivery:
 
     async def recover(self) -> None:
         """After a start-up: redraw tables whose last change may not have reached Discord."""
-        for table in await self.service.store.tables_with_status("lobby", "running", "finished", "cancelled"):
-            if table.dirty and table.game in REGISTRY:
+        for table in await self.service.store.dirty_tables():
+            if table.game in REGISTRY:
                 try:
                     await self.refresh(table.id)
                 except Exception:

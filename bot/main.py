@@ -45,12 +45,11 @@ def apply_endpoint_overrides(env: dict[str, str]) -> None:
 async def run(config: Config) -> None:
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
-    stopping = asyncio.Event()
+    closing: list[asyncio.Task] = []
 
     def stop() -> None:
-        if not stopping.is_set():
-            stopping.set()
-            loop.create_task(bot.close())
+        if not closing:
+            closing.append(loop.create_task(bot.close()))
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop)
@@ -81,6 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run(config))
     except discord.LoginFailure as exc:
         print(f"tabletop-bot: login failed: {exc}", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("tabletop-bot: Discord refused an intent this bot asks for; see the README.", file=sys.stderr)
+        return 1
+    except (discord.DiscordException, OSError, AttributeError) as exc:
+        # discord.py raises AttributeError when the first gateway connection fails.
+        print(f"tabletop-bot: could not connect to Discord: {exc!r}", file=sys.stderr)
         return 1
     return 0
 

@@ -138,6 +138,11 @@ class Store:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
+    async def dirty_tables(self) -> list[TableRow]:
+        async with self.db.execute("SELECT * FROM game_tables WHERE dirty = 1 ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
     async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(

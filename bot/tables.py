@@ -169,7 +169,7 @@ class TableService:
             seats = list(table.seats)
             random.Random(seed).shuffle(seats)
             await self._reseat(table, seats)
-            await self.store.update_table(table_id, status="running", seed=seed)
+            await self.store.update_table(table_id, status="running", seed=seed, dirty=1)
             table = await self.table(table_id)
             self.forget(table_id)
             engine = await self.engine(table)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from math import cos, pi, sin
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -24,7 +25,7 @@ WIDTH = MARGIN * 2 + CELL * 8
 HEIGHT = HEADER + MARGIN * 2 + CELL * 8
 BOARD_X, BOARD_Y = MARGIN, HEADER + MARGIN
 DISC_R = 36
-MARK_R = 15
+MARK_R = 17
 
 BACKGROUND = (38, 50, 56)
 FRAME = (27, 67, 35)
@@ -72,8 +73,6 @@ def disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, colour: str, suit:
 
 def star(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int) -> None:
     """The lead marker."""
-    from math import cos, pi, sin
-
     points = []
     for i in range(10):
         radius = r if i % 2 == 0 else r * 0.45
@@ -132,13 +131,13 @@ def square_xy(name: str) -> tuple[int, int]:
     return BOARD_X + col * CELL, BOARD_Y + row * CELL
 
 
-def board(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
+@lru_cache(maxsize=1)
+def base() -> Image.Image:
+    """The unchanging part (background, board, grid, coordinates), drawn once and copied."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
     draw.rectangle((BOARD_X - MARGIN, BOARD_Y - MARGIN, WIDTH, HEIGHT), fill=FRAME)
     draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + 8 * CELL, BOARD_Y + 8 * CELL), fill=BOARD)
-    highlight = public["highlight"]
-    for name in highlight["placed"]:
-        x, y = square_xy(name)
-        draw.rectangle((x, y, x + CELL, y + CELL), fill=BOARD_PLACED)
     for i in range(9):
         p = BOARD_X + i * CELL
         draw.line([(p, BOARD_Y), (p, BOARD_Y + 8 * CELL)], fill=GRID, width=2)
@@ -150,9 +149,14 @@ def board(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
             centred(draw, BOARD_X + mid, y, FILES[i], 28)
         for x in (BOARD_X - MARGIN // 2, BOARD_X + 8 * CELL + MARGIN // 2):
             centred(draw, x, BOARD_Y + mid, str(i + 1), 28)
+    return image
+
+
+def board(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
+    highlight = public["highlight"]
     for name in highlight["placed"]:
         x, y = square_xy(name)
-        draw.rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), outline=PLACED, width=5)
+        draw.rectangle((x + 2, y + 2, x + CELL - 2, y + CELL - 2), fill=BOARD_PLACED, outline=PLACED, width=5)
     flipped = set(highlight["flipped"])
     for r, row in enumerate(public["board"]):
         for c, cell in enumerate(row):
@@ -178,7 +182,7 @@ def legal_hints(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
 
 
 def render_board(public: dict[str, Any]) -> bytes:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    image = base().copy()
     draw = ImageDraw.Draw(image)
     for seat in (0, 1):
         header_row(draw, public, seat, 12 + seat * 84)
