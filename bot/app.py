@@ -14,6 +14,7 @@ from bot.config import Config
 from bot.delivery import Delivery
 from bot.desk import Desk
 from bot.i18n import Lang, language_of
+from bot.speech import Speech
 from bot.storage import Store
 from bot.tables import TableService
 
@@ -38,6 +39,7 @@ class TabletopBot(commands.Bot):
         self.service = TableService(self.store)
         self.delivery = Delivery(self)
         self.desk = Desk(self, self.service)
+        self.speech = Speech(self)
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         for extension in game_extensions():
@@ -55,6 +57,9 @@ class TabletopBot(commands.Bot):
             self._announced = True
             log.info("ready as %s in %d servers with %d games", self.user, len(self.guilds), len(self.cogs))
             await self.delivery.recover()
+
+    async def on_message(self, message: discord.Message) -> None:
+        await self.speech.on_message(message)
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

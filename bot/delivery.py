@@ -58,17 +58,21 @@ class Delivery:
         async with self.locks[table_id]:
             table = await self.service.table(table_id)
             tr = Lang(table.language)
+            public = None
             if table.status == "cancelled":
                 await self.edit_table_message(table, render.closed(table, tr))
             elif table.status == "lobby":
                 await self.edit_table_message(table, render.lobby(table, tr))
             else:
                 engine = await self.service.engine(table)
+                public = engine.public_view()
                 await self.edit_table_message(table, render.table_message(table, engine, tr))
                 await self.append_record(table, engine, tr)
                 for seat in table.seats:
                     if not seat.is_computer:
                         await self.deliver_hand(table, engine, seat.position, tr)
+            if table.speech:
+                await self.bot.speech.sync(table, public)
             if table.dirty or table.status == "running":
                 await self.service.store.update_table(table.id, dirty=0)
 

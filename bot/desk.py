@@ -17,6 +17,7 @@ from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.i18n import Lang, language_of
+from bot.speech import speech_mode
 from bot.tables import TableService
 
 if TYPE_CHECKING:
@@ -95,14 +96,18 @@ class Desk:
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             raise UserError("error.guild_text_only")
+        own_channel = REGISTRY[game].channel_mode == "channel"
         in_thread = isinstance(channel, discord.Thread)
-        wanted = NEEDED + (() if in_thread else NEEDED_FOR_THREADS)
-        perms = channel.permissions_for(interaction.guild.me)
-        missing = [p for p in wanted if not getattr(perms, p)]
-        if missing:
-            names = ", ".join(tr(f"permission.{p}") for p in missing)
-            raise UserError("error.missing_permissions", permissions=names)
+        wanted = NEEDED + (() if in_thread or own_channel else NEEDED_FOR_THREADS)
+        self.require(tr, channel.permissions_for(interaction.guild.me), wanted)
+        speech = None
+        if own_channel:
+            guild_perms = interaction.guild.me.guild_permissions
+            speech = speech_mode(guild_perms)
+            if speech is None:
+                self.require(tr, guild_perms, ("manage_channels", "manage_roles"))
         language = language_of(interaction.guild_locale or self.bot.config.default_language)
+        lang = Lang(language)
         table = await self.service.open(
             game,
             guild_id=interaction.guild.id,
@@ -113,16 +118,55 @@ class Desk:
             language=language,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
-        message = await channel.send(**render.lobby(table, Lang(language)).send_kwargs())
-        thread_id = None
-        if not in_thread:
-            thread = await message.create_thread(
-                name=render.game_title(table, Lang(language))[:100],
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
-            thread_id = thread.id
-        await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
+        if own_channel:
+            home = await self.create_table_channel(interaction, table, lang)
+            message = await home.send(**render.lobby(table, lang).send_kwargs())
+            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await channel.send(**render.announcement(table, home, lang).send_kwargs())
+        else:
+            message = await channel.send(**render.lobby(table, lang).send_kwargs())
+            thread_id = None
+            if not in_thread:
+                thread = await message.create_thread(
+                    name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                )
+                thread_id = thread.id
+            await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
+
+    @staticmethod
+    def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
+        missing = [p for p in wanted if not getattr(perms, p)]
+        if missing:
+            names = ", ".join(tr(f"permission.{p}") for p in missing)
+            raise UserError("error.missing_permissions", permissions=names)
+
+    async def create_table_channel(
+        self, interaction: discord.Interaction, table, lang: Lang
+    ) -> discord.TextChannel:
+        """A text channel for one table: everyone may read, nobody but the bot may write until play."""
+        guild = interaction.guild
+        wanted = self.bot.config.games.get(table.game, {}).get("category")
+        category = getattr(interaction.channel, "category", None)
+        if wanted:
+            category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
+        me = guild.me
+        overwrites = {
+            guild.default_role: discord.PermissionOverwrite(
+                send_messages=False, send_messages_in_threads=False
+            ),
+            me: discord.PermissionOverwrite(
+                view_channel=True,
+                send_messages=True,
+                embed_links=True,
+                attach_files=True,
+                read_message_history=True,
+            ),
+        }
+        name = f"{lang(f'{table.game}.channel')}-{table.id}"
+        return await guild.create_text_channel(
+            name=name, category=category, overwrites=overwrites, reason=f"table {table.id}"
+        )
 
     async def send_rules(self, interaction: discord.Interaction, game: str) -> None:
         tr = member_lang(interaction)
@@ -150,9 +194,13 @@ class Desk:
             table = await service.add_computer(table_id, user.id)
         elif verb == "cancel":
             table = await service.cancel(table_id, user.id)
-            await interaction.response.edit_message(
-                **render.closed(table, Lang(table.language)).edit_kwargs()
-            )
+            if self.on_table_message(interaction, table):
+                await interaction.response.edit_message(
+                    **render.closed(table, Lang(table.language)).edit_kwargs()
+                )
+            else:
+                await self.reply(interaction, member_lang(interaction)("lobby.done.cancel"))
+            await self.delivery.refresh(table_id)
             return
         elif verb == "start":
             await self.start(interaction, table_id, user.id)
@@ -162,7 +210,15 @@ class Desk:
         if service.ready_to_start(table):
             await self.start(interaction, table_id, None)
             return
-        await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+        if self.on_table_message(interaction, table):
+            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+        else:
+            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{verb}"))
+            await self.delivery.refresh(table_id)
+
+    @staticmethod
+    def on_table_message(interaction: discord.Interaction, table) -> bool:
+        return interaction.message is not None and interaction.message.id == table.message_id
 
     async def on_kick(self, interaction: discord.Interaction, table_id: int, position: int) -> None:
         async def work():
@@ -174,9 +230,12 @@ class Desk:
     async def start(self, interaction: discord.Interaction, table_id: int, user_id: int | None) -> None:
         outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
-        await interaction.response.edit_message(
-            **render.table_message(table, engine, Lang(table.language)).edit_kwargs()
-        )
+        if self.on_table_message(interaction, table):
+            await interaction.response.edit_message(
+                **render.table_message(table, engine, Lang(table.language)).edit_kwargs()
+            )
+        else:
+            await self.reply(interaction, member_lang(interaction)("lobby.done.start"))
         await self.delivery.refresh(table_id)
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -201,6 +260,10 @@ class Desk:
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None
         tr = Lang(table.language) if in_dm else member_lang(interaction)
+        if self.on_table_message(interaction, table):
+            await interaction.response.defer()
+            await self.delivery.refresh(table_id)
+            return
         header = tr("dm.header", url=jump_url(table)) if in_dm else ""
         rendered = render.prompt_message(table, engine, seat, tr, header=header)
         await interaction.response.edit_message(**rendered.edit_kwargs())
@@ -225,8 +288,14 @@ class Desk:
             return []
         return [(label(a), a) for a in engine.legal_actions(seat)]
 
-    async def play_command(self, interaction: discord.Interaction, game: str, action: str) -> None:
-        """Apply a move typed as a slash command; the answer is ephemeral."""
+    async def play_command(
+        self, interaction: discord.Interaction, game: str, action: str, announce: str | None = None
+    ) -> None:
+        """Apply a move typed as a slash command; the answer is ephemeral.
+
+        ``announce`` is posted publicly at the table once the move is accepted (a question's text,
+        which is table talk rather than game state).
+        """
 
         async def work():
             table, engine, _seat = await self.seat_here(interaction, game)
@@ -238,6 +307,9 @@ class Desk:
                 )
                 return
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
+            if announce:
+                home = self.delivery.messageable(table.home_channel_id)
+                await home.send(announce, allowed_mentions=discord.AllowedMentions(users=True))
             await self.delivery.refresh(table.id)
 
         await self.guarded(interaction, None, work())

@@ -55,7 +55,8 @@ class TableView:
 class GameUI:
     game_id: ClassVar[str]
     engine: ClassVar[type[Engine]]
-    #: "thread": the table runs in a thread under its lobby message.
+    #: "thread": the table runs in a thread under its lobby message; "channel": in a text channel of
+    #: its own (needed when who may speak is restricted, as thread permissions are not per member).
     channel_mode: ClassVar[str] = "thread"
 
     def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
@@ -71,6 +72,14 @@ class GameUI:
 
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         """Lines for the public record (one per completed trick, deal ...)."""
+        return []
+
+    def speakers(self, public: dict[str, Any]) -> set[int] | None:
+        """Seats allowed to write in a "channel" table now; None means everyone seated."""
+        return None
+
+    def public_choices(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[Choice]:
+        """Buttons on the public table message (e.g. YES / NO for the asked player only)."""
         return []
 
     def rules(self, tr: Lang) -> list[tuple[str, str]]:

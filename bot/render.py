@@ -123,10 +123,36 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
         return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = tr("table.to_act", players=", ".join(waiting))
+    public = ui.public_choices(engine.public_view(), seat_names(table, tr), tr)
+    version = len(engine.history)
+    extra = [
+        ActButton(
+            table.id,
+            version,
+            c.action,
+            label=c.label[:80],
+            emoji=c.emoji,
+            row=1,
+            style=STYLES.get(c.style, discord.ButtonStyle.primary),
+        )
+        for c in public[:5]
+        if c.action is not None
+    ]
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    return Rendered(content=content, embed=_embed(view), view=_view(hand), image=view.image)
+    return Rendered(content=content, embed=_embed(view), view=_view(hand, *extra), image=view.image)
+
+
+def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:
+    """The notice in the channel where a table with its own channel was opened."""
+    embed = discord.Embed(
+        title=game_title(table, tr),
+        colour=0x5865F2,
+        description=tr("lobby.own_channel", channel=home.mention, host=f"<@{table.host_id}>"),
+    )
+    join = TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success)
+    return Rendered(embed=embed, view=_view(join))
 
 
 def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header: str = "") -> Rendered:

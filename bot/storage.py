@@ -49,6 +49,8 @@ class TableRow:
     language: str
     dirty: bool
     result: str | None = None
+    speech: str | None = None
+    locked: bool = False
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -123,6 +125,7 @@ class Store:
         data.pop("created_at"), data.pop("updated_at")
         data["options"] = json.loads(data["options"])
         data["dirty"] = bool(data["dirty"])
+        data["locked"] = bool(data["locked"])
         table = TableRow(**data)
         async with self.db.execute(
             "SELECT position, user_id, name FROM seats WHERE table_id = ? ORDER BY position", (table.id,)
@@ -139,7 +142,10 @@ class Store:
         return [await self._with_seats(r) for r in rows]
 
     async def dirty_tables(self) -> list[TableRow]:
-        async with self.db.execute("SELECT * FROM game_tables WHERE dirty = 1 ORDER BY id") as cur:
+        """Tables whose Discord side may lag behind the stored state, or may still be locked."""
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id"
+        ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
@@ -217,6 +223,14 @@ class Store:
             (table_id, part, deal, message_id, lines),
         )
         await self.db.commit()
+
+    async def speech_tables(self, channel_id: int) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
+            (channel_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
 
     async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
         """Running tables of ``game`` whose thread or channel is ``channel_id``."""
