@@ -209,3 +209,46 @@ async def test_a_move_committed_just_before_a_crash_reaches_discord_after_restar
     (second,) = to_act(world)
     assert second is not first, "the restarted bot redraws the table from the stored log"
     assert "11 cards" in embed_text(table_message(world))
+
+
+async def test_an_unexpected_error_shows_an_id_and_leaves_the_table_consistent(
+    simcord_env, monkeypatch, caplog
+):
+    from cogs.donguri.engine import DonguriEngine
+
+    world = make_world(simcord_env)
+    await start_three(world)
+    (first,) = to_act(world)
+    before = embed_text(table_message(world))
+
+    def broken(self, seat, action):
+        self.hands[seat].clear()  # half-applied state that must not survive
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(DonguriEngine, "_apply", broken)
+    message = dms(first)[-1]
+    result = await first.user.click(message, custom_id=enabled_ids(message)[0])
+    simcord_env.errors.clear()
+    text = result.response.content if result.response else result.followups[-1].content
+    assert "Error id" in text
+    error_id = text.split("`")[1]
+    assert any(error_id in r.getMessage() for r in caplog.records), "the id is in the log"
+    monkeypatch.undo()
+    assert embed_text(table_message(world)) == before and to_act(world) == [first]
+    await play_from_dm(first)
+    assert to_act(world) != [first], "the table goes on from the stored state"
+
+
+async def test_several_tables_run_at_once_in_one_channel(simcord_env):
+    world = make_world(simcord_env)
+    alice, bob, carol, dave, erin = world.members
+    first = await open_table(world, alice, "donguri", players=3)
+    await alice.click(first, label="Add computer")
+    await bob.click(first, label="Join")
+    second = await open_table(world, carol, "donguri", players=3)
+    await dave.click(second, label="Join")
+    await erin.click(second, label="Join")
+    assert len(world.channel.threads) == 2
+    assert len(dms(alice)) == 1 and len(dms(erin)) == 1
+    texts = [embed_text(m) for m in world.channel.history() if m.embeds]
+    assert sum("Deal 1/9" in t for t in texts) == 2
