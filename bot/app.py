@@ -10,6 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import components
+from bot.clock import Scheduler
+from bot.clock import now as clock_now
 from bot.config import Config
 from bot.delivery import Delivery
 from bot.desk import Desk
@@ -36,12 +38,14 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database)
-        self.service = TableService(self.store)
+        self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)
+        self.scheduler = Scheduler(self)
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
+        await self.load_extension("bot.commands")
         for extension in game_extensions():
             await self.load_extension(extension)
         if self.config.test_guild_id:
@@ -57,6 +61,7 @@ class TabletopBot(commands.Bot):
             self._announced = True
             log.info("ready as %s in %d servers with %d games", self.user, len(self.guilds), len(self.cogs))
             await self.delivery.recover()
+            await self.scheduler.run_due()
 
     async def on_message(self, message: discord.Message) -> None:
         await self.speech.on_message(message)
@@ -67,6 +72,8 @@ class TabletopBot(commands.Bot):
         await self.desk.guarded(interaction, None, _raise(getattr(error, "original", error)))
 
     async def close(self) -> None:
+        if hasattr(self, "scheduler"):
+            self.scheduler.stop()
         await super().close()
         if self.store is not None:
             await self.store.close()

@@ -85,6 +85,28 @@ class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(
         await _desk(interaction).on_kick(interaction, self.table_id, int(values[0]) if values else -1)
 
 
+class SettingSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo):(?P<tid>[0-9]+)"
+):
+    """The host's lobby settings: the move clock and what happens on a timeout."""
+
+    def __init__(self, what: str, table_id: int, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:{what}:{table_id}", **select))
+        self.what, self.table_id = what, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(match["what"], int(match["tid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_setting(
+            interaction, self.table_id, self.what, values[0] if values else ""
+        )
+
+
 class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"):
     def __init__(self, table_id: int, n: int, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
@@ -99,4 +121,4 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<
         await _desk(interaction).on_stale(interaction)
 
 
-ALL = (TableButton, ActButton, ActSelect, KickSelect, DeadButton)
+ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)

@@ -73,8 +73,11 @@ class Delivery:
                         await self.deliver_hand(table, engine, seat.position, tr)
             if table.speech:
                 await self.bot.speech.sync(table, public)
+            if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
+                await self.ping_turn(table, tr)
             if table.dirty or table.status == "running":
                 await self.service.store.update_table(table.id, dirty=0)
+        await self.bot.scheduler.rearm()
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         if not table.message_id:
@@ -90,7 +93,11 @@ class Delivery:
         names = render.seat_names(table, tr)
         events = self.service.drain_events(table.id)
         lines = ui.record(events, engine.public_view(), names, tr)
-        if engine.is_terminal():
+        lines += [
+            tr(note.key, **ui.format_params(note.params, names))
+            for note in self.service.drain_notes(table.id)
+        ]
+        if table.status == "finished":
             lines.append(self.final_line(table, engine, names, tr))
         if not lines:
             return
@@ -109,7 +116,7 @@ class Delivery:
 
     @staticmethod
     def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
-        results = engine.results()
+        results = json.loads(table.result) if table.result else engine.results()
         order = sorted(range(len(names)), key=lambda s: results["ranks"][s])
         standings = " · ".join(
             tr("table.standing", rank=results["ranks"][s], player=names[s], score=results["scores"][s])
@@ -159,6 +166,48 @@ class Delivery:
                 tr("dm.closed", player=mention, button=tr("button.my_hand")),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
+
+    async def ping_turn(self, table: TableRow, tr: Lang) -> None:
+        """Once per turn: a mention at the table and, if the player wants it, a DM."""
+        await self.service.store.update_table(table.id, pinged_turn=table.turn_no)
+        waiting = [table.seats[s] for s in table.ping_seats if s in table.turn_seats]
+        if not waiting:
+            return
+        when = render.timestamp(table.deadline)
+        mentions = ", ".join(f"<@{s.user_id}>" for s in waiting)
+        await self.messageable(table.home_channel_id).send(
+            tr("clock.turn_ping", players=mentions, when=when),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await self.dm_players(table, waiting, "clock.turn_dm", when)
+
+    async def remind(self, table: TableRow) -> None:
+        """Once per move clock: the players still waited for are told time is running out."""
+        await self.service.store.update_table(table.id, remind_at=None)
+        tr = Lang(table.language)
+        waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
+        if not waiting:
+            return
+        when = render.timestamp(table.deadline)
+        mentions = ", ".join(f"<@{s.user_id}>" for s in waiting)
+        await self.messageable(table.home_channel_id).send(
+            tr("clock.reminder", players=mentions, when=when),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await self.dm_players(table, waiting, "clock.reminder_dm", when)
+
+    async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
+        tr = Lang(table.language)
+        for seat in seats:
+            if not await self.service.store.turn_dms(seat.user_id):
+                continue
+            try:
+                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                await user.send(
+                    tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when)
+                )
+            except discord.HTTPException:
+                pass
 
     async def recover(self) -> None:
         """After a start-up: redraw tables whose last change may not have reached Discord."""

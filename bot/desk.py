@@ -227,6 +227,19 @@ class Desk:
 
         await self.guarded(interaction, table_id, work())
 
+    async def on_setting(
+        self, interaction: discord.Interaction, table_id: int, what: str, value: str
+    ) -> None:
+        async def work():
+            if what == "clock":
+                clock = int(value) if value.isdigit() else -1
+                table = await self.service.set_clock(table_id, interaction.user.id, clock or None)
+            else:
+                table = await self.service.set_timeout_policy(table_id, interaction.user.id, value)
+            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+
+        await self.guarded(interaction, table_id, work())
+
     async def start(self, interaction: discord.Interaction, table_id: int, user_id: int | None) -> None:
         outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine

@@ -8,11 +8,12 @@ from typing import Any
 
 import discord
 
-from bot.components import ActButton, ActSelect, DeadButton, KickSelect, TableButton
+from bot.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
 from bot.engine import Engine
 from bot.games import REGISTRY, Menu, Prompt, TableView
 from bot.i18n import Lang
 from bot.storage import Seat, TableRow
+from bot.tables import CLOCKS, TIMEOUT_POLICIES
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -48,7 +49,31 @@ class Rendered:
 def seat_name(seat: Seat, tr: Lang) -> str:
     if seat.is_computer:
         return tr("table.computer", n=seat.name.split(":")[-1])
+    if seat.away:
+        return tr("table.away", player=seat.name)
     return seat.name
+
+
+def timestamp(when: float | None, style: str = "R") -> str:
+    """A Discord timestamp: each reader sees it in their own time zone and language."""
+    return f"<t:{int(when)}:{style}>" if when else "—"
+
+
+def clock_text(table: TableRow, tr: Lang) -> str:
+    if table.paused:
+        return tr("clock.paused")
+    if table.clock and table.deadline:
+        return tr("clock.ends", when=timestamp(table.deadline))
+    return ""
+
+
+def clock_name(clock: int | None, tr: Lang) -> str:
+    if not clock:
+        return tr("clock.none")
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if clock % size == 0:
+            return tr(f"clock.{unit}", count=clock // size)
+    return tr("clock.minutes", count=clock // 60)
 
 
 def seat_names(table: TableRow, tr: Lang) -> list[str]:
@@ -82,6 +107,10 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     embed.add_field(
         name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
     )
+    clock = tr(
+        "lobby.clock", clock=clock_name(table.clock, tr), policy=tr(f"clock.policy.{table.on_timeout}")
+    )
+    embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
     embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
     items: list[discord.ui.Item] = [
         TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
@@ -96,6 +125,20 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
             discord.SelectOption(label=seat_name(s, tr)[:100], value=str(s.position)) for s in removable
         ]
         items.append(KickSelect(table.id, placeholder=tr("lobby.remove_placeholder"), options=options, row=1))
+    clocks = [discord.SelectOption(label=clock_name(None, tr), value="0", default=not table.clock)]
+    clocks += [
+        discord.SelectOption(label=clock_name(c, tr), value=str(c), default=c == table.clock) for c in CLOCKS
+    ]
+    items.append(
+        SettingSelect("clock", table.id, placeholder=tr("lobby.clock_placeholder"), options=clocks, row=2)
+    )
+    policies = [
+        discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
+        for p in TIMEOUT_POLICIES
+    ]
+    items.append(
+        SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
+    )
     return Rendered(content=None, embed=embed, view=_view(*items))
 
 
@@ -122,7 +165,9 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     if engine.is_terminal() or table.status != "running":
         return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
-    content = tr("table.to_act", players=", ".join(waiting))
+    content = " · ".join(
+        filter(None, [tr("table.to_act", players=", ".join(waiting)), clock_text(table, tr)])
+    )
     public = ui.public_choices(engine.public_view(), seat_names(table, tr), tr)
     version = len(engine.history)
     extra = [
@@ -161,8 +206,11 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     version = len(engine.history)
     embed = discord.Embed(description=prompt.text, colour=0x2F7D4F)
     embed.title = game_title(table, tr)
+    header = "\n".join(filter(None, [header, clock_text(table, tr)]))
     if header:
         embed.description = f"{header}\n\n{prompt.text}"
+    if table.status != "running":
+        return Rendered(content=None, embed=embed, view=_view())
     return Rendered(content=None, embed=embed, view=_view(*_choice_items(table.id, version, prompt, tr)))
 
 

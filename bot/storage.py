@@ -27,10 +27,17 @@ class Seat:
     position: int
     user_id: int | None
     name: str
+    away: bool = False
+    timeouts: int = 0
 
     @property
     def is_computer(self) -> bool:
         return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """An empty seat, or one handed to a computer after its player timed out for good."""
+        return self.user_id is None or self.away
 
 
 @dataclass
@@ -51,6 +58,17 @@ class TableRow:
     result: str | None = None
     speech: str | None = None
     locked: bool = False
+    clock: int | None = None
+    on_timeout: str = "computer_turn"
+    timeout_limit: int = 3
+    paused: bool = False
+    deadline: float | None = None
+    remind_at: float | None = None
+    remaining: float | None = None
+    turn_seats: list[int] = field(default_factory=list)
+    turn_no: int = 0
+    pinged_turn: int = 0
+    ping_seats: list[int] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -106,8 +124,9 @@ class Store:
         return cur.lastrowid
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        if "options" in fields:
-            fields["options"] = json.dumps(fields["options"])
+        for key in ("options", "turn_seats", "ping_seats"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key])
         fields["updated_at"] = now()
         sets = ", ".join(f"{k} = ?" for k in fields)
         await self.db.execute(f"UPDATE game_tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
@@ -126,11 +145,18 @@ class Store:
         data["options"] = json.loads(data["options"])
         data["dirty"] = bool(data["dirty"])
         data["locked"] = bool(data["locked"])
+        data["paused"] = bool(data["paused"])
+        data["turn_seats"] = json.loads(data["turn_seats"])
+        data["ping_seats"] = json.loads(data["ping_seats"])
         table = TableRow(**data)
         async with self.db.execute(
-            "SELECT position, user_id, name FROM seats WHERE table_id = ? ORDER BY position", (table.id,)
+            "SELECT position, user_id, name, away, timeouts FROM seats WHERE table_id = ? ORDER BY position",
+            (table.id,),
         ) as cur:
-            table.seats = [Seat(r["position"], r["user_id"], r["name"]) async for r in cur]
+            table.seats = [
+                Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"])
+                async for r in cur
+            ]
         return table
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
@@ -152,8 +178,8 @@ class Store:
     async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(
-            "INSERT INTO seats (table_id, position, user_id, name) VALUES (?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.name) for s in seats],
+            "INSERT INTO seats (table_id, position, user_id, name, away, timeouts) VALUES (?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts) for s in seats],
         )
         await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
         await self.db.commit()
@@ -241,3 +267,57 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """The earliest deadline or reminder time among running, unpaused tables."""
+        async with self.db.execute(
+            "SELECT MIN(MIN(COALESCE(deadline, 1e18), COALESCE(remind_at, 1e18))) FROM game_tables"
+            " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
+        ) as cur:
+            (value,) = await cur.fetchone()
+        return value
+
+    async def due_tables(self, now: float) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE status = 'running' AND paused = 0"
+            " AND (deadline <= ? OR remind_at <= ?) ORDER BY id",
+            (now, now),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def tables_here(self, channel_id: int) -> list[TableRow]:
+        """Tables in the lobby or running whose thread or channel is ``channel_id``."""
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
+            " ORDER BY id DESC",
+            (channel_id, channel_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
+            " WHERE s.user_id = ? AND t.status IN ('lobby', 'running') ORDER BY t.id",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def turn_dms(self, user_id: int) -> bool:
+        async with self.db.execute("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return True if row is None else bool(row["turn_dms"])
+
+    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
+            (user_id, int(enabled)),
+        )
+        await self.db.commit()
+
+    async def clear_deliveries(self, table_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self.db.commit()

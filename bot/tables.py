@@ -11,7 +11,9 @@ import asyncio
 import json
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.engine import Engine, Event, IllegalAction
@@ -21,6 +23,13 @@ from bot.storage import Seat, Store, TableRow
 
 COMPUTER = "computer"
 MAX_COMPUTER_STEPS = 5000
+CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
+TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
+REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
+
+
+def wall_clock() -> float:
+    return datetime.now(UTC).timestamp()
 
 
 @dataclass
@@ -31,12 +40,22 @@ class Outcome:
     finished: bool = False
 
 
+@dataclass
+class Note:
+    """A platform line for the public record (timeouts, seat changes): a message key and its data."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
 class TableService:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, now: Callable[[], float] = wall_clock) -> None:
         self.store = store
+        self.now = now
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.engines: dict[int, Engine] = {}
         self.pending_events: defaultdict[int, list[Event]] = defaultdict(list)
+        self.pending_notes: defaultdict[int, list[Note]] = defaultdict(list)
 
     # ---- lookups ----------------------------------------------------------------------------
     async def table(self, table_id: int) -> TableRow:
@@ -203,14 +222,22 @@ class TableService:
             except Exception:
                 self.forget(table_id)
                 raise
+            if table.seats[seat].timeouts:
+                seats = list(table.seats)
+                seats[seat].timeouts = 0
+                await self.store.set_seats(table_id, seats)
             outcome = Outcome(table, engine, list(events))
-            await self._run_computers(outcome)
+            await self._run_computers(outcome, log_length)
             return outcome
 
-    async def _run_computers(self, outcome: Outcome) -> None:
-        """Computer seats play a uniformly random legal action, seeded by the table and move number."""
+    async def _run_computers(self, outcome: Outcome, since: int | None = None) -> None:
+        """Computer seats play a uniformly random legal action, seeded by the table and move number.
+
+        ``since`` is the log position where this change began, to tell who moved in it.
+        """
         table, engine = outcome.table, outcome.engine
-        computers = {s.position for s in table.seats if s.is_computer}
+        since = len(engine.history) if since is None else since
+        computers = {s.position for s in table.seats if s.played_by_computer}
         for _ in range(MAX_COMPUTER_STEPS):
             if engine.is_terminal():
                 break
@@ -225,8 +252,159 @@ class TableService:
         if engine.is_terminal():
             outcome.finished = True
             result = json.dumps(engine.results())
-            await self.store.update_table(table.id, status="finished", result=result)
-            outcome.table = await self.table(table.id)
+            await self.store.update_table(
+                table.id, status="finished", result=result, deadline=None, remind_at=None
+            )
+        else:
+            await self._clock_after_move(table, engine, {s for s, _ in engine.history[since:]})
+        outcome.table = await self.table(table.id)
+
+    async def _clock_after_move(self, table: TableRow, engine: Engine, movers: set[int]) -> None:
+        """Restart the move clock, and start a new turn for each seat whose turn came round.
+
+        A seat's turn begins when it is newly waited for, or when others moved since it last did;
+        a seat that simply moves again (or waits while others make simultaneous choices) goes on.
+        """
+        humans = {s.position for s in table.seats if not s.played_by_computer}
+        waiting = sorted(set(engine.to_act()) & humans)
+        fields: dict[str, Any] = {"turn_seats": waiting}
+        fresh = [s for s in waiting if s not in table.turn_seats or (s in movers and movers - {s})]
+        if fresh:
+            fields.update(turn_no=table.turn_no + 1, ping_seats=fresh)
+        if table.clock and waiting and not table.paused:
+            deadline = self.now() + table.clock
+            fields.update(deadline=deadline, remind_at=deadline - table.clock * REMIND_BEFORE)
+        else:
+            fields.update(deadline=None, remind_at=None)
+        await self.store.update_table(table.id, **fields)
+
+    def drain_notes(self, table_id: int) -> list[Note]:
+        return self.pending_notes.pop(table_id, [])
+
+    # ---- clocks ------------------------------------------------------------------------------
+    async def set_clock(self, table_id: int, user_id: int, clock: int | None) -> TableRow:
+        if clock is not None and clock not in CLOCKS:
+            raise UserError("error.bad_clock")
+        async with self.locks[table_id]:
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            await self.store.update_table(table_id, clock=clock)
+            return await self.table(table_id)
+
+    async def set_timeout_policy(self, table_id: int, user_id: int, policy: str) -> TableRow:
+        if policy not in TIMEOUT_POLICIES:
+            raise UserError("error.bad_clock")
+        async with self.locks[table_id]:
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            await self.store.update_table(table_id, on_timeout=policy)
+            return await self.table(table_id)
+
+    async def expire(self, table_id: int) -> Outcome | None:
+        """Handle a passed deadline once: a computer moves for the absent players, or the table ends."""
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            now = self.now()
+            if table.status != "running" or table.paused or table.deadline is None or table.deadline > now:
+                return None
+            engine = await self.engine(table)
+            absent = [s for s in engine.to_act() if not table.seats[s].played_by_computer]
+            outcome = Outcome(table, engine)
+            if table.on_timeout == "end":
+                ranks = [
+                    len(table.seats) - len(absent) + 1 if s in absent else 1 for s in range(len(table.seats))
+                ]
+                result = {
+                    "ranks": ranks,
+                    "scores": [None] * len(ranks),
+                    "reason": "timeout",
+                    "absent": absent,
+                }
+                await self.store.update_table(
+                    table_id, status="finished", result=json.dumps(result), deadline=None, remind_at=None
+                )
+                for seat in absent:
+                    self.pending_notes[table_id].append(Note("clock.ended_table", {"seat": seat}))
+                outcome.finished = True
+                outcome.table = await self.table(table_id)
+                return outcome
+            seats = list(table.seats)
+            since = len(engine.history)
+            for seat in absent:
+                if seat not in engine.to_act():
+                    continue
+                index = len(engine.history)
+                choice = random.Random(f"{table.seed}:{index}:timeout").choice(engine.legal_actions(seat))
+                outcome.events.extend(engine.apply(seat, choice))
+                await self.store.append_actions(table_id, index, [(seat, choice, True)])
+                record = seats[seat]
+                record.timeouts += 1
+                self.pending_notes[table_id].append(Note("clock.computer_played", {"seat": seat}))
+                if table.on_timeout == "computer_seat" and record.timeouts >= table.timeout_limit:
+                    record.away = True
+                    self.pending_notes[table_id].append(Note("clock.seat_taken_over", {"seat": seat}))
+            await self.store.set_seats(table_id, seats)
+            outcome.table = table = await self.table(table_id)
+            await self._run_computers(outcome, since)
+            return outcome
+
+    async def pause(self, table_id: int, user_id: int, paused: bool) -> TableRow:
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            self._require_host(table, user_id)
+            if table.status != "running":
+                raise UserError("error.table_closed")
+            if table.paused == paused:
+                raise UserError("error.already_paused" if paused else "error.not_paused")
+            if paused:
+                left = None if table.deadline is None else max(table.deadline - self.now(), 0)
+                await self.store.update_table(
+                    table_id, paused=1, remaining=left, deadline=None, remind_at=None
+                )
+            else:
+                fields: dict[str, Any] = {"paused": 0, "remaining": None}
+                if table.remaining is not None and table.clock:
+                    deadline = self.now() + table.remaining
+                    reminder = deadline - table.clock * REMIND_BEFORE
+                    fields.update(deadline=deadline, remind_at=reminder if reminder > self.now() else None)
+                await self.store.update_table(table_id, **fields)
+            return await self.table(table_id)
+
+    async def replace(self, table_id: int, user_id: int, position: int, new: tuple[int, str]) -> TableRow:
+        """The host hands an empty (computer) or abandoned seat to another member."""
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            self._require_host(table, user_id)
+            if table.status != "running":
+                raise UserError("error.table_closed")
+            if not 0 <= position < len(table.seats):
+                raise UserError("error.no_such_seat")
+            if not table.seats[position].played_by_computer:
+                raise UserError("error.seat_taken")
+            if table.seat_of(new[0]) is not None:
+                raise UserError("error.already_seated")
+            seats = list(table.seats)
+            seats[position] = type(seats[position])(position, new[0], new[1])
+            await self.store.set_seats(table_id, seats)
+            await self.store.clear_deliveries(table_id, position)
+            self.pending_notes[table_id].append(Note("clock.seat_replaced", {"seat": position}))
+            table = await self.table(table_id)
+            await self._clock_after_move(table, await self.engine(table), set())
+            await self.store.update_table(table_id, dirty=1)
+            return await self.table(table_id)
+
+    async def abandon(self, table_id: int, user_id: int) -> TableRow:
+        """The host ends a running table without a result."""
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            self._require_host(table, user_id)
+            if table.status not in ("lobby", "running"):
+                raise UserError("error.table_closed")
+            await self.store.update_table(
+                table_id, status="cancelled", deadline=None, remind_at=None, dirty=1
+            )
+            self.forget(table_id)
+            return await self.table(table_id)
 
     def drain_events(self, table_id: int) -> list[Event]:
         events = self.pending_events.pop(table_id, [])

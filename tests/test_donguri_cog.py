@@ -73,7 +73,7 @@ async def test_host_controls_and_refusals_in_the_lobby(simcord_env):
     early = await alice.click(lobby, label="Start")
     assert early.ephemeral and "At least 3 players" in early.response.content
     await carol.click(lobby, label="Join")
-    await alice.select(table_message(world), ["1"])  # remove the seat in position 1 (bob)
+    await alice.select(table_message(world), ["1"], custom_id="tt:kick:1")  # remove seat 1 (bob)
     seated = embed_text(table_message(world))
     assert "bob" not in seated and "carol" in seated
     await alice.click(lobby, label="Add computer")

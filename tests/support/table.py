@@ -67,6 +67,11 @@ def dms(member: Any) -> list[discord.Message]:
     return [m for m in member.user.dm_channel.history() if m.author.bot]
 
 
+def hand_dm(member: Any) -> discord.Message:
+    """The member's latest hand DM (turn notices are DMs too, but carry no buttons)."""
+    return [m for m in dms(member) if m.components][-1]
+
+
 def to_act(world: World) -> list[Any]:
     content = table_message(world).content or ""
     return [world.member(int(uid)) for uid in re.findall(r"<@(\d+)>", content)]
@@ -93,7 +98,7 @@ async def open_table(world: World, host: Any, game: str, **options: Any) -> disc
 
 async def play_from_dm(member: Any) -> str:
     """The member plays the first enabled move of their latest DM; returns its custom id."""
-    message = dms(member)[-1]
+    message = hand_dm(member)
     ids = enabled_ids(message)
     assert ids, f"{member.name} has no playable button in their DM"
     await member.user.click(message, custom_id=ids[0])

@@ -1,0 +1,71 @@
+"""Turn clocks: one timer, armed for the earliest stored deadline or reminder, re-armed on change.
+
+Deadlines live in the database, so after a restart the timer is armed from them again, and a
+deadline that passed while the bot was down is handled once, at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+
+def now() -> float:
+    return discord.utils.utcnow().timestamp()
+
+
+class Scheduler:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.handle: asyncio.TimerHandle | None = None
+        self.armed_for: float | None = None
+        self.busy = asyncio.Lock()
+
+    async def rearm(self) -> None:
+        """Arm the timer for the next due time (or disarm when nothing is due)."""
+        if self.bot.store is None:
+            return
+        due = await self.bot.store.next_due()
+        if due == self.armed_for and self.handle is not None:
+            return
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        self.armed_for = due
+        if due is not None:
+            delay = max(due - now(), 0)
+            self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.armed_for = None
+        task = asyncio.get_running_loop().create_task(self.run_due())
+        task.add_done_callback(lambda t: t.exception() and log.error("clock failed", exc_info=t.exception()))
+
+    async def run_due(self) -> None:
+        async with self.busy:
+            if self.bot.store is None:
+                return
+            for table in await self.bot.store.due_tables(now()):
+                try:
+                    if table.deadline is not None and table.deadline <= now():
+                        await self.bot.service.expire(table.id)
+                        await self.bot.delivery.refresh(table.id)
+                    elif table.remind_at is not None and table.remind_at <= now():
+                        await self.bot.delivery.remind(table)
+                except Exception:
+                    log.exception("table %s: clock handling failed", table.id)
+            await self.rearm()
+
+    def stop(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
