@@ -53,16 +53,21 @@ class ActButton(
         await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
 
 
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)"):
-    def __init__(self, table_id: int, version: int, **select: Any) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}", **select))
-        self.table_id, self.version = table_id, version
+class ActSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
+):
+    """A select of moves; ``n`` tells apart several selects on one message."""
+
+    def __init__(self, table_id: int, version: int, n: int = 0, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}:{n}", **select))
+        self.table_id, self.version, self.n = table_id, version, n
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ):
-        return cls(int(match["tid"]), int(match["ver"]))
+        return cls(int(match["tid"]), int(match["ver"]), int(match["n"] or 0))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values", [])

@@ -57,7 +57,9 @@ def suit_mark(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: str, ed
         draw.ellipse(box, fill=SUIT["red"], outline=edge, width=2)
     elif suit == "blue":
         s = r + 3
-        draw.polygon([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=SUIT["blue"], outline=edge)
+        draw.polygon(
+            [(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy)], fill=SUIT["blue"], outline=edge
+        )
         draw.line([(cx, cy - s), (cx + s, cy), (cx, cy + s), (cx - s, cy), (cx, cy - s)], fill=edge, width=2)
     else:
         draw.pieslice(box, 90, 270, fill=SUIT["red"])
@@ -112,7 +114,13 @@ def trick_box(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
     draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PANEL)
     cx = (x0 + x1) // 2
     if public["phase"] == "over":
-        centred(draw, cx, (y0 + y1) // 2, f"{public['scores'][0]}-{public['scores'][1]}", 44)
+        black, white = public["scores"]
+        winners = [s for s in (0, 1) if public["scores"][s] == max(black, white)]
+        for n, seat in enumerate(winners):
+            x = cx + (n * 2 - len(winners) + 1) * 26
+            disc(draw, x, y0 + 42, 24, public["colours"][seat], None)
+        star(draw, cx, y0 + 42, 14)
+        centred(draw, cx, y1 - 38, f"{black}-{white}", 44)
         return
     centred(draw, cx, y0 + 30, f"#{public['trick_number']}", 36)
     cy, r = y1 - 50, 30

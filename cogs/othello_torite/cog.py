@@ -1,0 +1,87 @@
+"""Slash commands for Othello de Torite (``/othello``); the platform runs the table.
+
+Moves come from the DM menus or from ``/othello play``, whose square field suggests the member's
+legal squares; ``/othello record`` shows the game record of the table in this channel.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.desk import member_lang
+from bot.errors import UserError
+from bot.games import register
+from bot.render import seat_names
+from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
+from cogs.othello_torite.rules_board import SQUARE_INDEX
+
+GAME = "othello_torite"
+
+
+class OthelloTorite(
+    commands.GroupCog, group_name="othello", group_description="Othello de Torite (2 players)"
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new", description="Open an Othello de Torite table in this channel")
+    async def new(self, interaction: discord.Interaction) -> None:
+        await self.bot.desk.open_table(interaction, GAME, 2, {})
+
+    @app_commands.command(name="rules", description="How to play Othello de Torite")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.bot.desk.send_rules(interaction, GAME)
+
+    @app_commands.command(name="play", description="Place a disc at your Othello de Torite table here")
+    @app_commands.describe(suit="The suit of the disc", square="The square, like d3 (suggestions are legal)")
+    async def play(self, interaction: discord.Interaction, suit: Literal["red", "blue"], square: str) -> None:
+        square = square.strip().lower()
+        if square not in SQUARE_INDEX:
+            tr = member_lang(interaction)
+            await self.bot.desk.reply(interaction, tr(f"{GAME}.error.bad_square", square=square[:10]))
+            return
+        await self.bot.desk.play_command(interaction, GAME, action_of(suit, square))
+
+    @play.autocomplete("square")
+    async def square_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        tr = member_lang(interaction)
+        suit = getattr(interaction.namespace, "suit", None)
+        letter = suit[0] if suit in ("red", "blue") else None
+        pairs = await self.bot.desk.autocomplete_actions(interaction, GAME, lambda a: square_label(a, tr))
+        typed = current.strip().lower()
+        choices = []
+        for label, action in pairs:
+            _, suit_letter, sq = action.split(":")
+            if (letter is None or suit_letter == letter) and sq.startswith(typed):
+                choices.append(app_commands.Choice(name=label, value=sq))
+        return choices[:25]
+
+    @app_commands.command(
+        name="record", description="Show the game record of the Othello de Torite table here"
+    )
+    async def record(self, interaction: discord.Interaction) -> None:
+        await self.bot.desk.guarded(interaction, None, self._record(interaction))
+
+    async def _record(self, interaction: discord.Interaction) -> None:
+        tables = await self.bot.service.store.running_tables_at(GAME, interaction.channel_id or 0)
+        if not tables:
+            raise UserError(f"{GAME}.record.none")
+        mine = [t for t in tables if t.seat_of(interaction.user.id) is not None]
+        table = (mine or tables)[-1]
+        engine = await self.bot.service.engine(table)
+        tr = member_lang(interaction)
+        names = seat_names(table, tr)
+        text = engine.record_text() or tr(f"{GAME}.record.empty")
+        reply = tr(f"{GAME}.record.reply", id=table.id, black=names[0], white=names[1], record=text)
+        await self.bot.desk.reply(interaction, reply)
+
+
+async def setup(bot: commands.Bot) -> None:
+    register(OthelloToriteUI())
+    await bot.add_cog(OthelloTorite(bot))
