@@ -8,6 +8,7 @@ words, so the picture is a glance, never the only source.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -59,10 +60,15 @@ def suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, suit: 
         q = r * 0.5
         draw.ellipse([cx - 2 * q, cy - r, cx, cy - r + 2 * q], fill=colour)
         draw.ellipse([cx, cy - r, cx + 2 * q, cy - r + 2 * q], fill=colour)
-        draw.polygon([(cx - 2 * q + 1, cy - r + q * 1.3), (cx + 2 * q - 1, cy - r + q * 1.3), (cx, cy + r)], fill=colour)
+        draw.polygon(
+            [(cx - 2 * q + 1, cy - r + q * 1.3), (cx + 2 * q - 1, cy - r + q * 1.3), (cx, cy + r)],
+            fill=colour,
+        )
     elif suit == "S":
         q = r * 0.5
-        draw.polygon([(cx, cy - r), (cx + 2 * q - 1, cy + q * 0.2), (cx - 2 * q + 1, cy + q * 0.2)], fill=colour)
+        draw.polygon(
+            [(cx, cy - r), (cx + 2 * q - 1, cy + q * 0.2), (cx - 2 * q + 1, cy + q * 0.2)], fill=colour
+        )
         draw.ellipse([cx - 2 * q, cy - q * 0.6, cx, cy + q * 1.2], fill=colour)
         draw.ellipse([cx, cy - q * 0.6, cx + 2 * q, cy + q * 1.2], fill=colour)
         draw.polygon([(cx, cy + q * 0.2), (cx + q * 0.6, cy + r), (cx - q * 0.6, cy + r)], fill=colour)
@@ -74,11 +80,15 @@ def suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, suit: 
         draw.polygon([(cx, cy - q * 0.2), (cx + q * 0.6, cy + r), (cx - q * 0.6, cy + r)], fill=colour)
 
 
-def mini_card(draw: ImageDraw.ImageDraw, x: float, y: float, card: str | None, w: int = 46, h: int = 62) -> None:
+def mini_card(
+    draw: ImageDraw.ImageDraw, x: float, y: float, card: str | None, w: int = 46, h: int = 62
+) -> None:
     """A small face-up card (rank over suit) or, with ``card`` None, a face-down back."""
     if card is None:
         draw.rounded_rectangle([x, y, x + w, y + h], radius=6, fill=(60, 60, 140), outline=WHITE, width=2)
-        draw.rounded_rectangle([x + 6, y + 6, x + w - 6, y + h - 6], radius=4, outline=(140, 140, 220), width=2)
+        draw.rounded_rectangle(
+            [x + 6, y + 6, x + w - 6, y + h - 6], radius=4, outline=(140, 140, 220), width=2
+        )
         return
     suit, rank = suit_of(card), rank_of(card)
     draw.rounded_rectangle([x, y, x + w, y + h], radius=6, fill=WHITE, outline=INK, width=2)
@@ -95,13 +105,17 @@ def seat_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, seat: 
 def mask_badge(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     """The dummy: a grey disc with a black thief's mask."""
     draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=DUMMY_COLOUR, outline=WHITE, width=2)
-    draw.rounded_rectangle([cx - r * 0.8, cy - r * 0.3, cx + r * 0.8, cy + r * 0.25], radius=r * 0.25, fill=INK)
+    draw.rounded_rectangle(
+        [cx - r * 0.8, cy - r * 0.3, cx + r * 0.8, cy + r * 0.25], radius=r * 0.25, fill=INK
+    )
     for dx in (-0.38, 0.38):
         ex = cx + dx * r
         draw.ellipse([ex - r * 0.18, cy - r * 0.16, ex + r * 0.18, cy + r * 0.1], fill=WHITE)
 
 
-def chip(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, value: int | None, live: bool = True) -> None:
+def chip(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, value: int | None, live: bool = True
+) -> None:
     if live:
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=GOLD, outline=GOLD_EDGE, width=3)
         if value is not None:
@@ -117,6 +131,16 @@ def token(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, held: bool)
         draw.regular_polygon((cx, cy, r), 6, fill=TOKEN, outline=WHITE)
     else:
         draw.regular_polygon((cx, cy, r), 6, outline=(110, 140, 120))
+
+
+def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A five-pointed gold star: the winner(s) at the end."""
+    points = []
+    for k in range(10):
+        radius = r if k % 2 == 0 else r * 0.45
+        angle = math.pi / 2 + k * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy - radius * math.sin(angle)))
+    draw.polygon(points, fill=GOLD, outline=WHITE)
 
 
 def cross(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill, width: int) -> None:
@@ -180,8 +204,12 @@ def draw_status(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
     number = public["trick_number"] if public["phase"] in ("play", "push") else 0
     text_center(draw, (290, cy), f"{number}/{public['tricks_per_deal']}", 36, WHITE)
     for k in range(3):
-        draw.rounded_rectangle([200 + k * 6, cy - 20 + k * 3, 222 + k * 6, cy + 10 + k * 3], radius=3,
-                               fill=(60, 60, 140), outline=WHITE)
+        draw.rounded_rectangle(
+            [200 + k * 6, cy - 20 + k * 3, 222 + k * 6, cy + 10 + k * 3],
+            radius=3,
+            fill=(60, 60, 140),
+            outline=WHITE,
+        )
     # token pool
     token(draw, 420, cy, 20, True)
     text_center(draw, (478, cy), f"{public['token_pool']}", 36, WHITE)
@@ -207,8 +235,9 @@ def draw_rows(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> int:
     y = ROWS_TOP
     for p in public["players"]:
         seat = p["seat"]
-        draw.rounded_rectangle([10, y, WIDTH - 10, y + ROW_H - 6], radius=12,
-                               fill=(40, 95, 68) if seat in to_act else FELT_DARK)
+        draw.rounded_rectangle(
+            [10, y, WIDTH - 10, y + ROW_H - 6], radius=12, fill=(40, 95, 68) if seat in to_act else FELT_DARK
+        )
         cy = y + (ROW_H - 6) / 2
         if seat in to_act:
             draw.polygon([(16, cy - 14), (34, cy), (16, cy + 14)], fill=GOLD)
@@ -223,6 +252,8 @@ def draw_rows(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> int:
         if p["exempt_used"]:
             cross(draw, (286, cy - 14, 354, cy + 14), RED, 4)
         _tricks(draw, 400, cy, p["tricks"])
+        if public.get("result") and seat in public["result"]["winners"]:
+            star(draw, WIDTH - 57, cy, 28)
         if seat in played:
             if seat == leader:
                 draw.rounded_rectangle([WIDTH - 85, y - 1, WIDTH - 29, y + ROW_H - 4], radius=8, fill=GOLD)
@@ -245,8 +276,12 @@ def draw_rows(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> int:
 def _tricks(draw: ImageDraw.ImageDraw, x: float, cy: float, count: int) -> None:
     """The trick count (after a little stack of card backs) and one bar per trick."""
     for k in range(3):
-        draw.rounded_rectangle([x - 12 + k * 5, cy - 16 + k * 3, x + 6 + k * 5, cy + 10 + k * 3], radius=3,
-                               fill=(60, 60, 140), outline=WHITE)
+        draw.rounded_rectangle(
+            [x - 12 + k * 5, cy - 16 + k * 3, x + 6 + k * 5, cy + 10 + k * 3],
+            radius=3,
+            fill=(60, 60, 140),
+            outline=WHITE,
+        )
     text_center(draw, (x + 50, cy), str(count), 40, WHITE)
     for k in range(count):
         bx = x + 84 + k * 16

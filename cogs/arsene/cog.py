@@ -1,0 +1,65 @@
+"""Slash commands for Arsène, new edition; the platform runs the table."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import render
+from bot.errors import UserError
+from bot.games import register
+from bot.i18n import Lang, language_of
+from cogs.arsene.render import ArseneUI
+
+UI = ArseneUI()
+
+
+class Arsene(commands.GroupCog, group_name="arsene", group_description="Arsène, new edition (3–4 players)"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new", description="Open an Arsène table in this channel")
+    @app_commands.describe(
+        players="Table size (3 or 4; with 3 a dummy player joins)",
+        advanced="Advanced rules: contest mode (chip exchanges) after the first shop empties",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 3, 4] = 4,
+        advanced: bool = False,
+    ) -> None:
+        await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced})
+
+    @app_commands.command(name="rules", description="How to play Arsène")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.bot.desk.send_rules(interaction, "arsene")
+
+    @app_commands.command(name="play", description="Make your move at the Arsène table here")
+    @app_commands.describe(move="Your move (type to search)")
+    async def play(self, interaction: discord.Interaction, move: str) -> None:
+        await self.bot.desk.play_command(interaction, "arsene", move)
+
+    @play.autocomplete("move")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+        tr = Lang(language_of(interaction.locale))
+        names = await self._names(interaction)
+        found = await self.bot.desk.autocomplete_actions(
+            interaction, "arsene", lambda action: UI.action_label(action, names, tr)
+        )
+        wanted = current.lower()
+        return [app_commands.Choice(name=n[:100], value=a) for n, a in found if wanted in n.lower()][:25]
+
+    async def _names(self, interaction: discord.Interaction) -> list[str]:
+        """Seat names of the member's table here, for "Push to <name>" labels."""
+        try:
+            table, _engine, _seat = await self.bot.desk.seat_here(interaction, "arsene")
+        except UserError:
+            return []
+        return render.seat_names(table, Lang(language_of(interaction.locale)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    register(UI)
+    await bot.add_cog(Arsene(bot))

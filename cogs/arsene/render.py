@@ -1,0 +1,406 @@
+"""How Arsène looks: the shop board (PNG plus the same facts as text) and private prompts.
+
+The table is drawn from ``public_view()`` only: the laid trump card and the shown card are public,
+the other aside cards and the dummy's cards never appear. Private choices (aside pick, trump card,
+dummy card, push) are prompts of the seat concerned; the others only read that a choice is pending.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import cards
+from bot.engine import Engine, Event
+from bot.games import Choice, GameUI, Prompt, TableView
+from bot.i18n import Lang
+from cogs.arsene.engine import DUMMY, ArseneEngine
+from cogs.arsene.image import board_png
+from cogs.arsene.rules_scoring import SHOP_GROUPS, shop_of
+
+#: Seat colours as in the board image.
+DISCS = ("🔵", "🟠", "🟣", "🟢")
+CARD_STYLE_TRUMP = "success"
+
+
+def label(card: str) -> str:
+    return cards.label(card)
+
+
+def labels(hand: list[str]) -> str:
+    return " ".join(label(c) for c in hand) or "—"
+
+
+def who(target: int | str, names: list[str], tr: Lang) -> str:
+    return tr("arsene.dummy") if target == DUMMY else names[target]
+
+
+def trumps_text(public: dict[str, Any], tr: Lang) -> str:
+    if public["trumps"] is None:
+        return tr("arsene.trumps_undecided")
+    return tr("arsene.trumps") if public["trumps"] else tr("arsene.no_trumps")
+
+
+def plays_text(plays: list[dict[str, Any]], names: list[str]) -> str:
+    return " · ".join(f"{label(p['card'])} {names[p['seat']]}" for p in plays)
+
+
+def count(tr: Lang, what: str, n: int) -> str:
+    return tr(f"arsene.count.{what}", count=n)
+
+
+def shop_text(tricks: int, tr: Lang) -> str:
+    shop = shop_of(tricks)
+    return tr("arsene.board.to_shop", shop=shop) if shop else tr("arsene.board.no_shop")
+
+
+class ArseneUI(GameUI):
+    game_id = "arsene"
+    engine = ArseneEngine
+    rules_sections = ("goal", "setup", "trump", "play", "scoring", "end", "advanced", "three")
+
+    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
+        return tr("arsene.option.advanced_on" if options.get("advanced") else "arsene.option.advanced_off")
+
+    def action_label(self, action: str, names: list[str], tr: Lang) -> str:
+        """A move in words (slash-command autocomplete and buttons)."""
+        kind, _, arg = action.partition(":")
+        if kind == "aside":
+            return tr("arsene.action.aside", index=int(arg) + 1)
+        if kind in ("trump", "show", "dummy", "play"):
+            return tr(f"arsene.action.{kind}", card=label(arg))
+        if kind == "take":
+            return tr("arsene.action.take")
+        if arg == DUMMY:
+            return tr("arsene.action.push_dummy")
+        return tr("arsene.action.push", target=names[int(arg)])
+
+    # ---- the public table -----------------------------------------------------------------------
+    def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        over = public["result"] is not None
+        title = (
+            tr("arsene.game_over")
+            if over
+            else tr("arsene.title", deal=public["deal"], trumps=trumps_text(public, tr))
+        )
+        view = TableView(title=title, image=board_png(public))
+        view.description = "\n".join(self._status(public, names, tr))
+        view.fields.append((tr("arsene.board.shops"), self._shops(public, tr)))
+        view.fields.append((tr("arsene.board.players"), self._players(public, names, tr)))
+        if public["trick"]:
+            view.fields.append((tr("arsene.board.current_trick"), plays_text(public["trick"], names)))
+        last = public["last_trick"]
+        if last and not over:
+            key = "last_trick_taken" if last["taker"] == last["winner"] else "last_trick_pushed"
+            text = tr(
+                f"arsene.board.{key}",
+                cards=plays_text(last["cards"], names),
+                winner=names[last["winner"]],
+                target=who(last["taker"], names, tr),
+            )
+            view.fields.append((tr("arsene.board.last_trick"), text))
+        summary = public["last_deal"]
+        if summary and (over or public["trick_number"] == 1 and not public["trick"]):
+            lines = self.summary_lines(summary, names, tr)
+            if summary["void"]:
+                lines.append(tr("arsene.summary.void"))
+            view.fields.append((tr("arsene.board.last_deal"), "\n".join(lines)))
+        if over:
+            view.fields.append((tr("arsene.board.result"), self._winners(public["result"], names, tr)))
+        view.footer = tr(
+            "arsene.board.footer",
+            pool=public["token_pool"],
+            total=public["token_total"],
+            cap=public["token_cap"],
+        )
+        if public["contest"]:
+            view.colour = 0x8C1D28
+        return view
+
+    def _status(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        lines = []
+        if public["trumps"] is True:
+            lines.append(tr("arsene.board.trumps_laid", card=label(public["trump_card"])))
+        elif public["trumps"] is False:
+            lines.append(tr("arsene.board.no_trumps_shown", card=label(public["shown_card"])))
+        elif public["result"] is None:
+            lines.append(tr("arsene.board.trumps_pending", player=names[public["trump_seat"]]))
+        if public["contest"]:
+            lines.append(tr("arsene.board.contest"))
+        lines.append(tr("arsene.board.roles", dealer=names[public["dealer"]], leader=names[public["leader"]]))
+        for pending in public["pending"]:
+            lines.append(tr(f"arsene.pending.{pending['kind']}", player=names[pending["seat"]]))
+        if public["phase"] == "play" and public["to_act"]:
+            (seat,) = public["to_act"]
+            lines.append(
+                tr(
+                    "arsene.board.trick",
+                    number=public["trick_number"],
+                    total=public["tricks_per_deal"],
+                    player=names[seat],
+                )
+            )
+        return lines
+
+    @staticmethod
+    def _shops(public: dict[str, Any], tr: Lang) -> str:
+        lines = []
+        for shop in public["shops"]:
+            if shop["empty"]:
+                lines.append(tr("arsene.board.shop_empty", shop=shop["shop"], card=label(shop["card"])))
+                continue
+            groups = [
+                f"~~{g}~~" if k < shop["taken"] else f"**{g}**" if k == shop["taken"] else str(g)
+                for k, g in enumerate(SHOP_GROUPS[shop["shop"]])
+            ]
+            lines.append(
+                tr(
+                    "arsene.board.shop_line",
+                    shop=shop["shop"],
+                    card=label(shop["card"]),
+                    groups=" ".join(groups),
+                    chips=shop["chips"],
+                )
+            )
+        return "\n".join(lines)
+
+    @staticmethod
+    def _players(public: dict[str, Any], names: list[str], tr: Lang) -> str:
+        lines = []
+        for p in public["players"]:
+            seat = p["seat"]
+            marks = ("▶ " if seat in public["to_act"] else "") + ("🎴 " if public["dealer"] == seat else "")
+            line = tr(
+                "arsene.board.player_line",
+                marks=marks,
+                disc=DISCS[seat],
+                player=names[seat],
+                chips=count(tr, "chips", p["chips"]),
+                tokens=count(tr, "tokens", p["tokens"]),
+                tricks=count(tr, "tricks", p["tricks"]),
+                shop=shop_text(p["tricks"], tr),
+            )
+            if p["exempt_used"]:
+                line += tr("arsene.board.exempt_used")
+            if public["phase"] == "dummy_choice" and p["dummy_card_given"]:
+                line += tr("arsene.board.dummy_given")
+            lines.append(line)
+        if public["dummy"]:
+            tricks = public["dummy"]["tricks"]
+            lines.append(
+                tr("arsene.board.dummy_line", tricks=count(tr, "tricks", tricks), shop=shop_text(tricks, tr))
+            )
+        return "\n".join(lines)
+
+    @staticmethod
+    def _winners(result: dict[str, Any], names: list[str], tr: Lang) -> str:
+        players = ", ".join(names[s] for s in result["winners"])
+        chips = count(tr, "chips", result["scores"][result["winners"][0]])
+        return tr("arsene.board.winners", players=players, chips=chips)
+
+    # ---- private prompts ------------------------------------------------------------------------
+    def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        obs = engine.observation(seat)
+        legal = engine.legal_actions(seat)
+        me = obs["players"][seat]
+        lines = [
+            tr(
+                "arsene.prompt.status",
+                deal=obs["deal"],
+                trumps=trumps_text(obs, tr),
+                chips=count(tr, "chips", me["chips"]),
+                tokens=count(tr, "tokens", me["tokens"]),
+                tricks=count(tr, "tricks", me["tricks"]),
+            )
+        ]
+        hand = obs["hand"]
+        phase = obs["phase"]
+        if obs["result"] is not None:
+            lines.append(
+                tr("arsene.prompt.game_over", players=", ".join(names[s] for s in obs["result"]["winners"]))
+            )
+            return Prompt("\n".join(lines), self._hand_buttons(hand, set(), obs))
+        if not legal:
+            if phase == "dummy_choice" and obs["my_dummy_card"]:
+                waiting = ", ".join(names[s] for s in obs["to_act"])
+                lines.append(
+                    tr("arsene.prompt.dummy_given", card=label(obs["my_dummy_card"]), players=waiting)
+                )
+            else:
+                lines.extend(self._waiting(obs, names, tr))
+            return Prompt("\n".join(lines), self._hand_buttons(hand, set(), obs))
+        if phase == "aside_pick":
+            lines += [tr("arsene.prompt.aside_pick"), tr("arsene.prompt.hand", cards=labels(hand))]
+            choices = [
+                Choice(a, self.action_label(a, names, tr), style="secondary", emoji="🎴") for a in legal
+            ]
+            return Prompt("\n".join(lines), choices)
+        if phase == "push":
+            target = obs["push"]["target"]
+            key = "push_dummy" if target == DUMMY else "push"
+            lines += [
+                tr(
+                    f"arsene.prompt.{key}",
+                    target=who(target, names, tr),
+                    trick=plays_text(obs["trick"], names),
+                ),
+                tr("arsene.prompt.hand", cards=labels(hand)),
+            ]
+            choices = [
+                Choice(a, self.action_label(a, names, tr), style="success" if a == "take" else "danger")
+                for a in legal
+            ]
+            return Prompt("\n".join(lines), choices)
+        if phase == "trump_choice":
+            laying = legal[0].startswith("trump:")
+            if obs["picked_card"]:
+                lines.append(tr("arsene.prompt.picked", card=label(obs["picked_card"])))
+            lines.append(tr("arsene.prompt.trump_lay" if laying else "arsene.prompt.trump_show"))
+            by_card = {a.partition(":")[2]: a for a in legal}
+            choices = [
+                Choice(
+                    by_card[c],
+                    self.action_label(by_card[c], names, tr),
+                    style="success" if laying else "primary",
+                )
+                if c in by_card
+                else Choice(None, label(c))
+                for c in hand
+            ]
+            return Prompt("\n".join(lines), choices)
+        if phase == "dummy_choice":
+            lines.append(tr("arsene.prompt.dummy_choice"))
+            return Prompt("\n".join(lines), self._hand_buttons(hand, set(hand), obs, kind="dummy"))
+        trick = plays_text(obs["trick"], names) if obs["trick"] else tr("arsene.prompt.you_lead")
+        lines.append(tr("arsene.prompt.your_turn", trick=trick))
+        playable = {a.partition(":")[2] for a in legal}
+        blocked = [c for c in hand if c not in playable]
+        if blocked:
+            reason = engine.explain_illegal(seat, f"play:{blocked[0]}")
+            lines.append(tr(f"arsene.error.{reason.code}", **self.format_params(reason.params, names)))
+        return Prompt("\n".join(lines), self._hand_buttons(hand, playable, obs))
+
+    @staticmethod
+    def _hand_buttons(
+        hand: list[str], playable: set[str], obs: dict[str, Any], kind: str = "play"
+    ) -> list[Choice]:
+        """The hand as ``kind:<card>`` buttons; only ``playable`` cards are pressable. Trumps are green."""
+        choices = []
+        for card in hand:
+            style = CARD_STYLE_TRUMP if obs["trumps"] and cards.suit_of(card) == "D" else "primary"
+            choices.append(Choice(f"{kind}:{card}" if card in playable else None, label(card), style=style))
+        return choices
+
+    @staticmethod
+    def _waiting(obs: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        pending = [tr(f"arsene.pending.{p['kind']}", player=names[p["seat"]]) for p in obs["pending"]]
+        if pending:
+            return pending
+        return [tr("arsene.prompt.waiting", players=", ".join(names[s] for s in obs["to_act"]))]
+
+    # ---- the public record ----------------------------------------------------------------------
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        lines: list[str] = []
+        trick_at: int | None = None  # index of a "Trick n" line whose take/push may follow
+        won: dict[str, Any] = {}
+        for event in events:
+            data = event.data
+            code = event.code
+            player = names[data["seat"]] if "seat" in data else ""
+            if code == "trick_won":
+                won = {"trick": data["trick"], "player": player, "card": label(data["card"])}
+                trick_at = len(lines)
+                lines.append(tr("arsene.event.trick_won", **won))
+                continue
+            resolution = self._resolution(event, names, tr)
+            if resolution is not None and trick_at is not None:
+                key, target = resolution
+                lines[trick_at] = tr(f"arsene.event.{key}", target=target, **won)
+            elif resolution is not None:
+                key = code if code != "trick_taken" or not data.get("auto") else None
+                if key:
+                    lines.append(tr(f"arsene.event.{key}", player=player, target=resolution[1]))
+            elif code == "deal_started":
+                key = "deal_started_contest" if data["contest"] else "deal_started"
+                lines.append(tr(f"arsene.event.{key}", deal=data["deal"], player=player))
+            elif code in ("aside_taken", "dummy_trick_formed"):
+                lines.append(tr(f"arsene.event.{code}", player=player))
+            elif code in ("trump_laid", "card_shown"):
+                lines.append(tr(f"arsene.event.{code}", player=player, card=label(data["card"])))
+            elif code == "deal_scored":
+                lines.append(tr("arsene.event.deal_scored", deal=data["deal"]))
+                lines.extend(self.summary_lines(data, names, tr))
+            elif code == "deal_void":
+                lines.append(tr("arsene.event.deal_void", deal=data["deal"]))
+            elif code == "game_over":
+                lines.append(
+                    tr(
+                        "arsene.event.game_over",
+                        reason=tr(f"arsene.end_reason.{data['reason']}"),
+                        players=", ".join(names[s] for s in data["winners"]),
+                    )
+                )
+            trick_at = None
+        return lines
+
+    @staticmethod
+    def _resolution(event: Event, names: list[str], tr: Lang) -> tuple[str, str] | None:
+        """(merged line key, target) when ``event`` settles who gets a trick, else None."""
+        if event.code == "trick_taken":
+            return ("trick_won" if event.data.get("auto") else "trick_won_taken"), ""
+        if event.code == "trick_pushed":
+            return "trick_won_pushed", names[event.data["target"]]
+        if event.code == "trick_pushed_dummy":
+            return "trick_won_pushed", tr("arsene.dummy")
+        return None
+
+    def summary_lines(self, summary: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        """The deal summary: each player's tricks → shop → chips, clash, police, tokens, exchange."""
+        lines = []
+        for row in summary["players"]:
+            parts = [count(tr, "tricks", row["tricks"])]
+            parts.append(
+                tr("arsene.summary.shop", shop=row["shop"]) if row["shop"] else tr("arsene.summary.no_shop")
+            )
+            if row["clash"]:
+                parts.append(
+                    tr("arsene.summary.clash_dummy" if row["with_dummy"] else "arsene.summary.clash")
+                )
+            if row["police"] == "caught":
+                parts.append(tr("arsene.summary.police_caught", chips=count(tr, "chips", row["chips_lost"])))
+            elif row["police"] == "exempt":
+                parts.append(tr("arsene.summary.police_exempt"))
+            if row["chips_taken"]:
+                parts.append(tr("arsene.summary.chips_taken", chips=count(tr, "chips", row["chips_taken"])))
+            if row["token_gained"]:
+                parts.append(tr("arsene.summary.token"))
+            if row["exchange_to"] is not None:
+                handed = summary["players"][row["exchange_to"]]["chips_after"]
+                parts.append(
+                    tr(
+                        "arsene.summary.exchange",
+                        chips=count(tr, "chips", handed),
+                        target=names[row["exchange_to"]],
+                    )
+                )
+            if len(parts) == 2:
+                parts.append(tr("arsene.summary.nothing"))
+            lines.append(
+                tr(
+                    "arsene.summary.line",
+                    disc=DISCS[row["seat"]],
+                    player=names[row["seat"]],
+                    parts=" → ".join(parts),
+                    chips_after=row["chips_after"],
+                    tokens_after=row["tokens_after"],
+                )
+            )
+        dummy = summary.get("dummy")
+        if dummy:
+            lines.append(
+                tr(
+                    "arsene.summary.dummy_line",
+                    tricks=count(tr, "tricks", dummy["tricks"]),
+                    shop=shop_text(dummy["tricks"], tr),
+                )
+            )
+        return lines
