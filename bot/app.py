@@ -19,6 +19,7 @@ from bot.i18n import Lang, language_of
 from bot.speech import Speech
 from bot.storage import Store
 from bot.tables import TableService
+from bot.translator import CatalogTranslator
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +46,7 @@ class TabletopBot(commands.Bot):
         self.scheduler = Scheduler(self)
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
+        await self.tree.set_translator(CatalogTranslator())
         await self.load_extension("bot.commands")
         for extension in game_extensions():
             await self.load_extension(extension)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import render
@@ -15,7 +16,9 @@ from bot.tables import Note
 
 
 class TableCommands(
-    commands.GroupCog, group_name="table", group_description="Manage the table in this channel"
+    commands.GroupCog,
+    group_name=locale_str("table", key="cmd.table.name"),
+    group_description=locale_str("Manage the table in this channel", key="cmd.table.description"),
 ):
     def __init__(self, bot) -> None:
         self.bot = bot
@@ -35,7 +38,12 @@ class TableCommands(
 
         await self.bot.desk.guarded(interaction, None, guarded())
 
-    @app_commands.command(name="pause", description="Host: pause the table; the clock stops for everyone")
+    @app_commands.command(
+        name=locale_str("pause", key="cmd.table.pause.name"),
+        description=locale_str(
+            "Host: pause the table; the clock stops for everyone", key="cmd.table.pause.description"
+        ),
+    )
     async def pause(self, interaction: discord.Interaction) -> None:
         async def work(table):
             await self.bot.service.pause(table.id, interaction.user.id, True)
@@ -44,7 +52,10 @@ class TableCommands(
 
         await self.run(interaction, work)
 
-    @app_commands.command(name="resume", description="Host: resume a paused table")
+    @app_commands.command(
+        name=locale_str("resume", key="cmd.table.resume.name"),
+        description=locale_str("Host: resume a paused table", key="cmd.table.resume.description"),
+    )
     async def resume(self, interaction: discord.Interaction) -> None:
         async def work(table):
             await self.bot.service.pause(table.id, interaction.user.id, False)
@@ -53,8 +64,22 @@ class TableCommands(
 
         await self.run(interaction, work)
 
-    @app_commands.command(name="replace", description="Host: hand an empty or abandoned seat to a member")
-    @app_commands.describe(seat="Seat number as shown at the table (1 = first)", member="Who takes the seat")
+    @app_commands.command(
+        name=locale_str("replace", key="cmd.table.replace.name"),
+        description=locale_str(
+            "Host: hand an empty or abandoned seat to a member", key="cmd.table.replace.description"
+        ),
+    )
+    @app_commands.rename(
+        seat=locale_str("seat", key="cmd.table.replace.seat.name"),
+        member=locale_str("member", key="cmd.table.replace.member.name"),
+    )
+    @app_commands.describe(
+        seat=locale_str(
+            "Seat number as shown at the table (1 = first)", key="cmd.table.replace.seat.description"
+        ),
+        member=locale_str("Who takes the seat", key="cmd.table.replace.member.description"),
+    )
     async def replace(
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], member: discord.Member
     ) -> None:
@@ -65,7 +90,10 @@ class TableCommands(
 
         await self.run(interaction, work)
 
-    @app_commands.command(name="abandon", description="Host: end this table without a result")
+    @app_commands.command(
+        name=locale_str("abandon", key="cmd.table.abandon.name"),
+        description=locale_str("Host: end this table without a result", key="cmd.table.abandon.description"),
+    )
     async def abandon(self, interaction: discord.Interaction) -> None:
         async def work(table):
             await self.bot.service.abandon(table.id, interaction.user.id)
@@ -79,7 +107,10 @@ class PlayerCommands(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="mygames", description="Your open tables in every server, with whose turn it is"
+        name=locale_str("mygames", key="cmd.mygames.name"),
+        description=locale_str(
+            "Your open tables in every server, with whose turn it is", key="cmd.mygames.description"
+        ),
     )
     async def mygames(self, interaction: discord.Interaction) -> None:
         tr = member_lang(interaction)
@@ -117,8 +148,14 @@ class PlayerCommands(commands.Cog):
             url=jump_url(table),
         )
 
-    @app_commands.command(name="notifications", description="Turn DMs for your turns on or off")
-    @app_commands.describe(turn_dms="DM me when it is my turn")
+    @app_commands.command(
+        name=locale_str("notifications", key="cmd.notifications.name"),
+        description=locale_str("Turn DMs for your turns on or off", key="cmd.notifications.description"),
+    )
+    @app_commands.rename(turn_dms=locale_str("turn_dms", key="cmd.notifications.turn_dms.name"))
+    @app_commands.describe(
+        turn_dms=locale_str("DM me when it is my turn", key="cmd.notifications.turn_dms.description")
+    )
     async def notifications(self, interaction: discord.Interaction, turn_dms: bool) -> None:
         await self.bot.service.store.set_turn_dms(interaction.user.id, turn_dms)
         key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"

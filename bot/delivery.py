@@ -105,10 +105,16 @@ class Delivery:
         deal = engine.deal_number
         text = "\n".join(lines)
         home = self.messageable(table.home_channel_id)
-        if last and last["deal"] == deal and len(last["lines"]) + len(text) < RECORD_LIMIT:
+        fits = last is not None and not last["closed"] and len(last["lines"]) + len(text) < RECORD_LIMIT
+        if fits:
+            # The batch that ends a deal (its last trick and its summary) still belongs to that deal's
+            # message, which is then closed; the next deal's lines start a new message.
             text = f"{last['lines']}\n{text}"
             await home.get_partial_message(last["message_id"]).edit(content=text)
-            await self.service.store.set_record(table.id, last["part"], deal, last["message_id"], text)
+            closed = last["deal"] != deal
+            await self.service.store.set_record(
+                table.id, last["part"], last["deal"], last["message_id"], text, closed
+            )
         else:
             message = await home.send(text, allowed_mentions=discord.AllowedMentions.none())
             part = (last["part"] + 1) if last else 1

@@ -165,7 +165,7 @@ class Desk:
         }
         name = f"{lang(f'{table.game}.channel')}-{table.id}"
         return await guild.create_text_channel(
-            name=name, category=category, overwrites=overwrites, reason=f"table {table.id}"
+            name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
         )
 
     async def send_rules(self, interaction: discord.Interaction, game: str) -> None:

@@ -242,11 +242,12 @@ class Store:
             return await cur.fetchone()
 
     async def set_record(
-        self, table_id: int, part: int, deal: int, message_id: int | None, lines: str
+        self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
     ) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO records (table_id, part, deal, message_id, lines) VALUES (?, ?, ?, ?, ?)",
-            (table_id, part, deal, message_id, lines),
+            "INSERT OR REPLACE INTO records (table_id, part, deal, message_id, lines, closed)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, part, deal, message_id, lines, int(closed)),
         )
         await self.db.commit()
 

@@ -92,6 +92,8 @@ async def test_full_deal_through_buttons_posts_result_and_penalties(simcord_env)
     record = "\n".join(m.content for m in thread(world).history() if m.author.bot)
     assert record.count("Trick ") == 12
     assert "Deal 1 scored" in record
+    (deal_message,) = [m for m in thread(world).history() if "Deal 1 scored" in m.content]
+    assert "Trick 1:" in deal_message.content, "a deal's tricks and summary share one record message"
     assert "Deal 2/6" in embed_text(table_message(world))
     assert all(len(dms(m)) == 2 for m in (alice, bob, carol)), "a new DM for the new deal"
     penalties = Counter()

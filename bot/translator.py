@@ -1,0 +1,69 @@
+"""Slash-command names, descriptions, options and choices from the message catalogs.
+
+Cog code writes ``locale_str("<English default>", key="cmd.<path>")`` (games use
+``<game>.cmd.<path>``). The English default is what Discord shows to every client whose language
+has no catalog; for a Japanese client Discord shows the ``ja`` catalog text. A translation that
+Discord would refuse (a name with capitals or spaces, a text too long) is logged and left out, so
+one bad catalog entry cannot make the whole command sync fail.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+
+import discord
+from discord import app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.i18n import FALLBACK, catalog, language_of
+
+log = logging.getLogger(__name__)
+
+NAME_LOCATIONS = (Where.command_name, Where.group_name, Where.parameter_name)
+MAX_NAME = 32
+MAX_TEXT = 100
+
+
+def valid_name(name: str) -> bool:
+    """Discord's rule for chat-input names: ``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lowercase."""
+    if not 1 <= len(name) <= MAX_NAME or name != name.lower():
+        return False
+    for char in name:
+        if char in "-_" or unicodedata.category(char)[0] in "LN":
+            continue
+        if unicodedata.name(char, "").startswith(("DEVANAGARI", "THAI")):
+            continue
+        return False
+    return True
+
+
+def valid_text(text: str) -> bool:
+    return 1 <= len(text) <= MAX_TEXT
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Looks ``locale_str(..., key=...)`` up in the catalog of the client's language."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        return translate_key(string.extras.get("key"), locale, context.location)
+
+
+def translate_key(key: str | None, locale: discord.Locale | str, location: Where) -> str | None:
+    """The catalog text of ``key`` for ``locale``; None keeps the English default."""
+    language = language_of(locale)
+    if not key or language == FALLBACK:
+        return None
+    text = catalog(language).get(key)
+    if not isinstance(text, str):
+        return None
+    ok = valid_name(text) if location in NAME_LOCATIONS else valid_text(text)
+    if not ok:
+        log.warning("translation of %s for %s is not valid for Discord: %r", key, language, text)
+        return None
+    return text
