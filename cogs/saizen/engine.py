@@ -338,7 +338,9 @@ class SaizenEngine(Engine):
     def _end_round(self, events: list[Event]) -> None:
         n = self.num_players
         sets = [self.hands[s] + self.played[s] for s in range(n)]
-        events.append(Event("round_ended", {"round": self.round_no, "tricks": list(self.round_tricks[-1])}))
+        # the round's final trick rides along: last_trick is cleared below, and the record shows it
+        ended = {"round": self.round_no, "tricks": list(self.round_tricks[-1]), "last_trick": self.last_trick}
+        events.append(Event("round_ended", ended))
         for s in range(n):
             events.append(Event("hand_passed", {"seat": s, "target": (s - 1) % n, "count": len(sets[s])}))
         if self.round_no >= ROUNDS:  # the final pass changes nothing; keep the table as it lies

@@ -1,0 +1,128 @@
+"""Slash commands for Saizen; the platform runs the table.
+
+``/saizen new`` checks the starting layout before a table opens, so a typo gets a precise answer
+instead of a table that cannot start. ``/saizen play`` is a typed alternative to the buttons.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot import cards
+from bot.desk import member_lang
+from bot.engine import IllegalAction
+from bot.games import register
+from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
+from cogs.saizen.render import SUIT, SaizenUI
+from cogs.saizen.rules_core import format_layout, parse_layout
+
+GAME = "saizen"
+#: A typed card ("♠Q", "SQ", "s12", "🃏") → its code, so a player may type a card instead of picking.
+TYPED_CARDS = {
+    **{cards.label(c).lower(): c for c in cards.standard_deck()},
+    **{f"{c[0]}{cards.label(c)[1:]}".lower(): c for c in cards.standard_deck()},
+    **{c.lower(): c for c in cards.standard_deck()},
+}
+
+
+def typed_action(text: str) -> str:
+    """The action a member typed: an action as offered, or a bare card."""
+    text = text.strip()
+    card = TYPED_CARDS.get(text.lower().replace(" ", ""))
+    return f"play:{card}" if card else text
+
+
+class Saizen(
+    commands.GroupCog,
+    group_name=locale_str("saizen", key="saizen.cmd.name"),
+    group_description=locale_str(
+        "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
+    ),
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name=locale_str("new", key="saizen.cmd.new.name"),
+        description=locale_str("Open a Saizen table in this channel", key="saizen.cmd.new.description"),
+    )
+    @app_commands.rename(
+        players=locale_str("players", key="saizen.cmd.new.players.name"),
+        jokers=locale_str("jokers", key="saizen.cmd.new.jokers.name"),
+        layout=locale_str("layout", key="saizen.cmd.new.layout.name"),
+    )
+    @app_commands.describe(
+        players=locale_str("Table size (2–6)", key="saizen.cmd.new.players.description"),
+        jokers=locale_str("Jokers in play (0, 1 or 2)", key="saizen.cmd.new.jokers.description"),
+        layout=locale_str(
+            "Switches starting on their second side, e.g. S:low+may H:playoff *:free (empty = standard)",
+            key="saizen.cmd.new.layout.description",
+        ),
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 6] = 4,
+        jokers: Literal[0, 1, 2] = 0,
+        layout: str = "",
+    ) -> None:
+        try:
+            second = parse_layout(layout.strip())
+        except IllegalAction as exc:
+            text = member_lang(interaction)("saizen.error.bad_layout", value=exc.params.get("value", layout))
+            await self.bot.desk.reply(interaction, text)
+            return
+        options = {OPTION_JOKERS: int(jokers), OPTION_LAYOUT: format_layout(second)}
+        await self.bot.desk.open_table(interaction, GAME, players, options)
+
+    @app_commands.command(
+        name=locale_str("rules", key="saizen.cmd.rules.name"),
+        description=locale_str("How to play Saizen", key="saizen.cmd.rules.description"),
+    )
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.bot.desk.send_rules(interaction, GAME)
+
+    @app_commands.command(
+        name=locale_str("play", key="saizen.cmd.play.name"),
+        description=locale_str(
+            "Play a card or make your chip move at your Saizen table here", key="saizen.cmd.play.description"
+        ),
+    )
+    @app_commands.rename(move=locale_str("move", key="saizen.cmd.play.move.name"))
+    @app_commands.describe(
+        move=locale_str("A card (e.g. ♠Q), a chip move or Pass", key="saizen.cmd.play.move.description")
+    )
+    async def play(self, interaction: discord.Interaction, move: str) -> None:
+        await self.bot.desk.play_command(interaction, GAME, typed_action(move))
+
+    @play.autocomplete("move")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+        tr = member_lang(interaction)
+
+        def label(action: str) -> str:
+            parts = action.split(":")
+            if parts[0] == "pass":
+                return tr("saizen.action.pass")
+            if parts[0] == "chip":
+                return f"{SUIT[parts[1]]} {tr(f'saizen.switch_name.{parts[2]}')}"
+            if len(parts) == 3:
+                return tr("saizen.prompt.joker_as", suit=SUIT[parts[2]])
+            return cards.label(parts[1])
+
+        found = await self.bot.desk.autocomplete_actions(interaction, GAME, label)
+        wanted = current.strip().lower()
+        return [
+            app_commands.Choice(name=name, value=action)
+            for name, action in found
+            if wanted in name.lower() or wanted in action.lower()
+        ][:25]
+
+
+async def setup(bot: commands.Bot) -> None:
+    register(SaizenUI())
+    await bot.add_cog(Saizen(bot))
