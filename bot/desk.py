@@ -17,7 +17,7 @@ from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.i18n import Lang, language_of
-from bot.speech import speech_mode
+from bot.speech import OVERWRITES, speech_mode
 from bot.tables import TableService
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class Desk:
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
-            home = await self.create_table_channel(interaction, table, lang)
+            home = await self.create_table_channel(interaction, table, lang, speech)
             message = await home.send(**render.lobby(table, lang).send_kwargs())
             await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
@@ -142,18 +142,23 @@ class Desk:
             raise UserError("error.missing_permissions", permissions=names)
 
     async def create_table_channel(
-        self, interaction: discord.Interaction, table, lang: Lang
+        self, interaction: discord.Interaction, table, lang: Lang, speech: str | None
     ) -> discord.TextChannel:
-        """A text channel for one table: everyone may read, nobody but the bot may write until play."""
+        """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+
+        In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
+        channel stays open and out-of-turn messages are deleted instead.
+        """
         guild = interaction.guild
         wanted = self.bot.config.games.get(table.game, {}).get("category")
         category = getattr(interaction.channel, "category", None)
         if wanted:
             category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
         me = guild.me
+        shut = False if speech == OVERWRITES else None
         overwrites = {
             guild.default_role: discord.PermissionOverwrite(
-                send_messages=False, send_messages_in_threads=False
+                send_messages=shut, send_messages_in_threads=shut
             ),
             me: discord.PermissionOverwrite(
                 view_channel=True,

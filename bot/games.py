@@ -78,6 +78,10 @@ class GameUI:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""
         return None
 
+    def timeout_action(self, engine: Engine, seat: int) -> str | None:
+        """The move made for a player whose clock ran out; None: a random legal one."""
+        return None
+
     def public_choices(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[Choice]:
         """Buttons on the public table message (e.g. YES / NO for the asked player only)."""
         return []

@@ -50,6 +50,8 @@ class Speech:
             if table.speech == DELETE and table.status != "running" and table.locked:
                 await self.bot.service.store.update_table(table.id, locked=0)
             return
+        if table.status == "lobby":
+            return  # the channel keeps its creation overwrites: nobody but the bot writes yet
         channel = self.bot.get_channel(table.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
@@ -69,7 +71,10 @@ class Speech:
             await channel.set_permissions(
                 member, overwrite=overwrite, reason=f"table {table.id}: speaking turn"
             )
-            self.applied[key] = may_speak
+            if running:
+                self.applied[key] = may_speak
+            else:
+                self.applied.pop(key, None)
         if not running:
             everyone = channel.overwrites_for(channel.guild.default_role)
             everyone.send_messages = None

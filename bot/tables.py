@@ -334,7 +334,10 @@ class TableService:
                 if seat not in engine.to_act():
                     continue
                 index = len(engine.history)
-                choice = random.Random(f"{table.seed}:{index}:timeout").choice(engine.legal_actions(seat))
+                legal = engine.legal_actions(seat)
+                preferred = REGISTRY[table.game].timeout_action(engine, seat)
+                fallback = random.Random(f"{table.seed}:{index}:timeout")
+                choice = preferred if preferred in legal else fallback.choice(legal)
                 outcome.events.extend(engine.apply(seat, choice))
                 await self.store.append_actions(table_id, index, [(seat, choice, True)])
                 record = seats[seat]

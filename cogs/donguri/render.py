@@ -49,8 +49,8 @@ class DonguriUI(GameUI):
                     "donguri.seat_line",
                     marks=marks,
                     player=name,
-                    cards=public["hand_counts"][seat],
-                    tricks=public["tricks"][seat],
+                    cards=tr("donguri.count.cards", count=public["hand_counts"][seat]),
+                    tricks=tr("donguri.count.tricks", count=public["tricks"][seat]),
                     penalty=public["penalties"][seat],
                 )
             )
@@ -115,7 +115,7 @@ class DonguriUI(GameUI):
                     tr(
                         "donguri.event.deal_seat",
                         player=names[s],
-                        points=data["points"][s],
+                        points=tr("donguri.count.points", count=data["points"][s]),
                         penalty=data["penalties"][s],
                         total=data["totals"][s],
                     )

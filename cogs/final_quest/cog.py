@@ -1,0 +1,227 @@
+"""Slash commands for Final Quest (``/finalquest``); the platform runs the table in its own channel.
+
+The turn's main actions that need words or three cards are slash commands used in the table
+channel: ``ask`` (free YES/NO question, posted publicly; the asked player answers with the table's
+buttons), ``check`` (a question the engine answers truthfully) and ``quest`` (a Final Quest).
+Swapping, showing and ending the turn are buttons in the private prompt, and also commands here.
+Each command is checked before it reaches the engine so a mistake gets a specific answer.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.desk import display, member_lang
+from bot.errors import UserError
+from bot.games import register
+from bot.i18n import Lang
+from cogs.final_quest.engine import (
+    HAND_SIZE,
+    NUMBERS,
+    OPT_REBUTTAL,
+    OPT_ROUND_CAP,
+    QUESTIONS,
+    askq_action,
+    fq_action,
+)
+from cogs.final_quest.render import FinalQuestUI
+
+G = "final_quest"
+FACE = {"a": 1, "j": 11, "q": 12, "k": 13}
+QUESTION_MAX = 300
+
+
+def parse_cards(text: str) -> list[int]:
+    """``"3 7 12"`` / ``"3,7,Q"`` → three distinct numbers, else a UserError naming the problem."""
+    tokens = [t for t in re.split(r"[\s,;/.]+", text.strip()) if t]
+    if len(tokens) != HAND_SIZE:
+        raise UserError(f"{G}.error.name_three")
+    numbers = []
+    for token in tokens:
+        value = FACE.get(token.lower()) or (int(token) if token.isascii() and token.isdigit() else None)
+        if value not in NUMBERS:
+            raise UserError(f"{G}.error.bad_card", value=token[:10])
+        numbers.append(value)
+    if len(set(numbers)) != HAND_SIZE:
+        raise UserError(f"{G}.error.cards_not_distinct")
+    return numbers
+
+
+def question_params(question: str, number: int | None, count: int | None, tr: Lang) -> list[int]:
+    """The engine parameters of a structured question from the ``number`` / ``count`` fields."""
+    if question not in QUESTIONS:
+        raise UserError(f"{G}.error.bad_question", value=question[:40])
+    given = {"n": number, "k": count}
+    params = []
+    for name, values in QUESTIONS[question]:
+        value = given[name]
+        bounds = {"low": values.start, "high": values.stop - 1, "field": tr(f"{G}.field.{name}")}
+        if value is None:
+            raise UserError(f"{G}.error.need_param", **bounds)
+        if value not in values:
+            raise UserError(f"{G}.error.bad_param", value=value, **bounds)
+        params.append(value)
+    return params
+
+
+class FinalQuest(
+    commands.GroupCog, group_name="finalquest", group_description="Final Quest (4 players, two teams)"
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def desk(self):
+        return self.bot.desk
+
+    # ---- the table ---------------------------------------------------------------------------
+    @app_commands.command(name="new", description="Open a Final Quest table in a channel of its own")
+    @app_commands.describe(
+        rebuttal="Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
+        round_cap="Draw after this many rounds (leave empty for no limit)",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        rebuttal: Literal["public", "asker"] = "public",
+        round_cap: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
+        options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
+        await self.desk.open_table(interaction, G, 4, options)
+
+    @app_commands.command(name="rules", description="How to play Final Quest")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await self.desk.send_rules(interaction, G)
+
+    # ---- main actions --------------------------------------------------------------------------
+    async def target_seat(self, interaction: discord.Interaction, player: discord.abc.User):
+        """(table, seat of ``player``) at the member's table in this channel."""
+        table, _engine, _seat = await self.desk.seat_here(interaction, G)
+        target = table.seat_of(player.id)
+        if target is None:
+            raise UserError(f"{G}.error.not_at_table", player=display(player))
+        return table, target
+
+    @app_commands.command(name="ask", description="Ask one player your own YES/NO question (your turn)")
+    @app_commands.describe(player="The player you ask", question="Your question, answerable with YES or NO")
+    async def ask(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        question: app_commands.Range[str, 1, QUESTION_MAX],
+    ) -> None:
+        async def work():
+            table, target = await self.target_seat(interaction, player)
+            tr = Lang(table.language)
+            text = discord.utils.escape_mentions(" ".join(question.split()))
+            announce = tr(
+                f"{G}.announce.ask", player=display(interaction.user), target=player.mention, question=text
+            )
+            await self.desk.play_command(interaction, G, f"ask:{target}", announce=announce)
+
+        await self.desk.guarded(interaction, None, work())
+
+    @app_commands.command(name="check", description="Ask one player a question the bot answers truthfully")
+    @app_commands.describe(
+        player="The player you ask",
+        question="The question (N = the number field, K = the count field)",
+        number="N: a card number, or a sum",
+        count="K: how many cards",
+    )
+    async def check(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member,
+        question: str,
+        number: int | None = None,
+        count: int | None = None,
+    ) -> None:
+        async def work():
+            _table, target = await self.target_seat(interaction, player)
+            params = question_params(question, number, count, member_lang(interaction))
+            await self.desk.play_command(interaction, G, askq_action(target, question, *params))
+
+        await self.desk.guarded(interaction, None, work())
+
+    @check.autocomplete("question")
+    async def question_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        tr = member_lang(interaction)
+        typed = current.strip().lower()
+        choices = []
+        for question in QUESTIONS:
+            name = tr(f"{G}.question_choice.{question}")
+            if typed in name.lower() or typed in question:
+                choices.append(app_commands.Choice(name=name[:100], value=question))
+        return choices
+
+    @app_commands.command(name="quest", description="Final Quest: name one player's three cards (your turn)")
+    @app_commands.describe(
+        player="The player whose hand you name", cards="Three different cards, like 3 7 12"
+    )
+    async def quest(self, interaction: discord.Interaction, player: discord.Member, cards: str) -> None:
+        async def work():
+            _table, target = await self.target_seat(interaction, player)
+            await self.desk.play_command(interaction, G, fq_action(target, parse_cards(cards)))
+
+        await self.desk.guarded(interaction, None, work())
+
+    @quest.autocomplete("cards")
+    async def card_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Complete what is typed: a valid trio as is, or the typed cards plus one more number."""
+        tokens = [t for t in re.split(r"[\s,;/.]+", current.strip()) if t][:HAND_SIZE]
+        try:
+            named = [FACE.get(t.lower()) or int(t) for t in tokens]
+        except ValueError:
+            return []
+        if any(n not in NUMBERS for n in named) or len(set(named)) != len(named):
+            return []
+        if len(named) == HAND_SIZE:
+            text = " ".join(str(n) for n in sorted(named))
+            return [app_commands.Choice(name=text, value=text)]
+        base = " ".join(str(n) for n in named)
+        more = [n for n in NUMBERS if n not in named]
+        return [app_commands.Choice(name=f"{base} {n}".strip(), value=f"{base} {n}".strip()) for n in more][
+            :25
+        ]
+
+    # ---- the rest of a turn (also buttons in the private prompt) ------------------------------
+    @app_commands.command(name="swap", description="Swap one of your cards with the centre card (your turn)")
+    @app_commands.describe(card="The card you give to the centre")
+    async def swap(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
+        await self.desk.play_command(interaction, G, f"swap:{card}")
+
+    @app_commands.command(name="show", description="Show one of your cards to everyone (your turn)")
+    @app_commands.describe(card="The card you show")
+    async def show(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
+        await self.desk.play_command(interaction, G, f"show:{card}")
+
+    @swap.autocomplete("card")
+    @show.autocomplete("card")
+    async def hand_choices(
+        self, interaction: discord.Interaction, current: int
+    ) -> list[app_commands.Choice[int]]:
+        verb = interaction.command.name if interaction.command else ""
+        pairs = await self.desk.autocomplete_actions(interaction, G, lambda a: a.split(":")[-1])
+        return [
+            app_commands.Choice(name=label, value=int(label))
+            for label, action in pairs
+            if action.startswith(f"{verb}:")
+        ]
+
+    @app_commands.command(name="end", description="End your turn (after your action)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        await self.desk.play_command(interaction, G, "end")
+
+
+async def setup(bot: commands.Bot) -> None:
+    register(FinalQuestUI())
+    await bot.add_cog(FinalQuest(bot))

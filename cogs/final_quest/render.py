@@ -1,0 +1,395 @@
+"""How Final Quest looks: the table embed and picture, the private prompt, the public record.
+
+The table (embed and picture) is drawn from ``engine.public_view()`` only, so a hand, the centre
+card or an asker-only rebuttal card can never reach the channel. A seat's own cards, the centre
+card it left, and rebuttal cards shown to it alone come from ``engine.observation(seat)`` and
+appear only in that seat's prompt (its DM or the ephemeral "My hand / Play" answer).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cards import rank_of
+from bot.engine import Engine, Event
+from bot.games import Choice, GameUI, Prompt, TableView
+from bot.i18n import Lang
+from cogs.final_quest.engine import (
+    OPT_REBUTTAL,
+    OPT_ROUND_CAP,
+    PHASE_ANSWER,
+    PHASE_OVER,
+    PHASE_REBUTTAL,
+    QUESTIONS,
+    REBUTTAL_ASKER,
+    REBUTTAL_PUBLIC,
+    TEAM_SEATS,
+    TEAMS,
+    FinalQuestEngine,
+)
+from cogs.final_quest.image import render_table
+
+G = "final_quest"
+TEAM_MARK = ("🔵", "🟠")  # the picture uses the same two colours
+TEAM_KEYS = ("team_a", "team_b")
+COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
+
+
+def num(card: str) -> str:
+    """Cards are one suit, so a card is shown as its number: ``D12`` → ``12``."""
+    return str(rank_of(card))
+
+
+def nums(cards: list[str] | list[int]) -> str:
+    return ", ".join(str(c) if isinstance(c, int) else num(c) for c in cards)
+
+
+def answer_word(answer: str, tr: Lang) -> str:
+    return tr(f"{G}.answer.{answer}")
+
+
+def question_text(data: dict[str, Any], tr: Lang) -> str:
+    """The words of a question fact or main action (``free`` = the table talk question)."""
+    question = data.get("question", "free")
+    params = {name: data.get(name) for name, _values in QUESTIONS.get(question, ())}
+    return tr(f"{G}.question.{question}", **params)
+
+
+def team_of_seats(seats: list[int] | tuple[int, ...], names: list[str], tr: Lang) -> str:
+    return tr(f"{G}.view.pair", a=names[seats[0]], b=names[seats[1]])
+
+
+def result_line(public: dict[str, Any], names: list[str], tr: Lang) -> str:
+    if public["outcome"] == "win":
+        team = public["winner_team"]
+        return tr(
+            f"{G}.view.won",
+            mark=TEAM_MARK[team],
+            team=tr(f"{G}.team.{TEAM_KEYS[team]}"),
+            players=team_of_seats(TEAM_SEATS[team], names, tr),
+        )
+    return tr(f"{G}.result.draw")
+
+
+def fact_line(fact: dict[str, Any], names: list[str], tr: Lang, viewer: int | None = None) -> str:
+    """One public fact (a question and its answer, a Final Quest and its rebuttal, a show, a swap)."""
+    kind = fact["kind"]
+    player, target = names[fact["seat"]], names[fact.get("target", fact["seat"])]
+    if kind == "question":
+        return tr(
+            f"{G}.fact.question",
+            turn=fact["turn"],
+            player=player,
+            target=target,
+            question=question_text(fact, tr),
+            answer=answer_word(fact["answer"], tr),
+        )
+    if kind == "final_quest":
+        head = tr(
+            f"{G}.fact.final_quest",
+            turn=fact["turn"],
+            player=player,
+            target=target,
+            cards=nums(fact["named"]),
+        )
+        response = fact["response"]
+        if response == "correct":
+            tail = tr(f"{G}.fact.correct", target=target)
+        elif response == "reveal":
+            tail = tr(f"{G}.fact.reveal", target=target, cards=nums(fact["cards"]))
+        elif fact.get("card"):
+            tail = tr(f"{G}.fact.rebuttal", target=target, card=num(fact["card"]))
+        else:
+            tail = tr(f"{G}.fact.rebuttal_hidden", target=target, player=player)
+        return f"{head} → {tail}"
+    if kind == "show":
+        return tr(f"{G}.fact.show", turn=fact["turn"], player=player, card=num(fact["card"]))
+    return tr(f"{G}.fact.swap", turn=fact["turn"], player=player)
+
+
+def private_line(item: dict[str, Any], seat: int, names: list[str], tr: Lang) -> str:
+    """One thing only this seat knows: its own swap, or a rebuttal card shown in secret."""
+    if item["kind"] == "swap":
+        return tr(f"{G}.fact.private_swap", turn=item["turn"], gave=num(item["gave"]), took=num(item["took"]))
+    if item["seat"] == seat:  # this seat asked and received the card
+        return tr(
+            f"{G}.fact.private_rebuttal_got",
+            turn=item["turn"],
+            target=names[item["target"]],
+            card=num(item["card"]),
+        )
+    return tr(
+        f"{G}.fact.private_rebuttal_gave",
+        turn=item["turn"],
+        player=names[item["seat"]],
+        card=num(item["card"]),
+    )
+
+
+class FinalQuestUI(GameUI):
+    game_id = G
+    engine = FinalQuestEngine
+    channel_mode = "channel"
+    rules_sections = ("goal", "turn", "final_quest", "speaking", "here", "options")
+
+    # ---- options ----------------------------------------------------------------------------
+    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
+        mode = options.get(OPT_REBUTTAL) or REBUTTAL_PUBLIC
+        cap = options.get(OPT_ROUND_CAP)
+        rounds = tr(f"{G}.option.round_cap_value", rounds=cap) if cap else tr(f"{G}.option.round_cap_none")
+        return "\n".join(
+            [
+                tr(
+                    f"{G}.option.line",
+                    name=tr(f"{G}.option.rebuttal"),
+                    value=tr(f"{G}.option.rebuttal_{mode}"),
+                ),
+                tr(f"{G}.option.line", name=tr(f"{G}.option.round_cap"), value=rounds),
+            ]
+        )
+
+    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        out = super().format_params(params, names)
+        if isinstance(params.get("card"), str):
+            out["card"] = num(params["card"])
+        if isinstance(params.get("cards"), list):
+            out["cards"] = nums(params["cards"])
+        if isinstance(params.get("options"), list):
+            out["options"] = nums(params["options"])
+        return out
+
+    # ---- who may speak, who may press ---------------------------------------------------------
+    def speakers(self, public: dict[str, Any]) -> set[int] | None:
+        """Only the turn player talks in the channel (also while the asked seat answers)."""
+        return set() if public["phase"] == PHASE_OVER else {public["turn_seat"]}
+
+    def public_choices(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[Choice]:
+        """YES / NO on the table message; the engine refuses everyone but the asked seat."""
+        if public["phase"] != PHASE_ANSWER:
+            return []
+        return [
+            Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
+            Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
+        ]
+
+    # ---- the public table ---------------------------------------------------------------------
+    def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        over = public["phase"] == PHASE_OVER
+        cap = public["round_cap"]
+        if over:
+            title = tr(f"{G}.phase.over")
+        elif cap:
+            title = tr(f"{G}.view.title_cap", turn=public["turn"], round=public["round"], cap=cap)
+        else:
+            title = tr(f"{G}.view.title", turn=public["turn"], round=public["round"])
+        colour = COLOURS[1 + public["winner_team"]] if public["winner_team"] is not None else COLOURS[0]
+        view = TableView(title=title, colour=colour, image=render_table(public))
+        view.description = "\n".join(self.status_lines(public, names, tr))
+        for team, seats in enumerate(TEAM_SEATS):
+            lines = [self.seat_line(public, seat, names, tr) for seat in seats]
+            view.fields.append((f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}", "\n".join(lines)))
+        facts = [fact_line(f, names, tr) for f in public["facts"]]
+        view.fields.append(
+            (tr(f"{G}.facts", turn=public["facts_from_turn"]), "\n".join(facts) or tr(f"{G}.nothing_known"))
+        )
+        if public["shown_ever"]:
+            view.fields.append((tr(f"{G}.view.shown_ever"), nums(public["shown_ever"])))
+        if over:
+            hands = [
+                tr(f"{G}.view.final_hand", mark=TEAM_MARK[TEAMS[s]], player=names[s], cards=nums(h))
+                for s, h in enumerate(public["final_hands"])
+            ]
+            hands.append(tr(f"{G}.view.final_centre", card=num(public["final_centre"])))
+            view.fields.append((tr(f"{G}.view.final_hands"), "\n".join(hands)))
+        footer = [tr(f"{G}.option.rebuttal_{public['rebuttal_mode']}_short")]
+        footer.append(tr(f"{G}.view.footer_talk") if not over else tr(f"{G}.view.footer_unlocked"))
+        view.footer = " · ".join(footer)
+        return view
+
+    @staticmethod
+    def status_lines(public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        if public["phase"] == PHASE_OVER:
+            lines = [result_line(public, names, tr)]
+            hit = public["main_action"]
+            if public["outcome"] == "win" and hit:
+                lines.append(
+                    tr(
+                        f"{G}.view.winning_quest",
+                        player=names[public["turn_seat"]],
+                        target=names[hit["target"]],
+                        cards=nums(hit["named"]),
+                    )
+                )
+            return lines
+        turn = names[public["turn_seat"]]
+        lines = [tr(f"{G}.phase.turn", player=turn)]
+        pending = public["pending"]
+        if public["phase"] == PHASE_ANSWER:
+            lines.append(tr(f"{G}.phase.answer", target=names[pending["seat"]]))
+        elif public["phase"] == PHASE_REBUTTAL:
+            lines.append(tr(f"{G}.phase.rebuttal", target=names[pending["seat"]]))
+        action = public["main_action"]
+        if action is None:
+            lines.append(tr(f"{G}.main_action.none"))
+        else:
+            lines.append(FinalQuestUI.main_action_line(action, names, tr))
+        return lines
+
+    @staticmethod
+    def main_action_line(action: dict[str, Any], names: list[str], tr: Lang) -> str:
+        kind = action["kind"]
+        if kind == "swap":
+            return tr(f"{G}.main_action.swap")
+        target = names[action["target"]]
+        if kind == "final_quest":
+            text = tr(f"{G}.main_action.final_quest", target=target, cards=nums(action["named"]))
+        elif kind == "ask":
+            text = tr(f"{G}.main_action.ask", target=target)
+        else:
+            text = tr(f"{G}.main_action.question", target=target, question=question_text(action, tr))
+        if "answer" in action:
+            text += " " + tr(f"{G}.main_action.answered", answer=answer_word(action["answer"], tr))
+        return text
+
+    @staticmethod
+    def seat_line(public: dict[str, Any], seat: int, names: list[str], tr: Lang) -> str:
+        marks = ""
+        if public["phase"] != PHASE_OVER and public["turn_seat"] == seat:
+            marks = "▶ "
+        elif seat in public["winners"]:
+            marks = "🏆 "
+        shown = public["public_cards"][seat]
+        parts = [tr(f"{G}.view.cards", count=public["hand_counts"][seat])]
+        if shown:
+            parts.append(tr(f"{G}.view.known", cards=nums(shown)))
+        if public["swaps"][seat]:
+            parts.append(tr(f"{G}.swaps", count=public["swaps"][seat]))
+        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=names[seat], info=" · ".join(parts))
+
+    # ---- the private prompt -------------------------------------------------------------------
+    def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        assert isinstance(engine, FinalQuestEngine)
+        obs = engine.observation(seat)
+        lines = [self.hand_line(obs, tr)]
+        lines.append(
+            tr(
+                f"{G}.prompt.seat",
+                n=seat + 1,
+                mark=TEAM_MARK[obs["team"]],
+                team=tr(f"{G}.team.{TEAM_KEYS[obs['team']]}"),
+                partner=names[obs["partner"]],
+            )
+        )
+        if obs["centre_card"]:
+            lines.append(tr(f"{G}.centre_known", card=num(obs["centre_card"])))
+        if obs["rebuttals_seen"]:
+            seen = ", ".join(
+                tr(f"{G}.prompt.secret_card", card=num(c), player=names[s])
+                for c, s in obs["rebuttals_seen"].items()
+            )
+            lines.append(tr(f"{G}.prompt.secret_cards", cards=seen))
+        private = [private_line(item, seat, names, tr) for item in obs["private"]]
+        if private:
+            lines.append(f"**{tr(f'{G}.private')}**")
+            lines += [f"• {p}" for p in private]
+        lines.append("")
+        choices: list[Choice] = []
+        phase, pending = obs["phase"], obs["pending"]
+        if phase == PHASE_OVER:
+            lines.append(result_line(obs, names, tr))
+        elif phase == PHASE_ANSWER and pending["seat"] == seat:
+            lines.append(tr(f"{G}.prompt.asked", player=names[pending["asker"]]))
+            choices = [
+                Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
+                Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
+            ]
+        elif phase == PHASE_REBUTTAL and pending["seat"] == seat:
+            lines.append(self.rebuttal_text(obs, names, tr))
+            choices = [
+                Choice(f"rebut:{rank_of(c)}", tr(f"{G}.action.rebut", card=num(c)))
+                for c in obs["rebuttal_options"]
+            ]
+            choices.append(Choice("reveal", tr(f"{G}.action.reveal"), style="danger"))
+        elif obs["turn_seat"] == seat and phase not in (PHASE_ANSWER, PHASE_REBUTTAL):
+            lines += self.turn_lines(engine, seat, obs, names, tr)
+            choices = self.turn_choices(engine, seat, obs, tr)
+        else:
+            lines += self.waiting_lines(obs, seat, names, tr)
+        return Prompt("\n".join(lines).strip(), choices)
+
+    @staticmethod
+    def hand_line(obs: dict[str, Any], tr: Lang) -> str:
+        shown = set(obs["public_cards"][obs["seat"]])
+        cards = [num(c) + ("*" if c in shown else "") for c in obs["hand"]]
+        line = tr(f"{G}.hand", cards=" · ".join(cards))
+        if shown:
+            line += " " + tr(f"{G}.prompt.shown_mark")
+        return line
+
+    @staticmethod
+    def rebuttal_text(obs: dict[str, Any], names: list[str], tr: Lang) -> str:
+        pending = obs["pending"]
+        asker = names[pending["asker"]]
+        key = "rebut_asker" if obs["rebuttal_mode"] == REBUTTAL_ASKER else "rebut_public"
+        return tr(f"{G}.prompt.{key}", player=asker, cards=nums(pending["named"]))
+
+    @staticmethod
+    def turn_lines(engine: Engine, seat: int, obs: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        action = obs["main_action"]
+        if action is None:
+            return [tr(f"{G}.prompt.your_turn")]
+        lines = [tr(f"{G}.prompt.acted", action=FinalQuestUI.main_action_line(action, names, tr))]
+        reason = engine.explain_illegal(seat, f"swap:{rank_of(obs['hand'][0])}")
+        lines.append(tr(f"{G}.error.{reason.code}"))
+        return lines
+
+    @staticmethod
+    def turn_choices(engine: Engine, seat: int, obs: dict[str, Any], tr: Lang) -> list[Choice]:
+        legal = set(engine.legal_actions(seat))
+        choices = []
+        for verb in ("swap", "show"):
+            for card in obs["hand"]:
+                action = f"{verb}:{rank_of(card)}"
+                label = tr(f"{G}.action.{verb}_card", card=num(card))
+                choices.append(
+                    Choice(
+                        action if action in legal else None,
+                        label,
+                        style="secondary" if verb == "show" else "primary",
+                    )
+                )
+        choices.append(Choice("end" if "end" in legal else None, tr(f"{G}.action.end"), style="success"))
+        return choices
+
+    @staticmethod
+    def waiting_lines(obs: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        pending = obs["pending"]
+        turn = names[obs["turn_seat"]]
+        if not pending:
+            return [tr(f"{G}.prompt.waiting", player=turn)]
+        kind = "wait_answer" if pending["kind"] == "answer" else "wait_rebuttal"
+        if obs["turn_seat"] == seat:
+            kind += "_you"
+        return [tr(f"{G}.prompt.{kind}", target=names[pending["seat"]], player=turn)]
+
+    # ---- the public record --------------------------------------------------------------------
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        lines = []
+        for event in events:
+            data = event.data
+            params: dict[str, Any] = {
+                k: v for k, v in data.items() if k not in ("seat", "target", "card", "cards", "answer")
+            }
+            if "seat" in data:
+                params["player"] = names[data["seat"]]
+            if "target" in data:
+                params["target"] = names[data["target"]]
+            if "card" in data:
+                params["card"] = num(data["card"])
+            if "cards" in data:
+                params["cards"] = nums(data["cards"])
+            if "answer" in data:
+                params["answer"] = answer_word(data["answer"], tr)
+            text = tr(f"{G}.event.{event.code}", **params)
+            lines.append(f"**{text}**" if event.code in ("final_quest_correct", "round_cap_draw") else text)
+        return lines
