@@ -166,3 +166,16 @@ def test_question_fields_are_checked_with_their_bounds():
     with pytest.raises(UserError) as info:
         question_params("evens", None, None, TR)
     assert info.value.key == "final_quest.error.need_param" and info.value.params["field"] == "count"
+
+
+def test_timeout_moves_reveal_nothing_by_accident():
+    from cogs.final_quest.engine import FinalQuestEngine
+    from cogs.final_quest.render import FinalQuestUI
+
+    ui = FinalQuestUI()
+    engine = FinalQuestEngine(4, 5, {})
+    (seat,) = engine.to_act()
+    move = ui.timeout_action(engine, seat)
+    assert move.startswith("askq:"), "before the main action: a truthful checked question"
+    engine.apply(seat, move)
+    assert ui.timeout_action(engine, seat) == "end", "after it: the turn simply ends"

@@ -163,6 +163,16 @@ class FinalQuestUI(GameUI):
         """Only the turn player talks in the channel (also while the asked seat answers)."""
         return set() if public["phase"] == PHASE_OVER else {public["turn_seat"]}
 
+    def timeout_action(self, engine: Engine, seat: int) -> str | None:
+        """A move for an absent player that reveals nothing by accident: end the turn once its
+        action is done, else a truthful checked question or the first refuting card."""
+        legal = engine.legal_actions(seat)
+        for prefix in ("end", "askq:", "rebut:"):
+            found = [a for a in legal if a.startswith(prefix)]
+            if found:
+                return found[0]
+        return None
+
     def public_choices(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[Choice]:
         """YES / NO on the table message; the engine refuses everyone but the asked seat."""
         if public["phase"] != PHASE_ANSWER:
