@@ -6,10 +6,9 @@ legal squares; ``/othello record`` shows the game record of the table in this ch
 
 from __future__ import annotations
 
-from typing import Literal
-
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.desk import member_lang
@@ -21,24 +20,54 @@ from cogs.othello_torite.rules_board import SQUARE_INDEX
 
 GAME = "othello_torite"
 
+SUIT_CHOICES = [
+    app_commands.Choice(name=locale_str("red", key="othello_torite.cmd.play.suit.red"), value="red"),
+    app_commands.Choice(name=locale_str("blue", key="othello_torite.cmd.play.suit.blue"), value="blue"),
+]
+
 
 class OthelloTorite(
-    commands.GroupCog, group_name="othello", group_description="Othello de Torite (2 players)"
+    commands.GroupCog,
+    group_name=locale_str("othello", key="othello_torite.cmd.name"),
+    group_description=locale_str("Othello de Torite (2 players)", key="othello_torite.cmd.description"),
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="new", description="Open an Othello de Torite table in this channel")
+    @app_commands.command(
+        name=locale_str("new", key="othello_torite.cmd.new.name"),
+        description=locale_str(
+            "Open an Othello de Torite table in this channel", key="othello_torite.cmd.new.description"
+        ),
+    )
     async def new(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.open_table(interaction, GAME, 2, {})
 
-    @app_commands.command(name="rules", description="How to play Othello de Torite")
+    @app_commands.command(
+        name=locale_str("rules", key="othello_torite.cmd.rules.name"),
+        description=locale_str("How to play Othello de Torite", key="othello_torite.cmd.rules.description"),
+    )
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
-    @app_commands.command(name="play", description="Place a disc at your Othello de Torite table here")
-    @app_commands.describe(suit="The suit of the disc", square="The square, like d3 (suggestions are legal)")
-    async def play(self, interaction: discord.Interaction, suit: Literal["red", "blue"], square: str) -> None:
+    @app_commands.command(
+        name=locale_str("play", key="othello_torite.cmd.play.name"),
+        description=locale_str(
+            "Place a disc at your Othello de Torite table here", key="othello_torite.cmd.play.description"
+        ),
+    )
+    @app_commands.rename(
+        suit=locale_str("suit", key="othello_torite.cmd.play.suit.name"),
+        square=locale_str("square", key="othello_torite.cmd.play.square.name"),
+    )
+    @app_commands.describe(
+        suit=locale_str("The suit of the disc", key="othello_torite.cmd.play.suit.description"),
+        square=locale_str(
+            "The square, like d3 (suggestions are legal)", key="othello_torite.cmd.play.square.description"
+        ),
+    )
+    @app_commands.choices(suit=SUIT_CHOICES)
+    async def play(self, interaction: discord.Interaction, suit: str, square: str) -> None:
         square = square.strip().lower()
         if square not in SQUARE_INDEX:
             tr = member_lang(interaction)
@@ -63,7 +92,11 @@ class OthelloTorite(
         return choices[:25]
 
     @app_commands.command(
-        name="record", description="Show the game record of the Othello de Torite table here"
+        name=locale_str("record", key="othello_torite.cmd.record.name"),
+        description=locale_str(
+            "Show the game record of the Othello de Torite table here",
+            key="othello_torite.cmd.record.description",
+        ),
     )
     async def record(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.guarded(interaction, None, self._record(interaction))
