@@ -10,10 +10,10 @@ Each command is checked before it reaches the engine so a mistake gets a specifi
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.desk import display, member_lang
@@ -34,6 +34,17 @@ from cogs.final_quest.render import FinalQuestUI
 G = "final_quest"
 FACE = {"a": 1, "j": 11, "q": 12, "k": 13}
 QUESTION_MAX = 300
+
+REBUTTAL_CHOICES = [
+    app_commands.Choice(
+        name=locale_str("everyone (the original rule)", key="final_quest.cmd.new.rebuttal.public"),
+        value="public",
+    ),
+    app_commands.Choice(
+        name=locale_str("the asker only, by DM", key="final_quest.cmd.new.rebuttal.asker"),
+        value="asker",
+    ),
+]
 
 
 def parse_cards(text: str) -> list[int]:
@@ -70,7 +81,9 @@ def question_params(question: str, number: int | None, count: int | None, tr: La
 
 
 class FinalQuest(
-    commands.GroupCog, group_name="finalquest", group_description="Final Quest (4 players, two teams)"
+    commands.GroupCog,
+    group_name=locale_str("finalquest", key="final_quest.cmd.name"),
+    group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
 ):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -80,21 +93,40 @@ class FinalQuest(
         return self.bot.desk
 
     # ---- the table ---------------------------------------------------------------------------
-    @app_commands.command(name="new", description="Open a Final Quest table in a channel of its own")
-    @app_commands.describe(
-        rebuttal="Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
-        round_cap="Draw after this many rounds (leave empty for no limit)",
+    @app_commands.command(
+        name=locale_str("new", key="final_quest.cmd.new.name"),
+        description=locale_str(
+            "Open a Final Quest table in a channel of its own", key="final_quest.cmd.new.description"
+        ),
     )
+    @app_commands.rename(
+        rebuttal=locale_str("rebuttal", key="final_quest.cmd.new.rebuttal.name"),
+        round_cap=locale_str("round_cap", key="final_quest.cmd.new.round_cap.name"),
+    )
+    @app_commands.describe(
+        rebuttal=locale_str(
+            "Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
+            key="final_quest.cmd.new.rebuttal.description",
+        ),
+        round_cap=locale_str(
+            "Draw after this many rounds (leave empty for no limit)",
+            key="final_quest.cmd.new.round_cap.description",
+        ),
+    )
+    @app_commands.choices(rebuttal=REBUTTAL_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
-        rebuttal: Literal["public", "asker"] = "public",
+        rebuttal: str = "public",
         round_cap: app_commands.Range[int, 1, 99] | None = None,
     ) -> None:
         options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
         await self.desk.open_table(interaction, G, 4, options)
 
-    @app_commands.command(name="rules", description="How to play Final Quest")
+    @app_commands.command(
+        name=locale_str("rules", key="final_quest.cmd.rules.name"),
+        description=locale_str("How to play Final Quest", key="final_quest.cmd.rules.description"),
+    )
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.desk.send_rules(interaction, G)
 
@@ -107,8 +139,22 @@ class FinalQuest(
             raise UserError(f"{G}.error.not_at_table", player=display(player))
         return table, target
 
-    @app_commands.command(name="ask", description="Ask one player your own YES/NO question (your turn)")
-    @app_commands.describe(player="The player you ask", question="Your question, answerable with YES or NO")
+    @app_commands.command(
+        name=locale_str("ask", key="final_quest.cmd.ask.name"),
+        description=locale_str(
+            "Ask one player your own YES/NO question (your turn)", key="final_quest.cmd.ask.description"
+        ),
+    )
+    @app_commands.rename(
+        player=locale_str("player", key="final_quest.cmd.ask.player.name"),
+        question=locale_str("question", key="final_quest.cmd.ask.question.name"),
+    )
+    @app_commands.describe(
+        player=locale_str("The player you ask", key="final_quest.cmd.ask.player.description"),
+        question=locale_str(
+            "Your question, answerable with YES or NO", key="final_quest.cmd.ask.question.description"
+        ),
+    )
     async def ask(
         self,
         interaction: discord.Interaction,
@@ -126,12 +172,26 @@ class FinalQuest(
 
         await self.desk.guarded(interaction, None, work())
 
-    @app_commands.command(name="check", description="Ask one player a question the bot answers truthfully")
+    @app_commands.command(
+        name=locale_str("check", key="final_quest.cmd.check.name"),
+        description=locale_str(
+            "Ask one player a question the bot answers truthfully", key="final_quest.cmd.check.description"
+        ),
+    )
+    @app_commands.rename(
+        player=locale_str("player", key="final_quest.cmd.check.player.name"),
+        question=locale_str("question", key="final_quest.cmd.check.question.name"),
+        number=locale_str("number", key="final_quest.cmd.check.number.name"),
+        count=locale_str("count", key="final_quest.cmd.check.count.name"),
+    )
     @app_commands.describe(
-        player="The player you ask",
-        question="The question (N = the number field, K = the count field)",
-        number="N: a card number, or a sum",
-        count="K: how many cards",
+        player=locale_str("The player you ask", key="final_quest.cmd.check.player.description"),
+        question=locale_str(
+            "The question (N = the number field, K = the count field)",
+            key="final_quest.cmd.check.question.description",
+        ),
+        number=locale_str("N: a card number, or a sum", key="final_quest.cmd.check.number.description"),
+        count=locale_str("K: how many cards", key="final_quest.cmd.check.count.description"),
     )
     async def check(
         self,
@@ -161,9 +221,19 @@ class FinalQuest(
                 choices.append(app_commands.Choice(name=name[:100], value=question))
         return choices
 
-    @app_commands.command(name="quest", description="Final Quest: name one player's three cards (your turn)")
+    @app_commands.command(
+        name=locale_str("quest", key="final_quest.cmd.quest.name"),
+        description=locale_str(
+            "Final Quest: name one player's three cards (your turn)", key="final_quest.cmd.quest.description"
+        ),
+    )
+    @app_commands.rename(
+        player=locale_str("player", key="final_quest.cmd.quest.player.name"),
+        cards=locale_str("cards", key="final_quest.cmd.quest.cards.name"),
+    )
     @app_commands.describe(
-        player="The player whose hand you name", cards="Three different cards, like 3 7 12"
+        player=locale_str("The player whose hand you name", key="final_quest.cmd.quest.player.description"),
+        cards=locale_str("Three different cards, like 3 7 12", key="final_quest.cmd.quest.cards.description"),
     )
     async def quest(self, interaction: discord.Interaction, player: discord.Member, cards: str) -> None:
         async def work():
@@ -194,13 +264,27 @@ class FinalQuest(
         ]
 
     # ---- the rest of a turn (also buttons in the private prompt) ------------------------------
-    @app_commands.command(name="swap", description="Swap one of your cards with the centre card (your turn)")
-    @app_commands.describe(card="The card you give to the centre")
+    @app_commands.command(
+        name=locale_str("swap", key="final_quest.cmd.swap.name"),
+        description=locale_str(
+            "Swap one of your cards with the centre card (your turn)", key="final_quest.cmd.swap.description"
+        ),
+    )
+    @app_commands.rename(card=locale_str("card", key="final_quest.cmd.swap.card.name"))
+    @app_commands.describe(
+        card=locale_str("The card you give to the centre", key="final_quest.cmd.swap.card.description")
+    )
     async def swap(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"swap:{card}")
 
-    @app_commands.command(name="show", description="Show one of your cards to everyone (your turn)")
-    @app_commands.describe(card="The card you show")
+    @app_commands.command(
+        name=locale_str("show", key="final_quest.cmd.show.name"),
+        description=locale_str(
+            "Show one of your cards to everyone (your turn)", key="final_quest.cmd.show.description"
+        ),
+    )
+    @app_commands.rename(card=locale_str("card", key="final_quest.cmd.show.card.name"))
+    @app_commands.describe(card=locale_str("The card you show", key="final_quest.cmd.show.card.description"))
     async def show(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"show:{card}")
 
@@ -217,7 +301,10 @@ class FinalQuest(
             if action.startswith(f"{verb}:")
         ]
 
-    @app_commands.command(name="end", description="End your turn (after your action)")
+    @app_commands.command(
+        name=locale_str("end", key="final_quest.cmd.end.name"),
+        description=locale_str("End your turn (after your action)", key="final_quest.cmd.end.description"),
+    )
     async def end(self, interaction: discord.Interaction) -> None:
         await self.desk.play_command(interaction, G, "end")
 
