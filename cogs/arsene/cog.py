@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot import render
@@ -15,14 +16,30 @@ from cogs.arsene.render import ArseneUI
 UI = ArseneUI()
 
 
-class Arsene(commands.GroupCog, group_name="arsene", group_description="Arsène, new edition (3–4 players)"):
+class Arsene(
+    commands.GroupCog,
+    group_name=locale_str("arsene", key="arsene.cmd.name"),
+    group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
+):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="new", description="Open an Arsène table in this channel")
+    @app_commands.command(
+        name=locale_str("new", key="arsene.cmd.new.name"),
+        description=locale_str("Open an Arsène table in this channel", key="arsene.cmd.new.description"),
+    )
+    @app_commands.rename(
+        players=locale_str("players", key="arsene.cmd.new.players.name"),
+        advanced=locale_str("advanced", key="arsene.cmd.new.advanced.name"),
+    )
     @app_commands.describe(
-        players="Table size (3 or 4; with 3 a dummy player joins)",
-        advanced="Advanced rules: contest mode (chip exchanges) after the first shop empties",
+        players=locale_str(
+            "Table size (3 or 4; with 3 a dummy player joins)", key="arsene.cmd.new.players.description"
+        ),
+        advanced=locale_str(
+            "Advanced rules: contest mode (chip exchanges) after the first shop empties",
+            key="arsene.cmd.new.advanced.description",
+        ),
     )
     async def new(
         self,
@@ -32,12 +49,21 @@ class Arsene(commands.GroupCog, group_name="arsene", group_description="Arsène,
     ) -> None:
         await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced})
 
-    @app_commands.command(name="rules", description="How to play Arsène")
+    @app_commands.command(
+        name=locale_str("rules", key="arsene.cmd.rules.name"),
+        description=locale_str("How to play Arsène", key="arsene.cmd.rules.description"),
+    )
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, "arsene")
 
-    @app_commands.command(name="play", description="Make your move at the Arsène table here")
-    @app_commands.describe(move="Your move (type to search)")
+    @app_commands.command(
+        name=locale_str("play", key="arsene.cmd.play.name"),
+        description=locale_str("Make your move at the Arsène table here", key="arsene.cmd.play.description"),
+    )
+    @app_commands.rename(move=locale_str("move", key="arsene.cmd.play.move.name"))
+    @app_commands.describe(
+        move=locale_str("Your move (type to search)", key="arsene.cmd.play.move.description")
+    )
     async def play(self, interaction: discord.Interaction, move: str) -> None:
         await self.bot.desk.play_command(interaction, "arsene", move)
 
