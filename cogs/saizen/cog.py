@@ -6,7 +6,7 @@ instead of a table that cannot start. ``/saizen play`` is a typed alternative to
 
 from __future__ import annotations
 
-from typing import Literal
+import unicodedata
 
 import discord
 from discord import app_commands
@@ -17,23 +17,43 @@ from bot import cards
 from bot.desk import member_lang
 from bot.engine import IllegalAction
 from bot.games import register
+from bot.i18n import LANGUAGES, t
 from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
 from cogs.saizen.render import SUIT, SaizenUI
 from cogs.saizen.rules_core import format_layout, parse_layout
 
 GAME = "saizen"
+
+
+def plain(text: str) -> str:
+    """Typed text compared loosely: full-width forms folded (NFKC), no variation selectors or spaces."""
+    text = unicodedata.normalize("NFKC", text)
+    return "".join(c for c in text if c not in "\ufe0e\ufe0f" and not c.isspace()).lower()
+
+
 #: A typed card ("♠Q", "SQ", "s12", "🃏") → its code, so a player may type a card instead of picking.
 TYPED_CARDS = {
-    **{cards.label(c).lower(): c for c in cards.standard_deck()},
-    **{f"{c[0]}{cards.label(c)[1:]}".lower(): c for c in cards.standard_deck()},
-    **{c.lower(): c for c in cards.standard_deck()},
+    **{plain(cards.label(c)): c for c in cards.standard_deck()},
+    **{plain(f"{c[0]}{cards.label(c)[len(cards.SUIT_SYMBOLS[c[0]]) :]}"): c for c in cards.standard_deck()},
+    **{plain(c): c for c in cards.standard_deck()},
 }
+#: "Pass" typed in either language.
+TYPED_PASS = {plain(t("saizen.action.pass", language)) for language in LANGUAGES}
+
+JOKER_CHOICES = [
+    app_commands.Choice(name=locale_str("none", key="saizen.cmd.new.jokers.none"), value=0),
+    app_commands.Choice(name=locale_str("1 joker", key="saizen.cmd.new.jokers.one"), value=1),
+    app_commands.Choice(name=locale_str("2 jokers", key="saizen.cmd.new.jokers.two"), value=2),
+]
 
 
 def typed_action(text: str) -> str:
-    """The action a member typed: an action as offered, or a bare card."""
+    """The action a member typed: an action as offered, a bare card, or "Pass" in either language."""
     text = text.strip()
-    card = TYPED_CARDS.get(text.lower().replace(" ", ""))
+    typed = plain(text)
+    if typed in TYPED_PASS:
+        return "pass"
+    card = TYPED_CARDS.get(typed)
     return f"play:{card}" if card else text
 
 
@@ -64,11 +84,12 @@ class Saizen(
             key="saizen.cmd.new.layout.description",
         ),
     )
+    @app_commands.choices(jokers=JOKER_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
         players: app_commands.Range[int, 2, 6] = 4,
-        jokers: Literal[0, 1, 2] = 0,
+        jokers: int = 0,
         layout: str = "",
     ) -> None:
         try:

@@ -7,9 +7,10 @@ than every number under both 大 and 小.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-from bot.cards import SUITS
+from bot.cards import SUIT_SYMBOLS, SUITS
 from bot.engine import IllegalAction
 
 # The five switches of a rule card, in the order printed on the card, and their two sides.
@@ -23,6 +24,10 @@ SIDES: dict[str, tuple[str, str]] = {
     "win": ("must_win", "free"),  # 必勝 / 自由: must win if able / free
 }
 SECOND_SIDES = {sides[1]: switch for switch, sides in SIDES.items()}
+#: The designer's Japanese names of the second sides, accepted in a layout like the English ones.
+SIDE_ALIASES = {"小": "low", "先": "earlier", "決勝": "playoff", "自由": "free"}
+#: Suit symbols accepted in a layout (♠ as well as S).
+SUIT_ALIASES = {symbol.rstrip("\ufe0e"): suit for suit, symbol in SUIT_SYMBOLS.items() if suit in SUITS}
 JOKER_CODES = ("J0", "J1")
 JOKER_NUMBER = 0
 
@@ -54,20 +59,21 @@ def parse_layout(value: Any) -> frozenset[tuple[str, str]]:
     ``value`` is "" / "standard" / None (every first side, the ruling's layout), or tokens
     separated by commas or spaces (a string or a list of strings). A token is ``<suit>:<sides>``
     where suit is S, H, D, C or ``*`` (all four) and sides are second-side names joined by ``+``:
-    e.g. ``"S:low+may, H:playoff, *:free"``.
+    e.g. ``"S:low+may, H:playoff, *:free"``. Japanese input works too: full-width characters,
+    "、" between tokens, suit symbols and the designer's side names (``"♠:小+MAY ♥:決勝"``).
     """
     if value is None or value == "" or value == "standard":
         return frozenset()
     if isinstance(value, str):
-        tokens = value.replace(",", " ").split()
+        tokens = _layout_tokens(value)
     elif isinstance(value, list) and all(isinstance(t, str) for t in value):
-        tokens = [t for item in value for t in item.replace(",", " ").split()]
+        tokens = [t for item in value for t in _layout_tokens(item)]
     else:
         raise IllegalAction("bad_option", option="layout", value=str(value))
     result: set[tuple[str, str]] = set()
     for token in tokens:
         suit_part, sep, sides_part = token.partition(":")
-        suit_part = suit_part.upper()
+        suit_part = SUIT_ALIASES.get(suit_part, suit_part).upper()
         if (
             not sep
             or not sides_part
@@ -76,10 +82,16 @@ def parse_layout(value: Any) -> frozenset[tuple[str, str]]:
             raise IllegalAction("bad_option", option="layout", value=token)
         suits = SUITS if suit_part == "*" else suit_part
         for side in sides_part.lower().split("+"):
+            side = SIDE_ALIASES.get(side, side)
             if side not in SECOND_SIDES:
                 raise IllegalAction("bad_option", option="layout", value=token)
             result.update((s, SECOND_SIDES[side]) for s in suits)
     return frozenset(result)
+
+
+def _layout_tokens(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", text).replace("\ufe0e", "").replace("\ufe0f", "")
+    return text.replace(",", " ").replace("、", " ").split()
 
 
 def format_layout(second: set[tuple[str, str]] | frozenset[tuple[str, str]]) -> str:
