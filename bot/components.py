@@ -91,7 +91,7 @@ class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(
 
 
 class SettingSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo):(?P<tid>[0-9]+)"
+    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)"
 ):
     """The host's lobby settings: the move clock and what happens on a timeout."""
 

@@ -239,6 +239,8 @@ class Desk:
             if what == "clock":
                 clock = int(value) if value.isdigit() else -1
                 table = await self.service.set_clock(table_id, interaction.user.id, clock or None)
+            elif what == "lang":
+                table = await self.service.set_language(table_id, interaction.user.id, value)
             else:
                 table = await self.service.set_timeout_policy(table_id, interaction.user.id, value)
             await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())

@@ -11,7 +11,7 @@ import discord
 from bot.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
 from bot.engine import Engine
 from bot.games import REGISTRY, Menu, Prompt, TableView
-from bot.i18n import Lang
+from bot.i18n import LANGUAGES, Lang
 from bot.storage import Seat, TableRow
 from bot.tables import CLOCKS, TIMEOUT_POLICIES
 
@@ -138,6 +138,15 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     ]
     items.append(
         SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
+    )
+    languages = [
+        discord.SelectOption(label=tr(f"language.{code}"), value=code, default=code == table.language)
+        for code in LANGUAGES
+    ]
+    items.append(
+        SettingSelect(
+            "lang", table.id, placeholder=tr("lobby.language_placeholder"), options=languages, row=4
+        )
     )
     return Rendered(content=None, embed=embed, view=_view(*items))
 

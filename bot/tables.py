@@ -19,6 +19,7 @@ from typing import Any
 from bot.engine import Engine, Event, IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
+from bot.i18n import LANGUAGES
 from bot.storage import Seat, Store, TableRow
 
 COMPUTER = "computer"
@@ -289,6 +290,16 @@ class TableService:
             table = await self._lobby(table_id)
             self._require_host(table, user_id)
             await self.store.update_table(table_id, clock=clock)
+            return await self.table(table_id)
+
+    async def set_language(self, table_id: int, user_id: int, language: str) -> TableRow:
+        """The language of the table's public messages (each member's replies follow their own)."""
+        if language not in LANGUAGES:
+            raise UserError("error.bad_clock")
+        async with self.locks[table_id]:
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            await self.store.update_table(table_id, language=language)
             return await self.table(table_id)
 
     async def set_timeout_policy(self, table_id: int, user_id: int, policy: str) -> TableRow:

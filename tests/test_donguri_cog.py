@@ -254,3 +254,18 @@ async def test_several_tables_run_at_once_in_one_channel(simcord_env):
     assert len(dms(alice)) == 1 and len(dms(erin)) == 1
     texts = [embed_text(m) for m in world.channel.history() if m.embeds]
     assert sum("Deal 1/9" in t for t in texts) == 2
+
+
+async def test_host_chooses_the_table_language_in_the_lobby(simcord_env):
+    world = make_world(simcord_env)
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "donguri", players=3)
+    assert "Join" in labels(lobby)
+    await alice.select(table_message(world), ["ja"], custom_id="tt:lang:1")
+    assert "どんぐりと山猫" in embed_text(table_message(world))
+    assert "Join" not in labels(table_message(world))
+    refused = await bob.select(table_message(world), ["en"], custom_id="tt:lang:1")
+    assert refused.ephemeral and "Only the host" in refused.response.content, "replies follow the member"
+    await bob.click(table_message(world), label=labels(table_message(world))[0])
+    await carol.click(table_message(world), label=labels(table_message(world))[0])
+    assert "ディール" in embed_text(table_message(world)), "public table messages use the table's language"

@@ -337,7 +337,14 @@ def test_an_invalid_japanese_name_is_left_out(monkeypatch):
     assert translate_key("donguri.cmd.rules.name", "ja", Where.command_name) is None
 
 
-OUR_ROOTS = ("bot.commands", "cogs.donguri.cog")
+OUR_ROOTS = (
+    "bot.commands",
+    "cogs.donguri.cog",
+    "cogs.arsene.cog",
+    "cogs.saizen.cog",
+    "cogs.final_quest.cog",
+    "cogs.othello_torite.cog",
+)
 
 
 def _walk_payload(node: dict[str, Any], path: str, problems: list[str]) -> None:
@@ -360,7 +367,16 @@ def _walk_payload(node: dict[str, Any], path: str, problems: list[str]) -> None:
 async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcord_env):
     bot = simcord_env.bot
     ours = {c.name for c in bot.tree.get_commands() if c.module in OUR_ROOTS}
-    assert ours == {"table", "mygames", "notifications", "donguri"}
+    assert ours == {
+        "table",
+        "mygames",
+        "notifications",
+        "donguri",
+        "arsene",
+        "saizen",
+        "finalquest",
+        "othello",
+    }
     synced = {cmd["name"]: cmd for cmd in simcord_env.backend.commands[None].values()}
     problems: list[str] = []
     for name in sorted(ours):

@@ -30,7 +30,7 @@ def make_world(env, names=("alice", "bob", "carol", "dave", "erin")) -> World:
 def table_message(world: World) -> discord.Message:
     """The newest table message (lobby, running table or finished table) in the channel."""
     for message in reversed(world.channel.history()):
-        if message.author.bot and message.embeds and "table #" in (message.embeds[0].title or ""):
+        if message.author.bot and message.embeds and "#" in (message.embeds[0].title or ""):
             return message
     raise AssertionError("no table message")
 
