@@ -69,7 +69,7 @@ class Speech:
                 discord.PermissionOverwrite(send_messages=True if may_speak else False) if running else None
             )
             await channel.set_permissions(
-                member, overwrite=overwrite, reason=f"table {table.id}: speaking turn"
+                member, overwrite=overwrite, reason=Lang(table.language)("speech.audit_turn", id=table.id)
             )
             if running:
                 self.applied[key] = may_speak
@@ -78,7 +78,8 @@ class Speech:
         if not running:
             everyone = channel.overwrites_for(channel.guild.default_role)
             everyone.send_messages = None
-            await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason="game over")
+            reason = Lang(table.language)("speech.audit_over", id=table.id)
+            await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
             await self.bot.service.store.update_table(table.id, locked=0)
         elif not table.locked:
             await self.bot.service.store.update_table(table.id, locked=1)
