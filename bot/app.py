@@ -15,7 +15,6 @@ from bot.clock import now as clock_now
 from bot.config import Config
 from bot.delivery import Delivery
 from bot.desk import Desk
-from bot.i18n import Lang, language_of
 from bot.speech import Speech
 from bot.storage import Store
 from bot.tables import TableService
@@ -71,7 +70,7 @@ class TabletopBot(commands.Bot):
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        await self.desk.guarded(interaction, None, _raise(getattr(error, "original", error)))
+        await self.desk.report(interaction, None, getattr(error, "original", error))
 
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
@@ -82,13 +81,5 @@ class TabletopBot(commands.Bot):
             self.store = None
 
 
-async def _raise(error: BaseException) -> None:
-    raise error
-
-
 def create_bot(config: Config) -> TabletopBot:
     return TabletopBot(config)
-
-
-def lang_for(interaction: discord.Interaction) -> Lang:
-    return Lang(language_of(interaction.locale))

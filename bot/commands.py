@@ -12,7 +12,6 @@ from bot.delivery import jump_url
 from bot.desk import member_lang
 from bot.errors import UserError
 from bot.i18n import Lang
-from bot.tables import Note
 
 
 class TableCommands(
@@ -45,22 +44,19 @@ class TableCommands(
         ),
     )
     async def pause(self, interaction: discord.Interaction) -> None:
-        async def work(table):
-            await self.bot.service.pause(table.id, interaction.user.id, True)
-            self.bot.service.pending_notes[table.id].append(Note("table_cmd.paused_note"))
-            return member_lang(interaction)("table_cmd.paused")
-
-        await self.run(interaction, work)
+        await self.set_paused(interaction, True)
 
     @app_commands.command(
         name=locale_str("resume", key="cmd.table.resume.name"),
         description=locale_str("Host: resume a paused table", key="cmd.table.resume.description"),
     )
     async def resume(self, interaction: discord.Interaction) -> None:
+        await self.set_paused(interaction, False)
+
+    async def set_paused(self, interaction: discord.Interaction, paused: bool) -> None:
         async def work(table):
-            await self.bot.service.pause(table.id, interaction.user.id, False)
-            self.bot.service.pending_notes[table.id].append(Note("table_cmd.resumed_note"))
-            return member_lang(interaction)("table_cmd.resumed")
+            await self.bot.service.pause(table.id, interaction.user.id, paused)
+            return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
 
         await self.run(interaction, work)
 

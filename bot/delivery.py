@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 RECORD_LIMIT = 1800
+TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
 DM_CLOSED = 50007
 
 
@@ -37,7 +38,10 @@ def jump_url(table: TableRow) -> str:
 def fingerprint(rendered: render.Rendered) -> str:
     embed = rendered.embed.to_dict() if rendered.embed else {}
     view = rendered.view.to_components() if rendered.view else []
-    return hashlib.sha1(json.dumps([rendered.content, embed, view], sort_keys=True).encode()).hexdigest()
+    image = hashlib.sha1(rendered.image).hexdigest() if rendered.image else None
+    return hashlib.sha1(
+        json.dumps([rendered.content, embed, view, image], sort_keys=True).encode()
+    ).hexdigest()
 
 
 class Delivery:
@@ -74,19 +78,23 @@ class Delivery:
             if table.speech:
                 await self.bot.speech.sync(table, public)
             if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
-                await self.ping_turn(table, tr)
+                await self.ping_turn(table)
             if table.dirty or table.status == "running":
                 await self.service.store.update_table(table.id, dirty=0)
         await self.bot.scheduler.rearm()
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
-        if not table.message_id:
+        """Edit the table message, unless it already shows exactly this."""
+        key = fingerprint(rendered)
+        if not table.message_id or self.shown.get((table.id, TABLE_MESSAGE)) == key:
             return
         message = self.messageable(table.channel_id).get_partial_message(table.message_id)
         try:
             await message.edit(**rendered.edit_kwargs())
         except discord.NotFound:
             log.warning("table %s: its message is gone", table.id)
+            return
+        self.shown[(table.id, TABLE_MESSAGE)] = key
 
     async def append_record(self, table: TableRow, engine, tr: Lang) -> None:
         ui = REGISTRY[table.game]
@@ -173,34 +181,28 @@ class Delivery:
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
 
-    async def ping_turn(self, table: TableRow, tr: Lang) -> None:
+    async def ping_turn(self, table: TableRow) -> None:
         """Once per turn: a mention at the table and, if the player wants it, a DM."""
         await self.service.store.update_table(table.id, pinged_turn=table.turn_no)
         waiting = [table.seats[s] for s in table.ping_seats if s in table.turn_seats]
-        if not waiting:
-            return
-        when = render.timestamp(table.deadline)
-        mentions = ", ".join(f"<@{s.user_id}>" for s in waiting)
-        await self.messageable(table.home_channel_id).send(
-            tr("clock.turn_ping", players=mentions, when=when),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        await self.dm_players(table, waiting, "clock.turn_dm", when)
+        await self.call_players(table, waiting, "clock.turn_ping", "clock.turn_dm")
 
     async def remind(self, table: TableRow) -> None:
         """Once per move clock: the players still waited for are told time is running out."""
         await self.service.store.update_table(table.id, remind_at=None)
-        tr = Lang(table.language)
         waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
-        if not waiting:
+        await self.call_players(table, waiting, "clock.reminder", "clock.reminder_dm")
+
+    async def call_players(self, table: TableRow, seats, table_key: str, dm_key: str) -> None:
+        if not seats:
             return
+        tr = Lang(table.language)
         when = render.timestamp(table.deadline)
-        mentions = ", ".join(f"<@{s.user_id}>" for s in waiting)
+        mentions = ", ".join(f"<@{s.user_id}>" for s in seats)
         await self.messageable(table.home_channel_id).send(
-            tr("clock.reminder", players=mentions, when=when),
-            allowed_mentions=discord.AllowedMentions(users=True),
+            tr(table_key, players=mentions, when=when), allowed_mentions=discord.AllowedMentions(users=True)
         )
-        await self.dm_players(table, waiting, "clock.reminder_dm", when)
+        await self.dm_players(table, seats, dm_key, when)
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         tr = Lang(table.language)

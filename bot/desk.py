@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
-from bot.delivery import fingerprint, jump_url
+from bot.delivery import TABLE_MESSAGE, fingerprint, jump_url
 from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
@@ -56,19 +56,26 @@ class Desk:
 
     async def guarded(self, interaction: discord.Interaction, table_id: int | None, work) -> None:
         """Run ``work``; turn every failure into a specific ephemeral message."""
-        tr = member_lang(interaction)
         try:
             await work
-        except UserError as exc:
+        except Exception as exc:
+            await self.report(interaction, table_id, exc)
+
+    async def report(
+        self, interaction: discord.Interaction, table_id: int | None, exc: BaseException
+    ) -> None:
+        """Tell the member what went wrong; an unexpected error is logged under an id they see."""
+        tr = member_lang(interaction)
+        if isinstance(exc, UserError):
             await self.reply(interaction, tr(exc.key, **exc.params))
-        except IllegalAction as exc:
+        elif isinstance(exc, IllegalAction):
             await self.reply(interaction, await self.illegal_text(table_id, exc, tr))
-        except discord.Forbidden as exc:
+        elif isinstance(exc, discord.Forbidden):
             log.warning("missing permission: %s", exc)
             await self.reply(interaction, tr("error.bot_forbidden"))
-        except Exception:
+        else:
             error_id = secrets.token_hex(4)
-            log.exception("unexpected error %s (table %s)", error_id, table_id)
+            log.error("unexpected error %s (table %s)", error_id, table_id, exc_info=exc)
             if table_id is not None:
                 self.service.forget(table_id)
             try:
@@ -199,13 +206,7 @@ class Desk:
             table = await service.add_computer(table_id, user.id)
         elif verb == "cancel":
             table = await service.cancel(table_id, user.id)
-            if self.on_table_message(interaction, table):
-                await interaction.response.edit_message(
-                    **render.closed(table, Lang(table.language)).edit_kwargs()
-                )
-            else:
-                await self.reply(interaction, member_lang(interaction)("lobby.done.cancel"))
-            await self.delivery.refresh(table_id)
+            await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")
             return
         elif verb == "start":
             await self.start(interaction, table_id, user.id)
@@ -215,11 +216,19 @@ class Desk:
         if service.ready_to_start(table):
             await self.start(interaction, table_id, None)
             return
+        await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
+
+    async def answer(
+        self, interaction: discord.Interaction, table, rendered: render.Rendered, done: str
+    ) -> None:
+        """Redraw the table message in place when it was clicked; otherwise (a Join announcement
+        elsewhere) confirm privately and redraw the table message through the usual refresh."""
         if self.on_table_message(interaction, table):
-            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+            await interaction.response.edit_message(**rendered.edit_kwargs())
+            self.delivery.shown[(table.id, TABLE_MESSAGE)] = fingerprint(rendered)
         else:
-            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{verb}"))
-            await self.delivery.refresh(table_id)
+            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
+        await self.delivery.refresh(table.id)
 
     @staticmethod
     def on_table_message(interaction: discord.Interaction, table) -> bool:
@@ -228,7 +237,7 @@ class Desk:
     async def on_kick(self, interaction: discord.Interaction, table_id: int, position: int) -> None:
         async def work():
             table = await self.service.remove(table_id, interaction.user.id, position)
-            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
 
@@ -243,20 +252,16 @@ class Desk:
                 table = await self.service.set_language(table_id, interaction.user.id, value)
             else:
                 table = await self.service.set_timeout_policy(table_id, interaction.user.id, value)
-            await interaction.response.edit_message(**render.lobby(table, Lang(table.language)).edit_kwargs())
+            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
 
     async def start(self, interaction: discord.Interaction, table_id: int, user_id: int | None) -> None:
         outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
-        if self.on_table_message(interaction, table):
-            await interaction.response.edit_message(
-                **render.table_message(table, engine, Lang(table.language)).edit_kwargs()
-            )
-        else:
-            await self.reply(interaction, member_lang(interaction)("lobby.done.start"))
-        await self.delivery.refresh(table_id)
+        await self.answer(
+            interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
+        )
 
     async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
         table = await self.service.table(table_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -31,7 +31,6 @@ class Rendered:
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     image: bytes | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)] if self.image else []

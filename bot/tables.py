@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import Engine, Event, IllegalAction
+from bot.engine import Engine, Event
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.i18n import LANGUAGES
@@ -38,7 +38,6 @@ class Outcome:
     table: TableRow
     engine: Engine
     events: list[Event] = field(default_factory=list)
-    finished: bool = False
 
 
 @dataclass
@@ -211,17 +210,11 @@ class TableService:
             acted_since = any(s == seat for s, _ in engine.history[version:])
             if version > log_length or acted_since:
                 raise UserError("error.stale")
-            try:
-                events = engine.apply(seat, action)
-            except IllegalAction:
-                raise
-            except Exception:
-                self.forget(table_id)
-                raise
+            events = engine.apply(seat, action)  # IllegalAction leaves the engine untouched
             try:
                 await self.store.append_actions(table_id, log_length, [(seat, action, False)])
             except Exception:
-                self.forget(table_id)
+                self.forget(table_id)  # the engine is ahead of the log: rebuild it from the log
                 raise
             if table.seats[seat].timeouts:
                 seats = list(table.seats)
@@ -251,7 +244,6 @@ class TableService:
             await self.store.append_actions(table.id, index, [(seat, choice, True)])
         self.pending_events[table.id].extend(outcome.events)
         if engine.is_terminal():
-            outcome.finished = True
             result = json.dumps(engine.results())
             await self.store.update_table(
                 table.id, status="finished", result=result, deadline=None, remind_at=None
@@ -336,7 +328,6 @@ class TableService:
                 )
                 for seat in absent:
                     self.pending_notes[table_id].append(Note("clock.ended_table", {"seat": seat}))
-                outcome.finished = True
                 outcome.table = await self.table(table_id)
                 return outcome
             seats = list(table.seats)
@@ -382,6 +373,9 @@ class TableService:
                     reminder = deadline - table.clock * REMIND_BEFORE
                     fields.update(deadline=deadline, remind_at=reminder if reminder > self.now() else None)
                 await self.store.update_table(table_id, **fields)
+            self.pending_notes[table_id].append(
+                Note("table_cmd.paused_note" if paused else "table_cmd.resumed_note")
+            )
             return await self.table(table_id)
 
     async def replace(self, table_id: int, user_id: int, position: int, new: tuple[int, str]) -> TableRow:
@@ -421,5 +415,4 @@ class TableService:
             return await self.table(table_id)
 
     def drain_events(self, table_id: int) -> list[Event]:
-        events = self.pending_events.pop(table_id, [])
-        return events
+        return self.pending_events.pop(table_id, [])
