@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
@@ -35,6 +37,7 @@ class TabletopBot(commands.Bot):
         self.config = config
         self.store: Store | None = None
         self._announced = False
+        self._startup: asyncio.Future | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database)
@@ -61,8 +64,14 @@ class TabletopBot(commands.Bot):
         if not self._announced:
             self._announced = True
             log.info("ready as %s in %d servers with %d games", self.user, len(self.guilds), len(self.cogs))
-            await self.delivery.recover()
-            await self.scheduler.run_due()
+            # Tracked so that a shutdown arriving mid-recovery cancels it before the database closes.
+            self._startup = asyncio.ensure_future(self._recover())
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._startup
+
+    async def _recover(self) -> None:
+        await self.delivery.recover()
+        await self.scheduler.run_due()
 
     async def on_message(self, message: discord.Message) -> None:
         await self.speech.on_message(message)
@@ -75,6 +84,11 @@ class TabletopBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
             self.scheduler.stop()
+        startup = self._startup
+        if startup is not None and not startup.done():
+            startup.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await startup
         await super().close()
         if self.store is not None:
             await self.store.close()
