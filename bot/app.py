@@ -20,6 +20,7 @@ from bot.desk import Desk
 from bot.speech import Speech
 from bot.storage import Store
 from bot.tables import TableService
+from bot.tournament_desk import TournamentDesk
 from bot.translator import CatalogTranslator
 
 log = logging.getLogger("tabletop")
@@ -46,10 +47,14 @@ class TabletopBot(commands.Bot):
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)
         self.scheduler = Scheduler(self)
+        self.tournaments = TournamentDesk(self)
+        self.scheduler.sources.append(self.tournaments)
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
         await self.load_extension("bot.commands")
+        await self.load_extension("bot.tournament_commands")
+        await self.load_extension("bot.rating_commands")
         for extension in game_extensions():
             await self.load_extension(extension)
         if self.config.test_guild_id:
@@ -71,6 +76,12 @@ class TabletopBot(commands.Bot):
 
     async def _recover(self) -> None:
         await self.delivery.recover()
+        for table in await self.store.unsettled_tables():
+            try:
+                await self.delivery.settle(table)
+            except Exception:
+                log.exception("table %s: settling failed", table.id)
+        await self.tournaments.recover()
         await self.scheduler.run_due()
 
     async def on_message(self, message: discord.Message) -> None:

@@ -28,12 +28,15 @@ class Scheduler:
         self.handle: asyncio.TimerHandle | None = None
         self.armed_for: float | None = None
         self.busy = asyncio.Lock()
+        #: Other stored timers (tournament sign-up deadlines): objects with ``next_due()`` and ``run_due(now)``.
+        self.sources: list = []
 
     async def rearm(self) -> None:
         """Arm the timer for the next due time (or disarm when nothing is due)."""
         if self.bot.store is None:
             return
-        due = await self.bot.store.next_due()
+        times = [await self.bot.store.next_due()] + [await source.next_due() for source in self.sources]
+        due = min((t for t in times if t is not None), default=None)
         if due == self.armed_for and self.handle is not None:
             return
         if self.handle is not None:
@@ -63,6 +66,11 @@ class Scheduler:
                         await self.bot.delivery.remind(table)
                 except Exception:
                     log.exception("table %s: clock handling failed", table.id)
+            for source in self.sources:
+                try:
+                    await source.run_due(now())
+                except Exception:
+                    log.exception("timer source %s failed", type(source).__name__)
             await self.rearm()
 
     def stop(self) -> None:

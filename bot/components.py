@@ -2,7 +2,7 @@
 
 ``tt:<verb>:<table>`` lobby and table buttons; ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
-``tt:x:<table>:<n>`` a shown-but-unplayable card.
+``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
 """
 
 from __future__ import annotations
@@ -126,4 +126,24 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<
         await _desk(interaction).on_stale(interaction)
 
 
-ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)
+class EventButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:ev:(?P<verb>join|drop|start|next):(?P<eid>[0-9]+)",
+):
+    """A tournament's buttons: sign up, drop out, and the organizer's start and next round."""
+
+    def __init__(self, verb: str, event_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:ev:{verb}:{event_id}", **button))
+        self.verb, self.event_id = verb, event_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["verb"], int(match["eid"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)  # type: ignore[attr-defined]
+
+
+ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)

@@ -25,6 +25,7 @@ class Config:
     test_guild_id: int | None = None
     log_level: str = "INFO"
     default_language: str = "en"
+    organizer_role: str = ""
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -42,7 +43,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "games"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -52,6 +53,7 @@ def parse(raw: dict[str, Any]) -> Config:
         test_guild_id=_expect(raw, "test_guild_id", int, None) or None,
         log_level=_expect(raw, "log_level", str, "INFO").upper(),
         default_language=_expect(raw, "default_language", str, "en"),
+        organizer_role=_expect(raw, "organizer_role", str, ""),
         games=_expect(raw, "games", dict, {}),
     )
     if cfg.log_level not in LOG_LEVELS:

@@ -44,6 +44,21 @@ def fingerprint(rendered: render.Rendered) -> str:
     ).hexdigest()
 
 
+def chunks(lines: list[str], limit: int) -> list[str]:
+    """Lines joined into texts of at most ``limit`` characters (a longer single line is cut)."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
 class Delivery:
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
@@ -81,7 +96,16 @@ class Delivery:
                 await self.ping_turn(table)
             if table.dirty or table.status == "running":
                 await self.service.store.update_table(table.id, dirty=0)
+        if table.status in ("finished", "cancelled") and not table.settled:
+            await self.settle(table)
         await self.bot.scheduler.rearm()
+
+    async def settle(self, table: TableRow) -> None:
+        """After a table ends: its rating change, then its tournament result (each recorded once)."""
+        if table.rated or table.tournament_id is not None:
+            await self.bot.tournaments.ratings.settle(table)
+        if table.tournament_id is not None:
+            await self.bot.tournaments.table_finished(table)
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         """Edit the table message, unless it already shows exactly this."""
@@ -124,9 +148,12 @@ class Delivery:
                 table.id, last["part"], last["deal"], last["message_id"], text, closed
             )
         else:
-            message = await home.send(text, allowed_mentions=discord.AllowedMentions.none())
-            part = (last["part"] + 1) if last else 1
-            await self.service.store.set_record(table.id, part, deal, message.id, text)
+            # A long batch (computers finishing a whole game at once) is split over several messages.
+            part = last["part"] if last else 0
+            for chunk in chunks(lines, RECORD_LIMIT):
+                message = await home.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+                part += 1
+                await self.service.store.set_record(table.id, part, deal, message.id, chunk)
 
     @staticmethod
     def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:

@@ -94,11 +94,18 @@ class Desk:
 
     # ---- opening a table ----------------------------------------------------------------------
     async def open_table(
-        self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        size: int,
+        options: dict[str, Any],
+        rated: bool = False,
     ):
-        await self.guarded(interaction, None, self._open(interaction, game, size, options))
+        await self.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
-    async def _open(self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any]):
+    async def _open(
+        self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any], rated: bool
+    ):
         tr = member_lang(interaction)
         channel = interaction.channel
         if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
@@ -123,10 +130,11 @@ class Desk:
             size=size,
             options=options,
             language=language,
+            rated=rated,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
-            home = await self.create_table_channel(interaction, table, lang, speech)
+            home = await self.create_table_channel(interaction.guild, channel, table, lang, speech)
             message = await home.send(**render.lobby(table, lang).send_kwargs())
             await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
@@ -148,17 +156,34 @@ class Desk:
             names = ", ".join(tr(f"permission.{p}") for p in missing)
             raise UserError("error.missing_permissions", permissions=names)
 
+    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
+        """Show a table that an event opened and started: its message and thread (or channel), then
+        hands and pings through the usual refresh."""
+        lang = Lang(table.language)
+        engine = await self.service.engine(table)
+        if REGISTRY[table.game].channel_mode == "channel":
+            speech = speech_mode(guild.me.guild_permissions)
+            home = await self.create_table_channel(guild, channel, table, lang, speech)
+            message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
+            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+        else:
+            message = await channel.send(**render.table_message(table, engine, lang).send_kwargs())
+            thread = await message.create_thread(
+                name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            await self.service.attach(table.id, message_id=message.id, thread_id=thread.id)
+        await self.delivery.refresh(table.id)
+
     async def create_table_channel(
-        self, interaction: discord.Interaction, table, lang: Lang, speech: str | None
+        self, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
     ) -> discord.TextChannel:
         """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
 
         In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
         channel stays open and out-of-turn messages are deleted instead.
         """
-        guild = interaction.guild
         wanted = self.bot.config.games.get(table.game, {}).get("category")
-        category = getattr(interaction.channel, "category", None)
+        category = getattr(source, "category", None)
         if wanted:
             category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
         me = guild.me

@@ -97,6 +97,11 @@ class Engine:
 
     # ---- optional information for the platform --------------------------------------------
     @classmethod
+    def teams(cls, num_players: int) -> list[list[int]] | None:
+        """Seats that play as one side (partners share a result); None when everyone plays alone."""
+        return None
+
+    @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
         """(num_players, options) pairs the conformance test plays through: cover every variant."""
         return [(n, {}) for n in range(cls.min_players, cls.max_players + 1)]

@@ -109,6 +109,7 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     clock = tr(
         "lobby.clock", clock=clock_name(table.clock, tr), policy=tr(f"clock.policy.{table.on_timeout}")
     )
+    clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
     embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
     embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
     items: list[discord.ui.Item] = [

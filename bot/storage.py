@@ -69,6 +69,9 @@ class TableRow:
     turn_no: int = 0
     pinged_turn: int = 0
     ping_seats: list[int] = field(default_factory=list)
+    rated: bool = False
+    settled: bool = False
+    tournament_id: int | None = None
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -146,6 +149,8 @@ class Store:
         data["dirty"] = bool(data["dirty"])
         data["locked"] = bool(data["locked"])
         data["paused"] = bool(data["paused"])
+        data["rated"] = bool(data["rated"])
+        data["settled"] = bool(data["settled"])
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
         table = TableRow(**data)
@@ -158,6 +163,15 @@ class Store:
                 async for r in cur
             ]
         return table
+
+    async def unsettled_tables(self) -> list[TableRow]:
+        """Finished tables whose rating (or tournament result) is not yet recorded."""
+        async with self.db.execute(
+            "SELECT * FROM game_tables WHERE status IN ('finished', 'cancelled') AND settled = 0"
+            " AND (rated = 1 OR tournament_id IS NOT NULL) ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         marks = ", ".join("?" for _ in statuses)

@@ -87,6 +87,7 @@ class TableService:
         size: int,
         options: dict[str, Any],
         language: str,
+        rated: bool = False,
     ) -> TableRow:
         cls = REGISTRY[game].engine
         if not cls.min_players <= size <= cls.max_players:
@@ -100,9 +101,74 @@ class TableService:
             size=size,
             options=options,
             language=language,
+            rated=int(rated),
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
         return await self.table(table_id)
+
+    async def create_seated(
+        self,
+        game: str,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        players: list[tuple[int | None, str]],
+        options: dict[str, Any],
+        language: str,
+        clock: int | None,
+        on_timeout: str,
+        tournament_id: int | None = None,
+    ) -> int:
+        """A table with every seat already taken, in the given seat order, ready for ``start(...,
+        shuffle=False)``: for events, seated by their pairing rather than by Join buttons."""
+        table_id = await self.store.create_table(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            size=len(players),
+            options=options,
+            language=language,
+            clock=clock,
+            on_timeout=on_timeout,
+            rated=1,
+            tournament_id=tournament_id,
+        )
+        await self.store.set_seats(table_id, [Seat(i, uid, name) for i, (uid, name) in enumerate(players)])
+        return table_id
+
+    async def hand_over(self, table_id: int, old: int, new: tuple[int, str]) -> bool:
+        """An event replaced a player: the newcomer takes the seat, the hand and the clock as they are."""
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            position = table.seat_of(old)
+            if table.status not in ("lobby", "running") or position is None:
+                return False
+            seats = list(table.seats)
+            seats[position] = Seat(position, new[0], new[1])
+            await self.store.set_seats(table_id, seats)
+            await self.store.clear_deliveries(table_id, position)
+            self.pending_notes[table_id].append(Note("clock.seat_replaced", {"seat": position}))
+            await self.store.update_table(table_id, dirty=1)
+            return True
+
+    async def hand_to_computer(self, table_id: int, user_id: int) -> bool:
+        """A player who left an event: a computer plays their seat to the end of the table."""
+        async with self.locks[table_id]:
+            table = await self.table(table_id)
+            position = table.seat_of(user_id)
+            if table.status != "running" or position is None or table.seats[position].away:
+                return False
+            seats = list(table.seats)
+            seats[position].away = True
+            await self.store.set_seats(table_id, seats)
+            self.pending_notes[table_id].append(Note("clock.seat_taken_over", {"seat": position}))
+            outcome = Outcome(await self.table(table_id), await self.engine(table))
+            await self._run_computers(outcome)
+            await self.store.update_table(table_id, dirty=1)
+            return True
 
     async def attach(self, table_id: int, **ids: int | None) -> None:
         await self.store.update_table(table_id, **ids)
@@ -176,8 +242,8 @@ class TableService:
     def ready_to_start(self, table: TableRow) -> bool:
         return table.status == "lobby" and len(table.seats) >= table.size
 
-    async def start(self, table_id: int, user_id: int | None, seed: int) -> Outcome:
-        """Start the table (``user_id`` None: started because it filled up)."""
+    async def start(self, table_id: int, user_id: int | None, seed: int, shuffle: bool = True) -> Outcome:
+        """Start the table (``user_id`` None: started because it filled up, or by an event)."""
         async with self.locks[table_id]:
             table = await self._lobby(table_id)
             if user_id is not None:
@@ -185,9 +251,10 @@ class TableService:
             cls = REGISTRY[table.game].engine
             if len(table.seats) < cls.min_players:
                 raise UserError("error.too_few_players", min=cls.min_players)
-            seats = list(table.seats)
-            random.Random(seed).shuffle(seats)
-            await self._reseat(table, seats)
+            if shuffle:
+                seats = list(table.seats)
+                random.Random(seed).shuffle(seats)
+                await self._reseat(table, seats)
             await self.store.update_table(table_id, status="running", seed=seed, dirty=1)
             table = await self.table(table_id)
             self.forget(table_id)
@@ -292,6 +359,13 @@ class TableService:
             table = await self._lobby(table_id)
             self._require_host(table, user_id)
             await self.store.update_table(table_id, language=language)
+            return await self.table(table_id)
+
+    async def set_rated(self, table_id: int, user_id: int, rated: bool) -> TableRow:
+        async with self.locks[table_id]:
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            await self.store.update_table(table_id, rated=int(rated))
             return await self.table(table_id)
 
     async def set_timeout_policy(self, table_id: int, user_id: int, policy: str) -> TableRow:
@@ -408,6 +482,8 @@ class TableService:
             self._require_host(table, user_id)
             if table.status not in ("lobby", "running"):
                 raise UserError("error.table_closed")
+            if table.tournament_id is not None:
+                raise UserError("error.tournament_table")
             await self.store.update_table(
                 table_id, status="cancelled", deadline=None, remind_at=None, dirty=1
             )

@@ -166,3 +166,23 @@ def test_every_literal_message_key_exists_in_english():
 
 def test_placeholders_are_filled():
     assert t("error.bad_size", "en", min=3, max=5) == "This game takes 3 to 5 players."
+
+
+# ---- rated tables -------------------------------------------------------------------------------
+async def test_new_rated_opens_a_rated_table_and_the_default_is_casual(simcord_env):
+    from tests.support.table import embed_text, make_world, open_table
+
+    world = make_world(simcord_env)
+    alice, bob = world.members[:2]
+    store = simcord_env.bot.service.store
+
+    rated = await open_table(world, alice, "donguri", players=3, rated=True)
+    rated_id = int(re.search(r"#(\d+)", rated.embeds[0].title).group(1))
+    assert (await store.get_table(rated_id)).rated is True
+    assert "Rated: counts for the leaderboard" in embed_text(rated)
+
+    casual = await open_table(world, bob, "donguri", players=3)
+    casual_id = int(re.search(r"#(\d+)", casual.embeds[0].title).group(1))
+    assert casual_id != rated_id
+    assert (await store.get_table(casual_id)).rated is False
+    assert "Casual: not rated" in embed_text(casual)

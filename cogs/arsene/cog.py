@@ -31,6 +31,7 @@ class Arsene(
     @app_commands.rename(
         players=locale_str("players", key="arsene.cmd.new.players.name"),
         advanced=locale_str("advanced", key="arsene.cmd.new.advanced.name"),
+        rated=locale_str("rated", key="cmd.new.rated.name"),
     )
     @app_commands.describe(
         players=locale_str(
@@ -40,14 +41,18 @@ class Arsene(
             "Advanced rules: contest mode (chip exchanges) after the first shop empties",
             key="arsene.cmd.new.advanced.description",
         ),
+        rated=locale_str(
+            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
+        ),
     )
     async def new(
         self,
         interaction: discord.Interaction,
         players: app_commands.Range[int, 3, 4] = 4,
         advanced: bool = False,
+        rated: bool = False,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced})
+        await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced}, rated=rated)
 
     @app_commands.command(
         name=locale_str("rules", key="arsene.cmd.rules.name"),

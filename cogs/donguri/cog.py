@@ -39,11 +39,15 @@ class Donguri(
     @app_commands.rename(
         players=locale_str("players", key="donguri.cmd.new.players.name"),
         length=locale_str("length", key="donguri.cmd.new.length.name"),
+        rated=locale_str("rated", key="cmd.new.rated.name"),
     )
     @app_commands.describe(
         players=locale_str("Table size (3–5)", key="donguri.cmd.new.players.description"),
         length=locale_str(
             "Standard or short game (number of deals)", key="donguri.cmd.new.length.description"
+        ),
+        rated=locale_str(
+            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
         ),
     )
     @app_commands.choices(length=LENGTH_CHOICES)
@@ -52,8 +56,9 @@ class Donguri(
         interaction: discord.Interaction,
         players: app_commands.Range[int, 3, 5] = 4,
         length: str = "standard",
+        rated: bool = False,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "donguri", players, {"length": length})
+        await self.bot.desk.open_table(interaction, "donguri", players, {"length": length}, rated=rated)
 
     @app_commands.command(
         name=locale_str("rules", key="donguri.cmd.rules.name"),

@@ -102,6 +102,7 @@ class FinalQuest(
     @app_commands.rename(
         rebuttal=locale_str("rebuttal", key="final_quest.cmd.new.rebuttal.name"),
         round_cap=locale_str("round_cap", key="final_quest.cmd.new.round_cap.name"),
+        rated=locale_str("rated", key="cmd.new.rated.name"),
     )
     @app_commands.describe(
         rebuttal=locale_str(
@@ -112,6 +113,9 @@ class FinalQuest(
             "Draw after this many rounds (leave empty for no limit)",
             key="final_quest.cmd.new.round_cap.description",
         ),
+        rated=locale_str(
+            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
+        ),
     )
     @app_commands.choices(rebuttal=REBUTTAL_CHOICES)
     async def new(
@@ -119,9 +123,10 @@ class FinalQuest(
         interaction: discord.Interaction,
         rebuttal: str = "public",
         round_cap: app_commands.Range[int, 1, 99] | None = None,
+        rated: bool = False,
     ) -> None:
         options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
-        await self.desk.open_table(interaction, G, 4, options)
+        await self.desk.open_table(interaction, G, 4, options, rated=rated)
 
     @app_commands.command(
         name=locale_str("rules", key="final_quest.cmd.rules.name"),

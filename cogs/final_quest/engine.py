@@ -131,6 +131,10 @@ class FinalQuestEngine(Engine):
     min_players = 4
     max_players = 4
 
+    @classmethod
+    def teams(cls, num_players: int) -> list[list[int]] | None:
+        return [list(t) for t in TEAM_SEATS]
+
     # ---- setup -------------------------------------------------------------------------------
     def setup(self) -> None:
         opts = {**DEFAULT_OPTIONS, **self.options}

@@ -40,8 +40,14 @@ class OthelloTorite(
             "Open an Othello de Torite table in this channel", key="othello_torite.cmd.new.description"
         ),
     )
-    async def new(self, interaction: discord.Interaction) -> None:
-        await self.bot.desk.open_table(interaction, GAME, 2, {})
+    @app_commands.rename(rated=locale_str("rated", key="cmd.new.rated.name"))
+    @app_commands.describe(
+        rated=locale_str(
+            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
+        ),
+    )
+    async def new(self, interaction: discord.Interaction, rated: bool = False) -> None:
+        await self.bot.desk.open_table(interaction, GAME, 2, {}, rated=rated)
 
     @app_commands.command(
         name=locale_str("rules", key="othello_torite.cmd.rules.name"),

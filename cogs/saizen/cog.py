@@ -75,6 +75,7 @@ class Saizen(
         players=locale_str("players", key="saizen.cmd.new.players.name"),
         jokers=locale_str("jokers", key="saizen.cmd.new.jokers.name"),
         layout=locale_str("layout", key="saizen.cmd.new.layout.name"),
+        rated=locale_str("rated", key="cmd.new.rated.name"),
     )
     @app_commands.describe(
         players=locale_str("Table size (2–6)", key="saizen.cmd.new.players.description"),
@@ -82,6 +83,9 @@ class Saizen(
         layout=locale_str(
             "Switches starting on their second side, e.g. S:low+may H:playoff *:free (empty = standard)",
             key="saizen.cmd.new.layout.description",
+        ),
+        rated=locale_str(
+            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
         ),
     )
     @app_commands.choices(jokers=JOKER_CHOICES)
@@ -91,6 +95,7 @@ class Saizen(
         players: app_commands.Range[int, 2, 6] = 4,
         jokers: int = 0,
         layout: str = "",
+        rated: bool = False,
     ) -> None:
         try:
             second = parse_layout(layout.strip())
@@ -99,7 +104,7 @@ class Saizen(
             await self.bot.desk.reply(interaction, text)
             return
         options = {OPTION_JOKERS: int(jokers), OPTION_LAYOUT: format_layout(second)}
-        await self.bot.desk.open_table(interaction, GAME, players, options)
+        await self.bot.desk.open_table(interaction, GAME, players, options, rated=rated)
 
     @app_commands.command(
         name=locale_str("rules", key="saizen.cmd.rules.name"),

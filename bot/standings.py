@@ -1,0 +1,137 @@
+"""Tournament points and standings, computed from scratch from the recorded finishes.
+
+Nothing here is stored: the standings are rebuilt from every player's ``Finish`` rows whenever
+they are shown, so a corrected result or a dropped player can never leave stale totals behind.
+Every tie is broken by a fixed list of keys ending in a seeded lot, so the same tournament always
+prints the same order and a rank is never shared.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+#: Floating-point sums of shared points (e.g. thirds) can differ in the last bit for equal values;
+#: keys are rounded to this many decimals before comparing so such values still tie.
+PRECISION = 9
+
+
+def default_points(size: int) -> list[float]:
+    """Points for places 1..size. The winner gets a two-point lead over second place (size, then
+    size-2, size-3, ... 0), so winning a table is worth more than merely placing well."""
+    if size <= 0:
+        return []
+    return [float(size)] + [float(p) for p in range(size - 2, -1, -1)]
+
+
+def place_points(points: list[float], ranks: list[int]) -> list[float]:
+    """Points per unit at one table; tied units share the average of the places they occupy, so a
+    tie never creates or destroys points. Places past the end of ``points`` score 0."""
+    order = sorted(ranks)
+
+    def worth(place: int) -> float:
+        return points[place] if place < len(points) else 0.0
+
+    result = []
+    for rank in ranks:
+        first = order.index(rank)
+        count = order.count(rank)
+        result.append(sum(worth(place) for place in range(first, first + count)) / count)
+    return result
+
+
+@dataclass(frozen=True)
+class Finish:
+    """One player's result in one round."""
+
+    round: int
+    player: int
+    points: float
+    place: int | None = None  # 1 = best; None for a bye
+    size: int = 0  # number of places at the table (units: teams in a team game); 0 for a bye
+    opponents: tuple[int, ...] = ()  # players faced (not partners)
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int  # 1..n, unique (the final tie-break is a seeded lot)
+    player: int
+    points: float
+    opponents: float  # tie-break 1: average current points of the opponents faced
+    wins: int  # tie-break 2: number of first places (shared firsts count)
+    place: float  # tie-break 3: average relative place, 0.0 = always first, 1.0 = always last
+    rating: float  # tie-break 4: conservative rating given by the caller
+    played: int  # tables played (byes excluded)
+    byes: int
+    reached: int  # highest round played or byed (used by elimination)
+    dropped: bool
+
+
+#: The order ties are broken in, for the help text.
+TIE_BREAKS = ("points", "opponents", "wins", "place", "rating", "lot")
+
+
+def standings(
+    players: list[int],
+    finishes: list[Finish],
+    ratings: dict[int, float],
+    seed: int,
+    dropped: set[int] = frozenset(),
+    elimination: bool = False,
+) -> list[Standing]:
+    """All ``players``, best first, with ranks 1..n.
+
+    Swiss and round robin sort by ``TIE_BREAKS``. Elimination first sorts by how far a player got
+    and by their place in that last round (a bye counts as first), because points from earlier
+    rounds must not lift a player above someone who outlasted them. Dropped players keep their
+    place in the order; only the flag tells them apart.
+    """
+    totals: dict[int, float] = {}
+    for f in finishes:
+        totals[f.player] = totals.get(f.player, 0.0) + f.points
+
+    lots = sorted(set(players))
+    random.Random(seed).shuffle(lots)
+    lot = {player: i for i, player in enumerate(lots)}
+
+    rows: list[tuple[tuple, Standing]] = []
+    for player in dict.fromkeys(players):
+        own = [f for f in finishes if f.player == player]
+        tables = [f for f in own if not f.bye]
+        faced = [opponent for f in tables for opponent in f.opponents]
+        relative = [(f.place - 1) / (f.size - 1) for f in tables if f.place is not None and f.size > 1]
+        standing = Standing(
+            rank=0,
+            player=player,
+            points=totals.get(player, 0.0),
+            opponents=sum(totals.get(o, 0.0) for o in faced) / len(faced) if faced else 0.0,
+            wins=sum(1 for f in tables if f.place == 1),
+            place=sum(relative) / len(relative) if relative else 0.0,
+            rating=ratings.get(player, 0.0),
+            played=len(tables),
+            byes=sum(1 for f in own if f.bye),
+            reached=max((f.round for f in own), default=0),
+            dropped=player in dropped,
+        )
+        key = (
+            -round(standing.points, PRECISION),
+            -round(standing.opponents, PRECISION),
+            -standing.wins,
+            round(standing.place, PRECISION),
+            -round(standing.rating, PRECISION),
+            lot[player],
+        )
+        if elimination:
+            key = (-standing.reached, last_place(own, standing.reached)) + key
+        rows.append((key, standing))
+
+    rows.sort(key=lambda row: row[0])
+    return [replace(standing, rank=i) for i, (_, standing) in enumerate(rows, start=1)]
+
+
+def last_place(own: list[Finish], reached: int) -> float:
+    """The place in the last round reached, a bye counting as a win; infinity when nothing was played."""
+    places = [1 if f.bye else f.place for f in own if f.round == reached]
+    places = [p for p in places if p is not None]
+    return min(places, default=float("inf"))

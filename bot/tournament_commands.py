@@ -1,0 +1,441 @@
+"""/tournament: organizers create and run events; anyone can read standings and the rules of play."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice, locale_str
+from discord.ext import commands
+
+from bot import tournament_render as view
+from bot.clock import now
+from bot.desk import display, member_lang
+from bot.errors import UserError
+from bot.games import REGISTRY
+from bot.i18n import language_of
+from bot.standings import TIE_BREAKS
+from bot.tables import CLOCKS, TIMEOUT_POLICIES
+from bot.tournament_store import Tournament
+from bot.tournaments import FORMATS, TEAM_MODES
+
+
+def _choices(prefix: str, values, english) -> list[Choice]:
+    return [Choice(name=locale_str(english(v), key=f"{prefix}.{v}"), value=v) for v in values]
+
+
+CLOCK_ENGLISH = {
+    60: "1 minute",
+    300: "5 minutes",
+    900: "15 minutes",
+    3600: "1 hour",
+    14400: "4 hours",
+    43200: "12 hours",
+    86400: "1 day",
+    259200: "3 days",
+    604800: "7 days",
+}
+FORMAT_CHOICES = _choices("cmd.tournament.format", FORMATS, lambda v: v.replace("_", " ").title())
+POLICY_CHOICES = _choices("cmd.tournament.policy", TIMEOUT_POLICIES, lambda v: v.replace("_", " "))
+TEAM_CHOICES = _choices("cmd.tournament.teams", TEAM_MODES, lambda v: v)
+CLOCK_CHOICES = [Choice(name=locale_str(CLOCK_ENGLISH[c], key=f"cmd.clock.c{c}"), value=c) for c in CLOCKS]
+EXPORT_CHOICES = [Choice(name="CSV", value="csv"), Choice(name="JSON", value="json")]
+
+
+def parse_points(text: str | None) -> list[float] | None:
+    if not text:
+        return None
+    try:
+        return [float(part) for part in text.replace(";", ",").replace(" ", ",").split(",") if part]
+    except ValueError:
+        raise UserError("tournament.error.bad_points_text", value=text[:50]) from None
+
+
+def _ref(name: str) -> locale_str:
+    return locale_str(name, key=f"cmd.tournament.opt.{name}.name")
+
+
+def _desc(text: str, name: str) -> locale_str:
+    return locale_str(text, key=f"cmd.tournament.opt.{name}.description")
+
+
+class TournamentCommands(
+    commands.GroupCog,
+    group_name=locale_str("tournament", key="cmd.tournament.name"),
+    group_description=locale_str("Run and follow tournaments", key="cmd.tournament.description"),
+):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @property
+    def desk(self):
+        return self.bot.tournaments
+
+    async def pick(
+        self, interaction: discord.Interaction, number: int | None, open_only: bool = True
+    ) -> Tournament:
+        """The event named by id, or the newest one of this server (this channel's first)."""
+        if interaction.guild is None:
+            raise UserError("error.guild_text_only")
+        if number is not None:
+            tournament = await self.desk.service.get(number)
+            if tournament.guild_id != interaction.guild.id:
+                raise UserError("tournament.error.none")
+            return tournament
+        statuses = ("signup", "running") if open_only else ("signup", "running", "finished")
+        found = await self.desk.service.store.in_guild(interaction.guild.id, statuses)
+        here = [t for t in found if t.channel_id == interaction.channel_id]
+        if not (here or found):
+            raise UserError("tournament.error.none")
+        return (here or found)[0]
+
+    async def autocomplete_event(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+        if interaction.guild is None:
+            return []
+        found = await self.desk.service.store.in_guild(
+            interaction.guild.id, ("signup", "running", "finished")
+        )
+        return [
+            Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+            for t in found
+            if current.lower() in f"#{t.id} {t.name}".lower()
+        ][:25]
+
+    async def autocomplete_game(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        tr = member_lang(interaction)
+        return [
+            Choice(name=tr(f"{game}.name"), value=game)
+            for game in sorted(REGISTRY)
+            if current.lower() in tr(f"{game}.name").lower() or current.lower() in game
+        ][:25]
+
+    async def run(self, interaction: discord.Interaction, work) -> None:
+        await self.bot.desk.guarded(interaction, None, work)
+
+    # ---- organizers ---------------------------------------------------------------------------
+    @app_commands.command(
+        name=locale_str("create", key="cmd.tournament.create.name"),
+        description=locale_str(
+            "Organizer: open sign-up for a tournament here", key="cmd.tournament.create.description"
+        ),
+    )
+    @app_commands.rename(
+        game=_ref("game"),
+        name=_ref("name"),
+        format=_ref("format"),
+        rounds=_ref("rounds"),
+        table_size=_ref("table_size"),
+        points=_ref("points"),
+        clock=_ref("clock"),
+        on_timeout=_ref("on_timeout"),
+        signup_hours=_ref("signup_hours"),
+        auto_next=_ref("auto_next"),
+        advance=_ref("advance"),
+        group_size=_ref("group_size"),
+        teams=_ref("teams"),
+    )
+    @app_commands.describe(
+        game=_desc("The game", "game"),
+        name=_desc("The tournament's name", "name"),
+        format=_desc("Swiss, round robin in groups, or elimination", "format"),
+        rounds=_desc("Rounds (Swiss: default 3; round robin: default as many as the groups need)", "rounds"),
+        table_size=_desc("Players per table (default: the game's largest)", "table_size"),
+        points=_desc("Points per finishing place, e.g. 3,1,0 (default depends on the table size)", "points"),
+        clock=_desc("Time per move (default 1 day)", "clock"),
+        on_timeout=_desc(
+            "When a player runs out of time (default: a computer takes over after 3)", "on_timeout"
+        ),
+        signup_hours=_desc(
+            "Close sign-up and start after this many hours (default: the organizer starts)", "signup_hours"
+        ),
+        auto_next=_desc("Start the next round as soon as a round ends (default yes)", "auto_next"),
+        advance=_desc("Elimination: players per table who go through (default 1)", "advance"),
+        group_size=_desc("Round robin: players per group (default twice the table size)", "group_size"),
+        teams=_desc("Team games: fixed pairs, or new partners each round", "teams"),
+    )
+    @app_commands.choices(
+        format=FORMAT_CHOICES, clock=CLOCK_CHOICES, on_timeout=POLICY_CHOICES, teams=TEAM_CHOICES
+    )
+    @app_commands.autocomplete(game=autocomplete_game)
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        name: app_commands.Range[str, 1, 80],
+        format: str = "swiss",
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        table_size: app_commands.Range[int, 2, 6] | None = None,
+        points: str | None = None,
+        clock: int = 86400,
+        on_timeout: str = "computer_seat",
+        signup_hours: app_commands.Range[int, 1, 24 * 30] | None = None,
+        auto_next: bool = True,
+        advance: app_commands.Range[int, 1, 5] = 1,
+        group_size: app_commands.Range[int, 2, 64] | None = None,
+        teams: str | None = None,
+    ) -> None:
+        async def work():
+            tr = member_lang(interaction)
+            if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
+                raise UserError("tournament.error.text_channel")
+            self.desk.require_organizer(interaction)
+            if game not in REGISTRY:
+                raise UserError("tournament.error.bad_game")
+            perms = interaction.channel.permissions_for(interaction.guild.me)
+            self.bot.desk.require(
+                tr,
+                perms,
+                (
+                    "view_channel",
+                    "send_messages",
+                    "embed_links",
+                    "attach_files",
+                    "create_public_threads",
+                    "send_messages_in_threads",
+                ),
+            )
+            language = language_of(interaction.guild_locale or self.bot.config.default_language)
+            tournament = await self.desk.service.create(
+                guild_id=interaction.guild.id,
+                channel_id=interaction.channel.id,
+                organizer_id=interaction.user.id,
+                game=game,
+                name=name,
+                format=format,
+                rounds=rounds,
+                table_size=table_size,
+                points=parse_points(points),
+                clock=clock,
+                on_timeout=on_timeout,
+                signup_deadline=now() + signup_hours * 3600 if signup_hours else None,
+                auto_next=auto_next,
+                advance=advance,
+                group_size=group_size,
+                teams=teams,
+                language=language,
+                seed=self.desk.new_seed(),
+            )
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.desk.post(tournament)
+            await self.bot.scheduler.rearm()
+            await interaction.followup.send(tr("tournament.created", id=tournament.id), ephemeral=True)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("start", key="cmd.tournament.start.name"),
+        description=locale_str(
+            "Organizer: close sign-up and seat round 1", key="cmd.tournament.start.description"
+        ),
+    )
+    @app_commands.rename(tournament=_ref("tournament"))
+    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.desk.start(event.id)
+            await self.desk.refresh(event.id)
+            await interaction.followup.send(member_lang(interaction)("tournament.done.start"), ephemeral=True)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("next", key="cmd.tournament.next.name"),
+        description=locale_str("Organizer: seat the next round", key="cmd.tournament.next.description"),
+    )
+    @app_commands.rename(tournament=_ref("tournament"))
+    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def next(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.desk.next_round(event.id)
+            await interaction.followup.send(member_lang(interaction)("tournament.done.next"), ephemeral=True)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("add", key="cmd.tournament.add.name"),
+        description=locale_str("Organizer: sign a member up", key="cmd.tournament.add.description"),
+    )
+    @app_commands.rename(member=_ref("member"), tournament=_ref("tournament"))
+    @app_commands.describe(
+        member=_desc("The member", "member"),
+        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
+    )
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def add(
+        self, interaction: discord.Interaction, member: discord.Member, tournament: int | None = None
+    ) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            if member.bot:
+                raise UserError("tournament.error.bot_member")
+            await self.desk.service.sign_up(event.id, (member.id, display(member)), late=True)
+            await self.bot.desk.reply(
+                interaction, member_lang(interaction)("tournament.done.add", player=member.mention)
+            )
+            await self.desk.refresh(event.id)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("remove", key="cmd.tournament.remove.name"),
+        description=locale_str(
+            "Organizer: take a player out (results so far are kept)", key="cmd.tournament.remove.description"
+        ),
+    )
+    @app_commands.rename(member=_ref("member"), tournament=_ref("tournament"))
+    @app_commands.describe(
+        member=_desc("The member", "member"),
+        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
+    )
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def remove(
+        self, interaction: discord.Interaction, member: discord.User, tournament: int | None = None
+    ) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            _event, changed = await self.desk.service.drop(event.id, member.id)
+            await self.bot.desk.reply(
+                interaction, member_lang(interaction)("tournament.done.remove", player=member.mention)
+            )
+            for table_id in changed:
+                await self.bot.delivery.refresh(table_id)
+            await self.desk.refresh(event.id)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("replace", key="cmd.tournament.replace.name"),
+        description=locale_str(
+            "Organizer: a new member takes over a player's entry and seats",
+            key="cmd.tournament.replace.description",
+        ),
+    )
+    @app_commands.rename(member=_ref("member"), new_member=_ref("new_member"), tournament=_ref("tournament"))
+    @app_commands.describe(
+        member=_desc("The player leaving", "member"),
+        new_member=_desc("Who takes over", "new_member"),
+        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
+    )
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User,
+        new_member: discord.Member,
+        tournament: int | None = None,
+    ) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            if new_member.bot:
+                raise UserError("tournament.error.bot_member")
+            _event, changed = await self.desk.service.replace(
+                event.id, member.id, (new_member.id, display(new_member))
+            )
+            text = member_lang(interaction)(
+                "tournament.done.replace", old=member.mention, new=new_member.mention
+            )
+            await self.bot.desk.reply(interaction, text)
+            for table_id in changed:
+                await self.bot.delivery.refresh(table_id)
+            await self.desk.refresh(event.id)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("cancel", key="cmd.tournament.cancel.name"),
+        description=locale_str(
+            "Organizer: cancel the tournament (open tables play on, unrated by it)",
+            key="cmd.tournament.cancel.description",
+        ),
+    )
+    @app_commands.rename(tournament=_ref("tournament"))
+    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            await self.desk.service.cancel(event.id)
+            await self.bot.desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
+            await self.desk.refresh(event.id)
+
+        await self.run(interaction, work())
+
+    # ---- everyone -----------------------------------------------------------------------------
+    @app_commands.command(
+        name=locale_str("standings", key="cmd.tournament.standings.name"),
+        description=locale_str(
+            "Current standings, with the tie-breaks", key="cmd.tournament.standings.description"
+        ),
+    )
+    @app_commands.rename(tournament=_ref("tournament"))
+    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament, open_only=False)
+            rows = await self.desk.service.standings(event)
+            results = await self.desk.service.store.results(event.id)
+            rendered = view.standings_message(
+                event, rows, results, member_lang(interaction), event.status == "finished", event.round
+            )
+            await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("export", key="cmd.tournament.export.name"),
+        description=locale_str(
+            "Download the whole event as CSV or JSON", key="cmd.tournament.export.description"
+        ),
+    )
+    @app_commands.rename(kind=_ref("kind"), tournament=_ref("tournament"))
+    @app_commands.describe(
+        kind=_desc("File format", "kind"),
+        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
+    )
+    @app_commands.choices(kind=EXPORT_CHOICES)
+    @app_commands.autocomplete(tournament=autocomplete_event)
+    async def export(
+        self, interaction: discord.Interaction, kind: str = "csv", tournament: int | None = None
+    ) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament, open_only=False)
+            file = await self.desk.export(event, kind)
+            await interaction.response.send_message(file=file, ephemeral=True)
+
+        await self.run(interaction, work())
+
+    @app_commands.command(
+        name=locale_str("help", key="cmd.tournament.help.name"),
+        description=locale_str(
+            "How tournaments are seated and ranked", key="cmd.tournament.help.description"
+        ),
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        tr = member_lang(interaction)
+        embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
+        for section in ("formats", "points", "tie_breaks", "timeouts", "ratings"):
+            embed.add_field(
+                name=tr(f"tournament.help.{section}.title"),
+                value=tr(
+                    f"tournament.help.{section}.text",
+                    order=" › ".join(tr(f"tournament.tie_break.{k}") for k in TIE_BREAKS),
+                ),
+                inline=False,
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(TournamentCommands(bot))

@@ -1,0 +1,134 @@
+"""Tournaments through the real bot in SimCord: sign-up, rounds opened by the bot, timeouts resolved
+by computers on virtual time, standings after each round, ratings, export, restarts."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from itertools import combinations
+
+import discord
+
+from tests.support.table import components, embed_text
+
+NAMES = ("olga", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
+
+
+def event_world(env, players: int = 9):
+    guild = env.create_guild()
+    channel = guild.create_text_channel("events")
+    staff = guild.create_role("staff", permissions=discord.Permissions(manage_guild=True))
+    organizer = guild.add_member(env.create_user(NAMES[0]), roles=[staff])
+    members = [guild.add_member(env.create_user(n)) for n in NAMES[1 : players + 1]]
+    return guild, channel, organizer, members
+
+
+def event_message(channel):
+    for message in reversed(channel.history()):
+        if message.author.bot and message.embeds and "🏆" in (message.embeds[0].title or ""):
+            if any(c.get("custom_id", "").startswith("tt:ev:") for c in components(message)) or True:
+                return message
+    raise AssertionError("no event message")
+
+
+def first_event_message(channel):
+    return next(
+        m for m in channel.history() if m.author.bot and m.embeds and "🏆" in (m.embeds[0].title or "")
+    )
+
+
+def button_id(message, verb: str) -> str:
+    return next(
+        c["custom_id"] for c in components(message) if c.get("custom_id", "").startswith(f"tt:ev:{verb}:")
+    )
+
+
+def tournament_tables(bot, tournament_id: int):
+    return bot.tournaments.service.store.round_tables(tournament_id)
+
+
+async def create_swiss(organizer, channel, **extra):
+    options = dict(game="donguri", name="Autumn Cup", format="swiss", rounds=3, table_size=3, clock=60)
+    options.update(extra)
+    result = await organizer.slash(channel, "tournament create", **options)
+    assert result.ephemeral
+    return first_event_message(channel)
+
+
+async def sign_up_all(message, members):
+    for member in members:
+        await member.click(message, custom_id=button_id(message, "join"))
+
+
+async def run_until_finished(env, bot, tournament_id: int, limit: int = 200) -> None:
+    """Let every clock run out: computers move for the absent players until the event ends."""
+    for _ in range(limit):
+        tournament = await bot.tournaments.service.get(tournament_id)
+        if tournament.status == "finished":
+            return
+        await env.advance_time(61)
+    raise AssertionError("the tournament did not finish")
+
+
+async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env)
+    signup = await create_swiss(organizer, channel)
+    assert "Sign-up is open" in embed_text(signup)
+    await sign_up_all(signup, members)
+    signup = first_event_message(channel)
+    assert "Players (9)" in embed_text(signup)
+    # A player who is not the organizer cannot start it; the organizer can.
+    refused = await members[0].click(signup, custom_id=button_id(signup, "start"))
+    assert refused.ephemeral and "Only the organizer" in refused.response.content
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    rows = await tournament_tables(simcord_bot, tournament_id)
+    assert [len(r.players) for r in rows] == [3, 3, 3]
+    # Every table is open, in a thread of its own, with each player's hand by DM and a ping.
+    announcement = next(m for m in channel.history() if "Round 1" in (m.content or ""))
+    for member in members:
+        assert announcement.content.count(member.mention) == 1
+        hands = [m for m in member.user.dm_channel.history() if m.author.bot and m.components]
+        assert hands, f"{member.name} got no hand"
+    assert len(channel.threads) == 3
+
+    await run_until_finished(simcord_env, simcord_bot, tournament_id)
+
+    rounds = await tournament_tables(simcord_bot, tournament_id)
+    assert sorted({r.round for r in rounds}) == [1, 2, 3]
+    met = Counter()
+    for number in (1, 2, 3):
+        seated = [p for r in rounds if r.round == number for p in r.players]
+        assert sorted(seated) == sorted(m.id for m in members), "everyone plays once each round, no byes"
+        for r in rounds:
+            if r.round == number:
+                met.update(frozenset(pair) for pair in combinations(r.players, 2))
+    assert max(met.values()) == 1, "nobody shares a table twice in three rounds"
+
+    posts = [
+        m for m in channel.history() if m.author.bot and m.embeds and "Standings after" in m.embeds[0].title
+    ]
+    finals = [
+        m for m in channel.history() if m.author.bot and m.embeds and "Final standings" in m.embeds[0].title
+    ]
+    assert len(posts) == 2 and len(finals) == 1, "standings after each round, once"
+    assert all(m.attachments for m in posts + finals), "standings come as an image too"
+    final_text = embed_text(finals[0])
+    for member in members:
+        assert member.user.name in final_text or member.name in final_text
+    assert "🥇" in final_text
+    assert any(m.embeds and "the champion" in (m.embeds[0].title or "") for m in channel.history())
+
+    # Everyone was rated three times; the leaderboard shows them.
+    board = await members[0].slash(channel, "leaderboard", game="donguri")
+    assert embed_text(board.response).count("3 games") == 9
+
+    # The export has one row per player per round.
+    exported = await organizer.slash(channel, "tournament export", kind="csv")
+    assert exported.ephemeral
+    data = await exported.response.attachments[0].read()
+    lines = list(csv.reader(io.StringIO(data.decode())))
+    results = lines[1 : lines.index([])]
+    assert len(results) == 27
