@@ -101,6 +101,8 @@ class RatingCommands(commands.Cog):
                 return
             history = await self.store.history(interaction.guild.id, chosen, who.id)
             values = [ratings.display(ratings.Rating(h["mu"], h["sigma"])) for h in history]
+            if len(history) == player.games:
+                values.insert(0, ratings.display(ratings.fresh()))  # where everyone starts
             embed = discord.Embed(
                 title=tr("rating.profile_title", name=player.name, game=tr(f"{chosen}.name")), colour=0x2F7D4F
             )

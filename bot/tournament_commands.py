@@ -50,6 +50,28 @@ def parse_points(text: str | None) -> list[float] | None:
         raise UserError("tournament.error.bad_points_text", value=text[:50]) from None
 
 
+def parse_options(text: str | None) -> dict:
+    """Game options as ``key=value`` pairs ("length=short, advanced=true"); the engine checks them."""
+    options: dict = {}
+    for part in (text or "").replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise UserError("tournament.error.bad_options", option=part.strip()[:40])
+        value = value.strip()
+        lowered = value.lower()
+        if lowered in ("true", "yes", "on"):
+            options[key.strip()] = True
+        elif lowered in ("false", "no", "off"):
+            options[key.strip()] = False
+        elif value.lstrip("-").isdigit():
+            options[key.strip()] = int(value)
+        else:
+            options[key.strip()] = value
+    return options
+
+
 def _ref(name: str) -> locale_str:
     return locale_str(name, key=f"cmd.tournament.opt.{name}.name")
 
@@ -132,6 +154,7 @@ class TournamentCommands(
         advance=_ref("advance"),
         group_size=_ref("group_size"),
         teams=_ref("teams"),
+        options=_ref("options"),
     )
     @app_commands.describe(
         game=_desc("The game", "game"),
@@ -151,6 +174,7 @@ class TournamentCommands(
         advance=_desc("Elimination: players per table who go through (default 1)", "advance"),
         group_size=_desc("Round robin: players per group (default twice the table size)", "group_size"),
         teams=_desc("Team games: fixed pairs, or new partners each round", "teams"),
+        options=_desc("Game options as in the game's /new, e.g. length=short or advanced=true", "options"),
     )
     @app_commands.choices(
         format=FORMAT_CHOICES, clock=CLOCK_CHOICES, on_timeout=POLICY_CHOICES, teams=TEAM_CHOICES
@@ -172,6 +196,7 @@ class TournamentCommands(
         advance: app_commands.Range[int, 1, 5] = 1,
         group_size: app_commands.Range[int, 2, 64] | None = None,
         teams: str | None = None,
+        options: str | None = None,
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -213,6 +238,7 @@ class TournamentCommands(
                 teams=teams,
                 language=language,
                 seed=self.desk.new_seed(),
+                options=parse_options(options),
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)

@@ -9,6 +9,7 @@ import discord
 
 from bot import charts
 from bot.components import EventButton
+from bot.games import REGISTRY
 from bot.i18n import Lang
 from bot.render import Rendered, clock_name, timestamp
 from bot.standings import Standing
@@ -37,6 +38,10 @@ def settings_text(t: Tournament, tr: Lang) -> str:
         lines.append(tr("tournament.group_size", size=t.group_size))
     if t.teams:
         lines.append(tr(f"tournament.teams.{t.teams}"))
+    if t.game in REGISTRY:
+        summary = REGISTRY[t.game].option_summary(t.options, t.table_size, tr)
+        if summary:
+            lines.append(summary)
     lines.append(tr("tournament.auto_next" if t.auto_next else "tournament.manual_next"))
     return "\n".join(lines)
 

@@ -15,6 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from bot import pairing
+from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.rating_store import RatingStore, side_places, sides
@@ -98,6 +99,12 @@ class TournamentService:
         points = points if points is not None else default_points(places)
         if not points or any(p < 0 for p in points) or len(points) > places:
             raise UserError("tournament.error.bad_points", places=places)
+        try:
+            cls(size, 0, options or {})  # the engine checks its own options
+        except IllegalAction as exc:
+            raise UserError(
+                "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
+            ) from None
         if clock not in CLOCKS:
             raise UserError("error.bad_clock")
         if on_timeout not in TIMEOUT_POLICIES:

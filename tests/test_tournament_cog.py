@@ -132,3 +132,65 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     lines = list(csv.reader(io.StringIO(data.decode())))
     results = lines[1 : lines.index([])]
     assert len(results) == 27
+
+
+async def test_restart_mid_round_then_the_event_runs_to_its_end(simcord_env, simcord_bot, restart):
+    _guild, channel, organizer, members = event_world(simcord_env)
+    signup = await create_swiss(organizer, channel, rounds=2)
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    await simcord_env.advance_time(61)  # a first timeout at every table
+
+    bot = await restart()
+    # The event message's buttons still answer after the restart.
+    leaver = members[0]
+    answer = await leaver.click(first_event_message(channel), custom_id=button_id(signup, "drop"))
+    assert answer.ephemeral and "left the tournament" in answer.response.content
+    await run_until_finished(simcord_env, bot, tournament_id)
+
+    rounds = await tournament_tables(bot, tournament_id)
+    assert len([r for r in rounds if r.round == 1]) == 3, "round 1 was not opened twice"
+    assert leaver.id not in {p for r in rounds if r.round == 2 for p in r.players}
+    titles = [m.embeds[0].title for m in channel.history() if m.author.bot and m.embeds]
+    assert len([t for t in titles if "Standings after round 1" in t]) == 1
+    assert len([t for t in titles if "Final standings" in t]) == 1
+    final = next(m for m in channel.history() if m.embeds and "Final standings" in m.embeds[0].title)
+    assert "dropped" in embed_text(final)
+
+
+async def test_sign_up_deadline_starts_the_event_and_manual_rounds_wait_for_the_organizer(
+    simcord_env, simcord_bot
+):
+    _guild, channel, organizer, members = event_world(simcord_env, players=6)
+    signup = await create_swiss(organizer, channel, rounds=2, signup_hours=2, auto_next=False)
+    assert "Sign-up closes" in embed_text(signup)
+    await sign_up_all(signup, members)
+    twice = await members[0].click(signup, custom_id=button_id(signup, "join"))
+    assert twice.ephemeral and "already signed up" in twice.response.content
+    await simcord_env.advance_time(2 * 3600 + 1)
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    assert tournament.status == "running" and tournament.round == 1, "the deadline started it"
+
+    for _ in range(100):
+        if (await simcord_bot.tournaments.service.get(tournament_id)).round_done == 1:
+            break
+        await simcord_env.advance_time(61)
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    assert tournament.round == 1, "round 2 waits for the organizer"
+    event = first_event_message(channel)
+    next_id = button_id(event, "next")
+    refused = await members[1].click(event, custom_id=next_id)
+    assert "Only the organizer" in refused.response.content
+    await organizer.click(event, custom_id=next_id)
+    assert (await simcord_bot.tournaments.service.get(tournament_id)).round == 2
+
+
+async def test_only_organizers_create_and_bad_settings_are_explained(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env, players=2)
+    refused = await members[0].slash(channel, "tournament create", game="donguri", name="Mine")
+    assert refused.ephemeral and "Only the organizer" in refused.response.content
+    bad = await organizer.slash(channel, "tournament create", game="donguri", name="Cup", points="3,x")
+    assert bad.ephemeral and "could not read the points" in bad.response.content
+    assert not [m for m in channel.history() if m.author.bot and m.embeds], "nothing was created"
