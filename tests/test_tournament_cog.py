@@ -194,3 +194,23 @@ async def test_only_organizers_create_and_bad_settings_are_explained(simcord_env
     bad = await organizer.slash(channel, "tournament create", game="donguri", name="Cup", points="3,x")
     assert bad.ephemeral and "could not read the points" in bad.response.content
     assert not [m for m in channel.history() if m.author.bot and m.embeds], "nothing was created"
+
+
+async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(simcord_env, simcord_bot):
+    from tests.support.table import make_world, open_table, play_from_dm, table_message, to_act
+
+    world = make_world(simcord_env)
+    alice, bob, carol = world.members[:3]
+    for rated in (True, False):
+        lobby = await open_table(world, alice, "donguri", players=3, length="short", rated=rated)
+        await bob.click(lobby, label="Join")
+        await carol.click(lobby, label="Join")
+        while to_act(world):
+            await play_from_dm(to_act(world)[0])
+        assert "Game over" in embed_text(table_message(world))
+    profile = await bob.slash(world.channel, "profile")
+    text = embed_text(profile.response)
+    assert "Games\n1" in text, "only the rated table counts"
+    assert profile.response.attachments, "with the rating chart"
+    board = await carol.slash(world.channel, "leaderboard", game="donguri")
+    assert embed_text(board.response).count("1 games") == 3
