@@ -24,6 +24,7 @@ RECENT = 5
 
 
 async def autocomplete_game(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The registered games whose name (in the member's language) or id contains what was typed."""
     tr = member_lang(interaction)
     return [
         Choice(name=tr(f"{game}.name"), value=game)

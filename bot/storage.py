@@ -22,6 +22,24 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+async def insert_row(db: aiosqlite.Connection, table: str, fields: dict[str, Any]) -> int:
+    """Insert one row with creation and update stamps; returns its id."""
+    fields = {**fields, "created_at": now()}
+    fields["updated_at"] = fields["created_at"]
+    cols = ", ".join(fields)
+    marks = ", ".join("?" for _ in fields)
+    cur = await db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(fields.values()))
+    await db.commit()
+    return cur.lastrowid
+
+
+async def update_row(db: aiosqlite.Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
+    fields = {**fields, "updated_at": now()}
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    await db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*fields.values(), row_id))
+    await db.commit()
+
+
 @dataclass
 class Seat:
     position: int
@@ -116,24 +134,15 @@ class Store:
 
     # ---- tables -----------------------------------------------------------------------------
     async def create_table(self, **fields: Any) -> int:
-        fields = {**fields, "options": json.dumps(fields.get("options", {})), "created_at": now()}
-        fields["updated_at"] = fields["created_at"]
-        cols = ", ".join(fields)
-        marks = ", ".join("?" for _ in fields)
-        cur = await self.db.execute(
-            f"INSERT INTO game_tables ({cols}) VALUES ({marks})", tuple(fields.values())
+        return await insert_row(
+            self.db, "game_tables", {**fields, "options": json.dumps(fields.get("options", {}))}
         )
-        await self.db.commit()
-        return cur.lastrowid
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
         for key in ("options", "turn_seats", "ping_seats"):
             if key in fields:
                 fields[key] = json.dumps(fields[key])
-        fields["updated_at"] = now()
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        await self.db.execute(f"UPDATE game_tables SET {sets} WHERE id = ?", (*fields.values(), table_id))
-        await self.db.commit()
+        await update_row(self.db, "game_tables", table_id, fields)
 
     async def get_table(self, table_id: int) -> TableRow | None:
         async with self.db.execute("SELECT * FROM game_tables WHERE id = ?", (table_id,)) as cur:

@@ -13,6 +13,7 @@ from bot.desk import display, member_lang
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.i18n import language_of
+from bot.rating_commands import autocomplete_game
 from bot.standings import TIE_BREAKS
 from bot.tables import CLOCKS, TIMEOUT_POLICIES
 from bot.tournament_store import Tournament
@@ -38,7 +39,8 @@ FORMAT_CHOICES = _choices("cmd.tournament.format", FORMATS, lambda v: v.replace(
 POLICY_CHOICES = _choices("cmd.tournament.policy", TIMEOUT_POLICIES, lambda v: v.replace("_", " "))
 TEAM_CHOICES = _choices("cmd.tournament.teams", TEAM_MODES, lambda v: v)
 CLOCK_CHOICES = [Choice(name=locale_str(CLOCK_ENGLISH[c], key=f"cmd.clock.c{c}"), value=c) for c in CLOCKS]
-EXPORT_CHOICES = [Choice(name="CSV", value="csv"), Choice(name="JSON", value="json")]
+EXPORT_ENGLISH = {"csv": "CSV (spreadsheet)", "json": "JSON (everything)"}
+EXPORT_CHOICES = _choices("cmd.tournament.kind", tuple(EXPORT_ENGLISH), EXPORT_ENGLISH.get)
 
 
 def parse_points(text: str | None) -> list[float] | None:
@@ -120,14 +122,6 @@ class TournamentCommands(
             Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
             for t in found
             if current.lower() in f"#{t.id} {t.name}".lower()
-        ][:25]
-
-    async def autocomplete_game(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        tr = member_lang(interaction)
-        return [
-            Choice(name=tr(f"{game}.name"), value=game)
-            for game in sorted(REGISTRY)
-            if current.lower() in tr(f"{game}.name").lower() or current.lower() in game
         ][:25]
 
     async def run(self, interaction: discord.Interaction, work) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import aiosqlite
 
 from bot.standings import Finish
-from bot.storage import now
+from bot.storage import insert_row, now, update_row
 
 
 @dataclass
@@ -85,22 +85,10 @@ class TournamentStore:
             "options": json.dumps(fields.get("options", {})),
             "points": json.dumps(fields["points"]),
         }
-        fields["created_at"] = fields["updated_at"] = now()
-        cols = ", ".join(fields)
-        marks = ", ".join("?" for _ in fields)
-        cur = await self.db.execute(
-            f"INSERT INTO tournaments ({cols}) VALUES ({marks})", tuple(fields.values())
-        )
-        await self.db.commit()
-        return cur.lastrowid
+        return await insert_row(self.db, "tournaments", fields)
 
     async def update(self, tournament_id: int, **fields: Any) -> None:
-        fields["updated_at"] = now()
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        await self.db.execute(
-            f"UPDATE tournaments SET {sets} WHERE id = ?", (*fields.values(), tournament_id)
-        )
-        await self.db.commit()
+        await update_row(self.db, "tournaments", tournament_id, fields)
 
     async def get(self, tournament_id: int) -> Tournament | None:
         async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:

@@ -339,6 +339,8 @@ def test_an_invalid_japanese_name_is_left_out(monkeypatch):
 
 OUR_ROOTS = (
     "bot.commands",
+    "bot.tournament_commands",
+    "bot.rating_commands",
     "cogs.donguri.cog",
     "cogs.arsene.cog",
     "cogs.saizen.cog",
@@ -376,6 +378,9 @@ async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcor
         "saizen",
         "finalquest",
         "othello",
+        "tournament",
+        "leaderboard",
+        "profile",
     }
     synced = {cmd["name"]: cmd for cmd in simcord_env.backend.commands[None].values()}
     problems: list[str] = []
