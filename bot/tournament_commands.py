@@ -14,6 +14,7 @@ from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.i18n import language_of
 from bot.rating_commands import autocomplete_game
+from bot.speech import speech_mode
 from bot.standings import TIE_BREAKS
 from bot.tables import CLOCKS, TIMEOUT_POLICIES
 from bot.tournament_store import Tournament
@@ -199,6 +200,14 @@ class TournamentCommands(
             self.desk.require_organizer(interaction)
             if game not in REGISTRY:
                 raise UserError("tournament.error.bad_game")
+            if (
+                REGISTRY[game].channel_mode == "channel"
+                and speech_mode(interaction.guild.me.guild_permissions) is None
+            ):
+                # Such games get a channel per table, opened by the bot for every round.
+                self.bot.desk.require(
+                    tr, interaction.guild.me.guild_permissions, ("manage_channels", "manage_roles")
+                )
             perms = interaction.channel.permissions_for(interaction.guild.me)
             self.bot.desk.require(
                 tr,

@@ -214,3 +214,29 @@ async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(
     assert profile.response.attachments, "with the rating chart"
     board = await carol.slash(world.channel, "leaderboard", game="donguri")
     assert embed_text(board.response).count("1 games") == 3
+
+
+async def test_a_final_quest_event_seats_fixed_pairs_in_channels_of_their_own(simcord_env, simcord_bot):
+    guild, channel, organizer, members = event_world(simcord_env, players=8)
+    signup = await create_swiss(
+        organizer, channel, game="final_quest", table_size=4, rounds=1, options="round_cap=2"
+    )
+    assert "Teams: fixed pairs" in embed_text(signup)
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    team = {e.user_id: e.team for e in tournament.entrants}
+    rows = await tournament_tables(simcord_bot, tournament_id)
+    assert len(rows) == 2
+    for row in rows:
+        table = await simcord_bot.service.table(row.table_id)
+        assert table.thread_id is None and table.channel_id != channel.id, "a channel of its own"
+        seats = [s.user_id for s in table.seats]
+        assert team[seats[0]] == team[seats[2]] != team[seats[1]] == team[seats[3]]
+    await run_until_finished(simcord_env, simcord_bot, tournament_id)
+    results = await simcord_bot.tournaments.service.store.results(tournament_id)
+    points = {r["user_id"]: r["points"] for r in results}
+    for a, b in combinations(team, 2):
+        if team[a] == team[b]:
+            assert points[a] == points[b], "partners share their result"
