@@ -144,11 +144,11 @@ class TournamentDesk:
                 await self.bot.delivery.refresh(table_id)
         if fresh:
             rows = await self.service.store.round_tables(tournament.id, tournament.round)
-            urls = {}
+            homes = {}
             for row in rows:
                 if row.table_id:
-                    urls[row.table_id] = jump_url(await self.bot.service.table(row.table_id))
-            text = view.round_announcement(tournament, rows, urls, Lang(tournament.language))
+                    homes[row.table_id] = f"<#{(await self.bot.service.table(row.table_id)).home_channel_id}>"
+            text = view.round_announcement(tournament, rows, homes, Lang(tournament.language))
             await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
         await self.refresh(tournament_id)
         # Tables finished while the bot was away (or at once) still need their results recorded.

@@ -119,7 +119,8 @@ def event_message(
     return Rendered(embed=embed, view=view)
 
 
-def round_announcement(t: Tournament, rows: list[RoundTable], urls: dict[int, str], tr: Lang) -> str:
+def round_announcement(t: Tournament, rows: list[RoundTable], homes: dict[int, str], tr: Lang) -> str:
+    """The round's tables with their players pinged; ``homes`` links each table's thread or channel."""
     lines = [tr("tournament.round_begins", n=t.round, name=t.name)]
     for row in rows:
         if row.number == 0:
@@ -127,7 +128,7 @@ def round_announcement(t: Tournament, rows: list[RoundTable], urls: dict[int, st
             lines.append(tr("tournament.bye_line", players=mentions))
         else:
             mentions = " ".join(f"<@{p}>" for p in row.players)
-            link = urls.get(row.table_id or 0, "")
+            link = homes.get(row.table_id or 0, "")
             lines.append(f"**{tr('tournament.table_no', n=row.number)}** {mentions} {link}".rstrip())
     return "\n".join(lines)
 

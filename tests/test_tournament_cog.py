@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections import Counter
 from itertools import combinations
 
@@ -132,6 +133,10 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     lines = list(csv.reader(io.StringIO(data.decode())))
     results = lines[1 : lines.index([])]
     assert len(results) == 27
+    exported = await organizer.slash(channel, "tournament export", kind="json")
+    event = json.loads(await exported.response.attachments[0].read())
+    assert event["status"] == "finished" and len(event["tables"]) == 9 and len(event["standings"]) == 9
+    assert [s["rank"] for s in event["standings"]] == list(range(1, 10))
 
 
 async def test_restart_mid_round_then_the_event_runs_to_its_end(simcord_env, simcord_bot, restart):
