@@ -124,7 +124,7 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
 
     # Everyone was rated three times; the leaderboard shows them.
     board = await members[0].slash(channel, "leaderboard", game="donguri")
-    assert embed_text(board.response).count("3 games") == 9
+    assert embed_text(board.response).count(" of 3") == 9
 
     # The export has one row per player per round.
     exported = await organizer.slash(channel, "tournament export", kind="csv")
@@ -218,7 +218,7 @@ async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(
     assert "Games\n1" in text, "only the rated table counts"
     assert profile.response.attachments, "with the rating chart"
     board = await carol.slash(world.channel, "leaderboard", game="donguri")
-    assert embed_text(board.response).count("1 games") == 3
+    assert embed_text(board.response).count(" of 1") == 3
 
 
 async def test_a_final_quest_event_seats_fixed_pairs_in_channels_of_their_own(simcord_env, simcord_bot):
