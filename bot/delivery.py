@@ -103,7 +103,20 @@ class Delivery:
     async def settle(self, table: TableRow) -> None:
         """After a table ends: its rating change, then its tournament result (each recorded once)."""
         if table.rated or table.tournament_id is not None:
-            await self.bot.tournaments.ratings.settle(table)
+            ratings = self.bot.tournaments.ratings
+            if await ratings.settle(table):
+                changes = await ratings.changes(table.id)
+                if changes:
+                    tr = Lang(table.language)
+                    parts = [
+                        tr("rating.change", name=n, before=b, after=a, delta=f"{a - b:+d}")
+                        for n, b, a in changes
+                    ]
+                    home = self.messageable(table.home_channel_id)
+                    await home.send(
+                        tr("rating.changes", changes=" · ".join(parts))[:2000],
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
         if table.tournament_id is not None:
             await self.bot.tournaments.table_finished(table)
 

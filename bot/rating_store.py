@@ -87,11 +87,34 @@ class RatingStore:
         """The player's rated tables, oldest first (at most the newest ``limit``)."""
         async with self.db.execute(
             "SELECT * FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ?"
-            " ORDER BY table_id DESC LIMIT ?",
+            " ORDER BY rowid DESC LIMIT ?",
             (guild_id, game, user_id, limit),
         ) as cur:
             rows = [dict(r) async for r in cur]
         return rows[::-1]
+
+    async def changes(self, table_id: int) -> list[tuple[str, int, int]]:
+        """Each rated player's (name, shown rating before, after) for one table, in seat order of rows."""
+        async with self.db.execute(
+            "SELECT h.rowid AS id, h.*, r.name FROM rating_history h JOIN ratings r"
+            " ON r.guild_id = h.guild_id AND r.game = h.game AND r.user_id = h.user_id"
+            " WHERE h.table_id = ? ORDER BY h.place, h.rowid",
+            (table_id,),
+        ) as cur:
+            rows = [dict(r) async for r in cur]
+        out = []
+        for row in rows:
+            async with self.db.execute(
+                "SELECT mu, sigma FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ? AND rowid < ?"
+                " ORDER BY rowid DESC LIMIT 1",
+                (row["guild_id"], row["game"], row["user_id"], row["id"]),
+            ) as cur:
+                before = await cur.fetchone()
+            old = ratings.Rating(before["mu"], before["sigma"]) if before else ratings.fresh()
+            out.append(
+                (row["name"], ratings.display(old), ratings.display(ratings.Rating(row["mu"], row["sigma"])))
+            )
+        return out
 
     async def games_of(self, guild_id: int, user_id: int) -> list[str]:
         async with self.db.execute(
@@ -100,14 +123,16 @@ class RatingStore:
         ) as cur:
             return [r["game"] async for r in cur]
 
-    async def settle(self, table: TableRow) -> None:
-        """Apply the table's result to its players' ratings (humans only) and mark it settled, once."""
+    async def settle(self, table: TableRow) -> bool:
+        """Apply the table's result to its players' ratings (humans only) and mark it settled, once.
+        True when this call settled it."""
         async with self.lock:
             async with self.db.execute("SELECT settled FROM game_tables WHERE id = ?", (table.id,)) as cur:
                 row = await cur.fetchone()
             if row is None or row["settled"]:
-                return
+                return False
             await self._settle(table)
+            return True
 
     async def _settle(self, table: TableRow) -> None:
         result = json.loads(table.result) if table.result else None

@@ -213,6 +213,11 @@ async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(
         while to_act(world):
             await play_from_dm(to_act(world)[0])
         assert "Game over" in embed_text(table_message(world))
+        notes = [m.content for m in world.channel.threads[-1].history() if "Ratings:" in (m.content or "")]
+        if rated:
+            assert len(notes) == 1 and notes[0].count("1000 →") == 3, "each player's change, once"
+        else:
+            assert notes == []
     profile = await bob.slash(world.channel, "profile")
     text = embed_text(profile.response)
     assert "Games\n1" in text, "only the rated table counts"
