@@ -83,6 +83,28 @@ def _desc(text: str, name: str) -> locale_str:
     return locale_str(text, key=f"cmd.tournament.opt.{name}.description")
 
 
+async def autocomplete_event(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """This server's tournaments whose number or name contains what was typed."""
+    if interaction.guild is None:
+        return []
+    store = interaction.client.tournaments.service.store  # type: ignore[attr-defined]
+    found = await store.in_guild(interaction.guild.id, ("signup", "running", "finished"))
+    return [
+        Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+        for t in found
+        if current.lower() in f"#{t.id} {t.name}".lower()
+    ][:25]
+
+
+def names_an_event(func):
+    """The optional ``tournament`` parameter every organizer and standings command shares."""
+    func = app_commands.autocomplete(tournament=autocomplete_event)(func)
+    func = app_commands.describe(
+        tournament=_desc("Which tournament (default: the newest here)", "tournament")
+    )(func)
+    return app_commands.rename(tournament=_ref("tournament"))(func)
+
+
 class TournamentCommands(
     commands.GroupCog,
     group_name=locale_str("tournament", key="cmd.tournament.name"),
@@ -112,18 +134,6 @@ class TournamentCommands(
         if not (here or found):
             raise UserError("tournament.error.none")
         return (here or found)[0]
-
-    async def autocomplete_event(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-        if interaction.guild is None:
-            return []
-        found = await self.desk.service.store.in_guild(
-            interaction.guild.id, ("signup", "running", "finished")
-        )
-        return [
-            Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
-            for t in found
-            if current.lower() in f"#{t.id} {t.name}".lower()
-        ][:25]
 
     async def run(self, interaction: discord.Interaction, work) -> None:
         await self.bot.desk.guarded(interaction, None, work)
@@ -256,9 +266,7 @@ class TournamentCommands(
             "Organizer: close sign-up and seat round 1", key="cmd.tournament.start.description"
         ),
     )
-    @app_commands.rename(tournament=_ref("tournament"))
-    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -274,9 +282,7 @@ class TournamentCommands(
         name=locale_str("next", key="cmd.tournament.next.name"),
         description=locale_str("Organizer: seat the next round", key="cmd.tournament.next.description"),
     )
-    @app_commands.rename(tournament=_ref("tournament"))
-    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def next(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -291,12 +297,11 @@ class TournamentCommands(
         name=locale_str("add", key="cmd.tournament.add.name"),
         description=locale_str("Organizer: sign a member up", key="cmd.tournament.add.description"),
     )
-    @app_commands.rename(member=_ref("member"), tournament=_ref("tournament"))
+    @app_commands.rename(member=_ref("member"))
     @app_commands.describe(
         member=_desc("The member", "member"),
-        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
     )
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def add(
         self, interaction: discord.Interaction, member: discord.Member, tournament: int | None = None
     ) -> None:
@@ -319,12 +324,11 @@ class TournamentCommands(
             "Organizer: take a player out (results so far are kept)", key="cmd.tournament.remove.description"
         ),
     )
-    @app_commands.rename(member=_ref("member"), tournament=_ref("tournament"))
+    @app_commands.rename(member=_ref("member"))
     @app_commands.describe(
         member=_desc("The member", "member"),
-        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
     )
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def remove(
         self, interaction: discord.Interaction, member: discord.User, tournament: int | None = None
     ) -> None:
@@ -348,13 +352,12 @@ class TournamentCommands(
             key="cmd.tournament.replace.description",
         ),
     )
-    @app_commands.rename(member=_ref("member"), new_member=_ref("new_member"), tournament=_ref("tournament"))
+    @app_commands.rename(member=_ref("member"), new_member=_ref("new_member"))
     @app_commands.describe(
         member=_desc("The player leaving", "member"),
         new_member=_desc("Who takes over", "new_member"),
-        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
     )
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def replace(
         self,
         interaction: discord.Interaction,
@@ -387,9 +390,7 @@ class TournamentCommands(
             key="cmd.tournament.cancel.description",
         ),
     )
-    @app_commands.rename(tournament=_ref("tournament"))
-    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -407,9 +408,7 @@ class TournamentCommands(
             "Current standings, with the tie-breaks", key="cmd.tournament.standings.description"
         ),
     )
-    @app_commands.rename(tournament=_ref("tournament"))
-    @app_commands.describe(tournament=_desc("Which tournament (default: the newest here)", "tournament"))
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
@@ -428,13 +427,12 @@ class TournamentCommands(
             "Download the whole event as CSV or JSON", key="cmd.tournament.export.description"
         ),
     )
-    @app_commands.rename(kind=_ref("kind"), tournament=_ref("tournament"))
+    @app_commands.rename(kind=_ref("kind"))
     @app_commands.describe(
         kind=_desc("File format", "kind"),
-        tournament=_desc("Which tournament (default: the newest here)", "tournament"),
     )
     @app_commands.choices(kind=EXPORT_CHOICES)
-    @app_commands.autocomplete(tournament=autocomplete_event)
+    @names_an_event
     async def export(
         self, interaction: discord.Interaction, kind: str = "csv", tournament: int | None = None
     ) -> None:
