@@ -234,7 +234,10 @@ class TournamentService:
                 if not tournament.rounds:
                     # The rounds needed do not grow steadily with group size, so ask for each size.
                     lengths = {len(g) for g in pairing.round_robin_groups(order, tournament.group_size)}
-                    needed = max(pairing.round_robin_rounds(n, size, min_size) for n in lengths)
+                    needed = 0
+                    for n in lengths:
+                        rounds = await asyncio.to_thread(pairing.round_robin_rounds, n, size, min_size)
+                        needed = max(needed, rounds)
                     rounds = min(needed, MAX_ROUNDS)
                     await self.store.update(tournament.id, rounds=rounds)
                 tournament = await self.get(tournament_id)
@@ -318,18 +321,26 @@ class TournamentService:
         size, min_size = self.unit_size(tournament)
         order = await self.order(tournament)
         seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
+        # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
         if tournament.format == "elimination":
             order = [u for u in order if all(tournament.entrant(p).status == "active" for p in units[u])]
-            laid = pairing.elimination(order, size, min_size, byes_had)
+            laid = await asyncio.to_thread(pairing.elimination, order, size, min_size, byes_had)
         elif tournament.format == "round_robin":
             groups: defaultdict[int, list[int]] = defaultdict(list)
             for unit in order:
                 groups[tournament.entrant(units[unit][0]).grp or 0].append(unit)
-            laid = pairing.round_robin(
-                [groups[g] for g in sorted(groups)], size, min_size, met, byes_had, number - 1, seed
+            laid = await asyncio.to_thread(
+                pairing.round_robin,
+                [groups[g] for g in sorted(groups)],
+                size,
+                min_size,
+                met,
+                byes_had,
+                number - 1,
+                seed,
             )
         else:
-            laid = pairing.swiss(order, size, min_size, met, byes_had, seed)
+            laid = await asyncio.to_thread(pairing.swiss, order, size, min_size, met, byes_had, seed)
         tables = [
             self.seat_order(tournament, number, i, table, units, partnered)
             for i, table in enumerate(laid.tables)
