@@ -7,10 +7,9 @@ reader's client would render differently. The pictures are a glance; the text st
 
 from __future__ import annotations
 
-import io
-from functools import lru_cache
+from PIL import Image, ImageDraw
 
-from PIL import Image, ImageDraw, ImageFont
+from bot.drawing import font, png
 
 BACKGROUND = (43, 45, 49)  # close to Discord's dark theme, so the picture blends into the chat
 STRIPE = (50, 52, 57)
@@ -53,17 +52,6 @@ STEP_X = {2: 20, 1: 130, 3: 240}  # left edges: second left, first centre, third
 PLOT_W, PLOT_H = 480, 200
 PLOT_BOX = (58, 14, PLOT_W - 16, PLOT_H - 18)  # left, top, right, bottom of the plotting frame
 PLOT_INSET = 8  # keeps the dots off the frame
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
-
-
-def png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
 
 
 def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:

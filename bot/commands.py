@@ -12,6 +12,7 @@ from bot.delivery import jump_url
 from bot.desk import member_lang
 from bot.errors import UserError
 from bot.i18n import Lang
+from bot.translator import command
 
 
 class TableCommands(
@@ -37,18 +38,16 @@ class TableCommands(
 
         await self.bot.desk.guarded(interaction, None, guarded())
 
-    @app_commands.command(
-        name=locale_str("pause", key="cmd.table.pause.name"),
-        description=locale_str(
-            "Host: pause the table; the clock stops for everyone", key="cmd.table.pause.description"
-        ),
+    @command(
+        "cmd.table.pause",
+        "Host: pause the table; the clock stops for everyone",
     )
     async def pause(self, interaction: discord.Interaction) -> None:
         await self.set_paused(interaction, True)
 
-    @app_commands.command(
-        name=locale_str("resume", key="cmd.table.resume.name"),
-        description=locale_str("Host: resume a paused table", key="cmd.table.resume.description"),
+    @command(
+        "cmd.table.resume",
+        "Host: resume a paused table",
     )
     async def resume(self, interaction: discord.Interaction) -> None:
         await self.set_paused(interaction, False)
@@ -60,21 +59,11 @@ class TableCommands(
 
         await self.run(interaction, work)
 
-    @app_commands.command(
-        name=locale_str("replace", key="cmd.table.replace.name"),
-        description=locale_str(
-            "Host: hand an empty or abandoned seat to a member", key="cmd.table.replace.description"
-        ),
-    )
-    @app_commands.rename(
-        seat=locale_str("seat", key="cmd.table.replace.seat.name"),
-        member=locale_str("member", key="cmd.table.replace.member.name"),
-    )
-    @app_commands.describe(
-        seat=locale_str(
-            "Seat number as shown at the table (1 = first)", key="cmd.table.replace.seat.description"
-        ),
-        member=locale_str("Who takes the seat", key="cmd.table.replace.member.description"),
+    @command(
+        "cmd.table.replace",
+        "Host: hand an empty or abandoned seat to a member",
+        seat="Seat number as shown at the table (1 = first)",
+        member="Who takes the seat",
     )
     async def replace(
         self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], member: discord.Member
@@ -86,9 +75,9 @@ class TableCommands(
 
         await self.run(interaction, work)
 
-    @app_commands.command(
-        name=locale_str("abandon", key="cmd.table.abandon.name"),
-        description=locale_str("Host: end this table without a result", key="cmd.table.abandon.description"),
+    @command(
+        "cmd.table.abandon",
+        "Host: end this table without a result",
     )
     async def abandon(self, interaction: discord.Interaction) -> None:
         async def work(table):
@@ -102,11 +91,9 @@ class PlayerCommands(commands.Cog):
     def __init__(self, bot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name=locale_str("mygames", key="cmd.mygames.name"),
-        description=locale_str(
-            "Your open tables in every server, with whose turn it is", key="cmd.mygames.description"
-        ),
+    @command(
+        "cmd.mygames",
+        "Your open tables in every server, with whose turn it is",
     )
     async def mygames(self, interaction: discord.Interaction) -> None:
         tr = member_lang(interaction)
@@ -144,13 +131,10 @@ class PlayerCommands(commands.Cog):
             url=jump_url(table),
         )
 
-    @app_commands.command(
-        name=locale_str("notifications", key="cmd.notifications.name"),
-        description=locale_str("Turn DMs for your turns on or off", key="cmd.notifications.description"),
-    )
-    @app_commands.rename(turn_dms=locale_str("turn_dms", key="cmd.notifications.turn_dms.name"))
-    @app_commands.describe(
-        turn_dms=locale_str("DM me when it is my turn", key="cmd.notifications.turn_dms.description")
+    @command(
+        "cmd.notifications",
+        "Turn DMs for your turns on or off",
+        turn_dms="DM me when it is my turn",
     )
     async def notifications(self, interaction: discord.Interaction, turn_dms: bool) -> None:
         await self.bot.service.store.set_turn_dms(interaction.user.id, turn_dms)

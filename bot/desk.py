@@ -271,12 +271,10 @@ class Desk:
     ) -> None:
         async def work():
             if what == "clock":
-                clock = int(value) if value.isdigit() else -1
-                table = await self.service.set_clock(table_id, interaction.user.id, clock or None)
-            elif what == "lang":
-                table = await self.service.set_language(table_id, interaction.user.id, value)
+                setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
-                table = await self.service.set_timeout_policy(table_id, interaction.user.id, value)
+                setting, chosen = {"lang": "language", "tmo": "on_timeout"}.get(what, what), value
+            table = await self.service.configure(table_id, interaction.user.id, setting, chosen)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())

@@ -10,7 +10,7 @@ import io
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice, locale_str
+from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, ratings
@@ -18,6 +18,7 @@ from bot.desk import member_lang
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.render import IMAGE_NAME
+from bot.translator import command
 
 LEADERBOARD_SIZE = 20
 RECENT = 5
@@ -41,14 +42,11 @@ class RatingCommands(commands.Cog):
     def store(self):
         return self.bot.tournaments.ratings
 
-    @app_commands.command(
-        name=locale_str("leaderboard", key="cmd.leaderboard.name"),
-        description=locale_str(
-            "The best rated players of a game in this server", key="cmd.leaderboard.description"
-        ),
+    @command(
+        "cmd.leaderboard",
+        "The best rated players of a game in this server",
+        game="The game",
     )
-    @app_commands.rename(game=locale_str("game", key="cmd.leaderboard.game.name"))
-    @app_commands.describe(game=locale_str("The game", key="cmd.leaderboard.game.description"))
     @app_commands.autocomplete(game=autocomplete_game)
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         async def work():
@@ -71,17 +69,11 @@ class RatingCommands(commands.Cog):
 
         await self.bot.desk.guarded(interaction, None, work())
 
-    @app_commands.command(
-        name=locale_str("profile", key="cmd.profile.name"),
-        description=locale_str("A member's ratings and recent results", key="cmd.profile.description"),
-    )
-    @app_commands.rename(
-        member=locale_str("member", key="cmd.profile.member.name"),
-        game=locale_str("game", key="cmd.profile.game.name"),
-    )
-    @app_commands.describe(
-        member=locale_str("Whose profile (default: yours)", key="cmd.profile.member.description"),
-        game=locale_str("The game (default: the one they play most)", key="cmd.profile.game.description"),
+    @command(
+        "cmd.profile",
+        "A member's ratings and recent results",
+        member="Whose profile (default: yours)",
+        game="The game (default: the one they play most)",
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def profile(

@@ -140,18 +140,13 @@ class TableService:
         return table_id
 
     async def hand_over(self, table_id: int, old: int, new: tuple[int, str]) -> bool:
-        """An event replaced a player: the newcomer takes the seat, the hand and the clock as they are."""
+        """An event replaced a player: the newcomer takes their seat and hand as they are."""
         async with self.locks[table_id]:
             table = await self.table(table_id)
             position = table.seat_of(old)
-            if table.status not in ("lobby", "running") or position is None:
+            if table.status != "running" or position is None:
                 return False
-            seats = list(table.seats)
-            seats[position] = Seat(position, new[0], new[1])
-            await self.store.set_seats(table_id, seats)
-            await self.store.clear_deliveries(table_id, position)
-            self.pending_notes[table_id].append(Note("clock.seat_replaced", {"seat": position}))
-            await self.store.update_table(table_id, dirty=1)
+            await self._seat_member(table, position, new)
             return True
 
     async def hand_to_computer(self, table_id: int, user_id: int) -> bool:
@@ -342,39 +337,15 @@ class TableService:
         return self.pending_notes.pop(table_id, [])
 
     # ---- clocks ------------------------------------------------------------------------------
-    async def set_clock(self, table_id: int, user_id: int, clock: int | None) -> TableRow:
-        if clock is not None and clock not in CLOCKS:
-            raise UserError("error.bad_clock")
+    async def configure(self, table_id: int, user_id: int, setting: str, value: Any) -> TableRow:
+        """The host's lobby settings: ``clock`` (seconds per move or None), ``on_timeout``, ``language``."""
+        allowed = {"clock": (None, *CLOCKS), "on_timeout": TIMEOUT_POLICIES, "language": LANGUAGES}
+        if setting not in allowed or value not in allowed[setting]:
+            raise UserError("error.bad_setting")
         async with self.locks[table_id]:
             table = await self._lobby(table_id)
             self._require_host(table, user_id)
-            await self.store.update_table(table_id, clock=clock)
-            return await self.table(table_id)
-
-    async def set_language(self, table_id: int, user_id: int, language: str) -> TableRow:
-        """The language of the table's public messages (each member's replies follow their own)."""
-        if language not in LANGUAGES:
-            raise UserError("error.bad_clock")
-        async with self.locks[table_id]:
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            await self.store.update_table(table_id, language=language)
-            return await self.table(table_id)
-
-    async def set_rated(self, table_id: int, user_id: int, rated: bool) -> TableRow:
-        async with self.locks[table_id]:
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            await self.store.update_table(table_id, rated=int(rated))
-            return await self.table(table_id)
-
-    async def set_timeout_policy(self, table_id: int, user_id: int, policy: str) -> TableRow:
-        if policy not in TIMEOUT_POLICIES:
-            raise UserError("error.bad_clock")
-        async with self.locks[table_id]:
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            await self.store.update_table(table_id, on_timeout=policy)
+            await self.store.update_table(table_id, **{setting: value})
             return await self.table(table_id)
 
     async def expire(self, table_id: int) -> Outcome | None:
@@ -465,15 +436,19 @@ class TableService:
                 raise UserError("error.seat_taken")
             if table.seat_of(new[0]) is not None:
                 raise UserError("error.already_seated")
-            seats = list(table.seats)
-            seats[position] = type(seats[position])(position, new[0], new[1])
-            await self.store.set_seats(table_id, seats)
-            await self.store.clear_deliveries(table_id, position)
-            self.pending_notes[table_id].append(Note("clock.seat_replaced", {"seat": position}))
-            table = await self.table(table_id)
-            await self._clock_after_move(table, await self.engine(table), set())
-            await self.store.update_table(table_id, dirty=1)
+            await self._seat_member(table, position, new)
             return await self.table(table_id)
+
+    async def _seat_member(self, table: TableRow, position: int, new: tuple[int, str]) -> None:
+        """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
+        seats = list(table.seats)
+        seats[position] = Seat(position, new[0], new[1])
+        await self.store.set_seats(table.id, seats)
+        await self.store.clear_deliveries(table.id, position)
+        self.pending_notes[table.id].append(Note("clock.seat_replaced", {"seat": position}))
+        table = await self.table(table.id)
+        await self._clock_after_move(table, await self.engine(table), set())
+        await self.store.update_table(table.id, dirty=1)
 
     async def abandon(self, table_id: int, user_id: int) -> TableRow:
         """The host ends a running table without a result."""

@@ -16,32 +16,47 @@ from bot.i18n import language_of
 from bot.rating_commands import autocomplete_game
 from bot.speech import speech_mode
 from bot.standings import TIE_BREAKS
-from bot.tables import CLOCKS, TIMEOUT_POLICIES
 from bot.tournament_store import Tournament
-from bot.tournaments import FORMATS, TEAM_MODES
+from bot.translator import command
 
-
-def _choices(prefix: str, values, english) -> list[Choice]:
-    return [Choice(name=locale_str(english(v), key=f"{prefix}.{v}"), value=v) for v in values]
-
-
-CLOCK_ENGLISH = {
-    60: "1 minute",
-    300: "5 minutes",
-    900: "15 minutes",
-    3600: "1 hour",
-    14400: "4 hours",
-    43200: "12 hours",
-    86400: "1 day",
-    259200: "3 days",
-    604800: "7 days",
-}
-FORMAT_CHOICES = _choices("cmd.tournament.format", FORMATS, lambda v: v.replace("_", " ").title())
-POLICY_CHOICES = _choices("cmd.tournament.policy", TIMEOUT_POLICIES, lambda v: v.replace("_", " "))
-TEAM_CHOICES = _choices("cmd.tournament.teams", TEAM_MODES, lambda v: v)
-CLOCK_CHOICES = [Choice(name=locale_str(CLOCK_ENGLISH[c], key=f"cmd.clock.c{c}"), value=c) for c in CLOCKS]
-EXPORT_ENGLISH = {"csv": "CSV (spreadsheet)", "json": "JSON (everything)"}
-EXPORT_CHOICES = _choices("cmd.tournament.kind", tuple(EXPORT_ENGLISH), EXPORT_ENGLISH.get)
+FORMAT_CHOICES = [
+    Choice(name=locale_str("Swiss", key="cmd.tournament.format.swiss"), value="swiss"),
+    Choice(name=locale_str("Round robin", key="cmd.tournament.format.round_robin"), value="round_robin"),
+    Choice(name=locale_str("Elimination", key="cmd.tournament.format.elimination"), value="elimination"),
+]
+POLICY_CHOICES = [
+    Choice(
+        name=locale_str("A computer plays that move", key="cmd.tournament.policy.computer_turn"),
+        value="computer_turn",
+    ),
+    Choice(
+        name=locale_str("A computer takes the seat after 3", key="cmd.tournament.policy.computer_seat"),
+        value="computer_seat",
+    ),
+    Choice(
+        name=locale_str("The table ends; the absent player ranks last", key="cmd.tournament.policy.end"),
+        value="end",
+    ),
+]
+TEAM_CHOICES = [
+    Choice(name=locale_str("Fixed pairs", key="cmd.tournament.teams.fixed"), value="fixed"),
+    Choice(name=locale_str("New partners each round", key="cmd.tournament.teams.redraw"), value="redraw"),
+]
+CLOCK_CHOICES = [
+    Choice(name=locale_str("1 minute", key="cmd.clock.c60"), value=60),
+    Choice(name=locale_str("5 minutes", key="cmd.clock.c300"), value=300),
+    Choice(name=locale_str("15 minutes", key="cmd.clock.c900"), value=900),
+    Choice(name=locale_str("1 hour", key="cmd.clock.c3600"), value=3600),
+    Choice(name=locale_str("4 hours", key="cmd.clock.c14400"), value=14400),
+    Choice(name=locale_str("12 hours", key="cmd.clock.c43200"), value=43200),
+    Choice(name=locale_str("1 day", key="cmd.clock.c86400"), value=86400),
+    Choice(name=locale_str("3 days", key="cmd.clock.c259200"), value=259200),
+    Choice(name=locale_str("7 days", key="cmd.clock.c604800"), value=604800),
+]
+EXPORT_CHOICES = [
+    Choice(name=locale_str("CSV (spreadsheet)", key="cmd.tournament.kind.csv"), value="csv"),
+    Choice(name=locale_str("JSON (everything)", key="cmd.tournament.kind.json"), value="json"),
+]
 
 
 def parse_points(text: str | None) -> list[float] | None:
@@ -75,14 +90,6 @@ def parse_options(text: str | None) -> dict:
     return options
 
 
-def _ref(name: str) -> locale_str:
-    return locale_str(name, key=f"cmd.tournament.opt.{name}.name")
-
-
-def _desc(text: str, name: str) -> locale_str:
-    return locale_str(text, key=f"cmd.tournament.opt.{name}.description")
-
-
 async def autocomplete_event(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
     """This server's tournaments whose number or name contains what was typed."""
     if interaction.guild is None:
@@ -99,10 +106,13 @@ async def autocomplete_event(interaction: discord.Interaction, current: str) -> 
 def names_an_event(func):
     """The optional ``tournament`` parameter every organizer and standings command shares."""
     func = app_commands.autocomplete(tournament=autocomplete_event)(func)
-    func = app_commands.describe(
-        tournament=_desc("Which tournament (default: the newest here)", "tournament")
-    )(func)
-    return app_commands.rename(tournament=_ref("tournament"))(func)
+    description = locale_str(
+        "Which tournament (default: the newest here)", key="cmd.tournament.opt.tournament.description"
+    )
+    func = app_commands.describe(tournament=description)(func)
+    return app_commands.rename(tournament=locale_str("tournament", key="cmd.tournament.opt.tournament.name"))(
+        func
+    )
 
 
 class TournamentCommands(
@@ -139,47 +149,24 @@ class TournamentCommands(
         await self.bot.desk.guarded(interaction, None, work)
 
     # ---- organizers ---------------------------------------------------------------------------
-    @app_commands.command(
-        name=locale_str("create", key="cmd.tournament.create.name"),
-        description=locale_str(
-            "Organizer: open sign-up for a tournament here", key="cmd.tournament.create.description"
-        ),
-    )
-    @app_commands.rename(
-        game=_ref("game"),
-        name=_ref("name"),
-        format=_ref("format"),
-        rounds=_ref("rounds"),
-        table_size=_ref("table_size"),
-        points=_ref("points"),
-        clock=_ref("clock"),
-        on_timeout=_ref("on_timeout"),
-        signup_hours=_ref("signup_hours"),
-        auto_next=_ref("auto_next"),
-        advance=_ref("advance"),
-        group_size=_ref("group_size"),
-        teams=_ref("teams"),
-        options=_ref("options"),
-    )
-    @app_commands.describe(
-        game=_desc("The game", "game"),
-        name=_desc("The tournament's name", "name"),
-        format=_desc("Swiss, round robin in groups, or elimination", "format"),
-        rounds=_desc("Rounds (Swiss: default 3; round robin: default as many as the groups need)", "rounds"),
-        table_size=_desc("Players per table (default: the game's largest)", "table_size"),
-        points=_desc("Points per finishing place, e.g. 3,1,0 (default depends on the table size)", "points"),
-        clock=_desc("Time per move (default 1 day)", "clock"),
-        on_timeout=_desc(
-            "When a player runs out of time (default: a computer takes over after 3)", "on_timeout"
-        ),
-        signup_hours=_desc(
-            "Close sign-up and start after this many hours (default: the organizer starts)", "signup_hours"
-        ),
-        auto_next=_desc("Start the next round as soon as a round ends (default yes)", "auto_next"),
-        advance=_desc("Elimination: players per table who go through (default 1)", "advance"),
-        group_size=_desc("Round robin: players per group (default twice the table size)", "group_size"),
-        teams=_desc("Team games: fixed pairs, or new partners each round", "teams"),
-        options=_desc("Game options as in the game's /new, e.g. length=short or advanced=true", "options"),
+    @command(
+        "cmd.tournament.create",
+        "Organizer: open sign-up for a tournament here",
+        options_key="cmd.tournament.opt",
+        game="The game",
+        name="The tournament's name",
+        format="Swiss, round robin in groups, or elimination",
+        rounds="Rounds (Swiss: default 3; round robin: default as many as the groups need)",
+        table_size="Players per table (default: the game's largest)",
+        points="Points per finishing place, e.g. 3,1,0 (default depends on the table size)",
+        clock="Time per move (default 1 day)",
+        on_timeout="When a player runs out of time (default: a computer takes over after 3)",
+        signup_hours="Close sign-up and start after this many hours (default: the organizer starts)",
+        auto_next="Start the next round as soon as a round ends (default yes)",
+        advance="Elimination: players per table who go through (default 1)",
+        group_size="Round robin: players per group (default twice the table size)",
+        teams="Team games: fixed pairs, or new partners each round",
+        options="Game options as in the game's /new, e.g. length=short or advanced=true",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES, clock=CLOCK_CHOICES, on_timeout=POLICY_CHOICES, teams=TEAM_CHOICES
@@ -260,11 +247,9 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("start", key="cmd.tournament.start.name"),
-        description=locale_str(
-            "Organizer: close sign-up and seat round 1", key="cmd.tournament.start.description"
-        ),
+    @command(
+        "cmd.tournament.start",
+        "Organizer: close sign-up and seat round 1",
     )
     @names_an_event
     async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -278,9 +263,9 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("next", key="cmd.tournament.next.name"),
-        description=locale_str("Organizer: seat the next round", key="cmd.tournament.next.description"),
+    @command(
+        "cmd.tournament.next",
+        "Organizer: seat the next round",
     )
     @names_an_event
     async def next(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -293,13 +278,11 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("add", key="cmd.tournament.add.name"),
-        description=locale_str("Organizer: sign a member up", key="cmd.tournament.add.description"),
-    )
-    @app_commands.rename(member=_ref("member"))
-    @app_commands.describe(
-        member=_desc("The member", "member"),
+    @command(
+        "cmd.tournament.add",
+        "Organizer: sign a member up",
+        options_key="cmd.tournament.opt",
+        member="The member",
     )
     @names_an_event
     async def add(
@@ -318,15 +301,11 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("remove", key="cmd.tournament.remove.name"),
-        description=locale_str(
-            "Organizer: take a player out (results so far are kept)", key="cmd.tournament.remove.description"
-        ),
-    )
-    @app_commands.rename(member=_ref("member"))
-    @app_commands.describe(
-        member=_desc("The member", "member"),
+    @command(
+        "cmd.tournament.remove",
+        "Organizer: take a player out (results so far are kept)",
+        options_key="cmd.tournament.opt",
+        member="The member",
     )
     @names_an_event
     async def remove(
@@ -345,17 +324,12 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("replace", key="cmd.tournament.replace.name"),
-        description=locale_str(
-            "Organizer: a new member takes over a player's entry and seats",
-            key="cmd.tournament.replace.description",
-        ),
-    )
-    @app_commands.rename(member=_ref("member"), new_member=_ref("new_member"))
-    @app_commands.describe(
-        member=_desc("The player leaving", "member"),
-        new_member=_desc("Who takes over", "new_member"),
+    @command(
+        "cmd.tournament.replace",
+        "Organizer: a new member takes over a player's entry and seats",
+        options_key="cmd.tournament.opt",
+        member=("The player leaving", "cmd.tournament.opt.leaving"),
+        new_member="Who takes over",
     )
     @names_an_event
     async def replace(
@@ -383,12 +357,9 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("cancel", key="cmd.tournament.cancel.name"),
-        description=locale_str(
-            "Organizer: cancel the tournament (open tables play on, unrated by it)",
-            key="cmd.tournament.cancel.description",
-        ),
+    @command(
+        "cmd.tournament.cancel",
+        "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )
     @names_an_event
     async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -402,11 +373,9 @@ class TournamentCommands(
         await self.run(interaction, work())
 
     # ---- everyone -----------------------------------------------------------------------------
-    @app_commands.command(
-        name=locale_str("standings", key="cmd.tournament.standings.name"),
-        description=locale_str(
-            "Current standings, with the tie-breaks", key="cmd.tournament.standings.description"
-        ),
+    @command(
+        "cmd.tournament.standings",
+        "Current standings, with the tie-breaks",
     )
     @names_an_event
     async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
@@ -421,15 +390,11 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("export", key="cmd.tournament.export.name"),
-        description=locale_str(
-            "Download the whole event as CSV or JSON", key="cmd.tournament.export.description"
-        ),
-    )
-    @app_commands.rename(kind=_ref("kind"))
-    @app_commands.describe(
-        kind=_desc("File format", "kind"),
+    @command(
+        "cmd.tournament.export",
+        "Download the whole event as CSV or JSON",
+        options_key="cmd.tournament.opt",
+        kind="File format",
     )
     @app_commands.choices(kind=EXPORT_CHOICES)
     @names_an_event
@@ -443,11 +408,9 @@ class TournamentCommands(
 
         await self.run(interaction, work())
 
-    @app_commands.command(
-        name=locale_str("help", key="cmd.tournament.help.name"),
-        description=locale_str(
-            "How tournaments are seated and ranked", key="cmd.tournament.help.description"
-        ),
+    @command(
+        "cmd.tournament.help",
+        "How tournaments are seated and ranked",
     )
     async def help(self, interaction: discord.Interaction) -> None:
         tr = member_lang(interaction)

@@ -106,9 +106,9 @@ class TournamentService:
                 "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
             ) from None
         if clock not in CLOCKS:
-            raise UserError("error.bad_clock")
+            raise UserError("error.bad_setting")
         if on_timeout not in TIMEOUT_POLICIES:
-            raise UserError("error.bad_clock")
+            raise UserError("error.bad_setting")
         tournament_id = await self.store.create(
             guild_id=guild_id,
             channel_id=channel_id,

@@ -15,6 +15,7 @@ import unicodedata
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
+from discord.app_commands import locale_str
 
 from bot.i18n import FALLBACK, catalog, language_of
 
@@ -67,3 +68,35 @@ def translate_key(key: str | None, locale: discord.Locale | str, location: Where
         log.warning("translation of %s for %s is not valid for Discord: %r", key, language, text)
         return None
     return text
+
+
+def command(key: str, description: str, *, options_key: str | None = None, **options: str | tuple[str, str]):
+    """A slash command whose texts all come from the catalogs, declared in one place.
+
+    The command's name and description are under ``key`` (its English name is the key's last
+    part). Each option's English name is its parameter name; its texts are under
+    ``<options_key or key>.<parameter>``, or under the key prefix given as ``(description, prefix)``
+    for an option shared by several commands (like every game's ``rated``).
+    """
+    base = options_key or key
+
+    def prefix(param: str) -> str:
+        value = options[param]
+        return value[1] if isinstance(value, tuple) else f"{base}.{param}"
+
+    def text(param: str) -> str:
+        value = options[param]
+        return value[0] if isinstance(value, tuple) else value
+
+    def decorate(func):
+        if options:
+            func = app_commands.describe(
+                **{p: locale_str(text(p), key=f"{prefix(p)}.description") for p in options}
+            )(func)
+            func = app_commands.rename(**{p: locale_str(p, key=f"{prefix(p)}.name") for p in options})(func)
+        name = locale_str(key.rsplit(".", 1)[-1], key=f"{key}.name")
+        return app_commands.command(name=name, description=locale_str(description, key=f"{key}.description"))(
+            func
+        )
+
+    return decorate

@@ -152,7 +152,16 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def code_files() -> list[Path]:
-    files = [ROOT / "bot/commands.py", ROOT / "bot/desk.py", ROOT / "bot/render.py"]
+    names = (
+        "commands",
+        "desk",
+        "render",
+        "tournament_commands",
+        "tournament_desk",
+        "tournament_render",
+        "rating_commands",
+    )
+    files = [ROOT / f"bot/{name}.py" for name in names]
     for game in sorted(translated() - {"bot"}):
         files += [p for p in (ROOT / f"cogs/{game}/cog.py", ROOT / f"cogs/{game}/render.py") if p.exists()]
     return files
@@ -205,6 +214,8 @@ def user_facing_literals(path: Path) -> list[str]:
             name = _call_name(node)
             if name == "locale_str" and node.args and any(k.arg == "key" for k in node.keywords):
                 exempt.add(id(node.args[0]))  # the English default of a catalog key
+            elif name == "command" and node.args and _is_text(node.args[0]):
+                exempt |= _strings_below(node)  # translator.command: English defaults of catalog keys
             elif name in LOG_CALLS:
                 exempt |= _strings_below(node)
         elif isinstance(node, ast.Raise) and node.exc is not None:
@@ -279,10 +290,28 @@ def test_no_user_facing_literal_in_code(path):
     assert not found, "move these texts into a message catalog:\n" + "\n".join(found)
 
 
+def command_strings(node: ast.Call) -> list[tuple[str, str]]:
+    """(English default, key) of a ``translator.command(key, description, **options)`` declaration."""
+    key, description = node.args[0].value, node.args[1].value
+    options = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    shared = options.pop("options_key", None)
+    base = shared.value if shared is not None else key
+    out = [(key.rsplit(".", 1)[-1], f"{key}.name"), (description, f"{key}.description")]
+    for param, value in options.items():
+        if isinstance(value, ast.Tuple):
+            text, prefix = value.elts[0].value, value.elts[1].value
+        else:
+            text, prefix = value.value, f"{base}.{param}"
+        out += [(param, f"{prefix}.name"), (text, f"{prefix}.description")]
+    return out
+
+
 def locale_strings(path: Path) -> list[tuple[str, str]]:
-    """(English default, key) of every ``locale_str("...", key="...")`` in a file."""
+    """(English default, key) of every ``locale_str("...", key="...")`` and ``command(...)`` in a file."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and _call_name(node) == "command" and node.args:
+            out += command_strings(node)
         if isinstance(node, ast.Call) and _call_name(node) == "locale_str" and node.args:
             key = next((k.value for k in node.keywords if k.arg == "key"), None)
             assert _is_text(node.args[0]) and key is not None and _is_text(key), (
@@ -294,7 +323,10 @@ def locale_strings(path: Path) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     "path",
-    [ROOT / "bot/commands.py", *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"}))],
+    [
+        *(ROOT / f"bot/{name}.py" for name in ("commands", "tournament_commands", "rating_commands")),
+        *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"})),
+    ],
     ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_command_texts_come_from_the_catalogs(path):

@@ -7,14 +7,13 @@ words, so the picture is a glance, never the only source.
 
 from __future__ import annotations
 
-import io
 import math
-from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.cards import RANK_NAMES, rank_of, suit_of
+from bot.drawing import font, png
 from cogs.arsene.rules_scoring import SHOP_GROUPS
 
 WIDTH = 800
@@ -39,11 +38,6 @@ STATUS_TOP = SHOP_TOP + SHOP_H + 12
 STATUS_H = 84
 ROWS_TOP = STATUS_TOP + STATUS_H + 12
 ROW_H = 74
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
 
 
 def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill) -> None:
@@ -297,6 +291,4 @@ def board_png(public: dict[str, Any]) -> bytes:
     draw_shops(draw, public)
     draw_status(draw, public)
     draw_rows(draw, public)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return png(image)

@@ -12,12 +12,12 @@ count that seat's swaps; a star marks the winners.
 
 from __future__ import annotations
 
-import io
-from functools import lru_cache
 from math import atan2, cos, pi, sin
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from bot.drawing import font, png
 
 WIDTH, HEIGHT = 800, 600
 CARD_W, CARD_H, CARD_GAP = 62, 88, 8
@@ -39,11 +39,6 @@ INK = (20, 20, 20)
 WHITE = (245, 245, 245)
 TURN = (255, 214, 0)
 PANEL = (20, 70, 46)
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
 
 
 def centred_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: tuple) -> None:
@@ -149,6 +144,4 @@ def render_table(public: dict[str, Any]) -> bytes:
     ended_without_hit = public["phase"] == "over" and public["outcome"] != "win"
     if not ended_without_hit and target is not None and target != public["turn_seat"]:
         arrow(draw, CENTRES[public["turn_seat"]], CENTRES[target])
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+    return png(image, compress_level=1)

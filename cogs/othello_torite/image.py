@@ -10,12 +10,13 @@ the box on the right shows the trick number and the led suit.
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from math import cos, pi, sin
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from bot.drawing import font, png
 
 FILES = "abcdefgh"
 CELL = 88
@@ -43,11 +44,6 @@ FLIPPED = (255, 138, 0)
 STAR = (255, 193, 7)
 TURN = (255, 214, 0)
 PANEL = (55, 71, 79)
-
-
-@lru_cache(maxsize=8)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
 
 
 def suit_mark(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: str, edge: tuple) -> None:
@@ -196,6 +192,4 @@ def render_board(public: dict[str, Any]) -> bytes:
         header_row(draw, public, seat, 12 + seat * 84)
     trick_box(draw, public)
     board(draw, public)
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return png(image)

@@ -9,12 +9,12 @@ default font has no ♠♥♦♣ glyphs.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.cards import SUITS
+from bot.drawing import font, png
 from cogs.saizen.rules_core import SIDES, SWITCHES
 
 WIDTH = 800
@@ -39,15 +39,6 @@ GOLD = (255, 196, 0)
 RED = (205, 30, 40)
 BLACK = (25, 25, 25)
 SUIT_INK = {"S": BLACK, "H": RED, "D": RED, "C": BLACK}
-
-_FONTS: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
-
-
-def font(size: int):
-    if size not in _FONTS:
-        _FONTS[size] = ImageFont.load_default(size=size)
-    return _FONTS[size]
-
 
 # ---- symbols -------------------------------------------------------------------------------------
 
@@ -154,6 +145,4 @@ def rule_cards_png(rule_cards: dict[str, dict[str, Any]], led: str | None = None
     draw = ImageDraw.Draw(image)
     for i, suit in enumerate(SUITS):
         draw_card(draw, GAP + i * (CARD_W + GAP), GAP, suit, rule_cards[suit], suit == led)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False, compress_level=3)
-    return out.getvalue()
+    return png(image)
