@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import tournament_render as view
-from bot.delivery import jump_url
+from bot.delivery import fingerprint, jump_url
 from bot.desk import display, member_lang
 from bot.errors import UserError
 from bot.i18n import Lang
@@ -39,6 +39,7 @@ class TournamentDesk:
         self.ratings = RatingStore(bot.store.db)
         self.service = TournamentService(TournamentStore(bot.store.db), self.ratings, bot.service)
         self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
 
     # ---- who may organize ---------------------------------------------------------------------
     def is_organizer(self, interaction: discord.Interaction, tournament: Tournament | None = None) -> bool:
@@ -78,11 +79,16 @@ class TournamentDesk:
             and not tournament.auto_next
         )
         rendered = view.event_message(tournament, rows, urls, done, Lang(tournament.language), can_advance)
+        key = fingerprint(rendered)
+        if self.shown.get(tournament.id) == key:
+            return
         channel = self.bot.delivery.messageable(tournament.channel_id)
         try:
             await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
         except discord.NotFound:
             log.warning("tournament %s: its message is gone", tournament.id)
+            return
+        self.shown[tournament.id] = key
 
     async def post(self, tournament: Tournament) -> None:
         rendered = view.event_message(tournament, [], {}, set(), Lang(tournament.language), False)

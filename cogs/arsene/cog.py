@@ -11,6 +11,7 @@ from bot import render
 from bot.errors import UserError
 from bot.games import register
 from bot.i18n import Lang, language_of
+from bot.translator import command
 from cogs.arsene.render import ArseneUI
 
 UI = ArseneUI()
@@ -24,26 +25,12 @@ class Arsene(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name=locale_str("new", key="arsene.cmd.new.name"),
-        description=locale_str("Open an Arsène table in this channel", key="arsene.cmd.new.description"),
-    )
-    @app_commands.rename(
-        players=locale_str("players", key="arsene.cmd.new.players.name"),
-        advanced=locale_str("advanced", key="arsene.cmd.new.advanced.name"),
-        rated=locale_str("rated", key="cmd.new.rated.name"),
-    )
-    @app_commands.describe(
-        players=locale_str(
-            "Table size (3 or 4; with 3 a dummy player joins)", key="arsene.cmd.new.players.description"
-        ),
-        advanced=locale_str(
-            "Advanced rules: contest mode (chip exchanges) after the first shop empties",
-            key="arsene.cmd.new.advanced.description",
-        ),
-        rated=locale_str(
-            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
-        ),
+    @command(
+        "arsene.cmd.new",
+        "Open an Arsène table in this channel",
+        players="Table size (3 or 4; with 3 a dummy player joins)",
+        advanced="Advanced rules: contest mode (chip exchanges) after the first shop empties",
+        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     async def new(
         self,
@@ -54,21 +41,11 @@ class Arsene(
     ) -> None:
         await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced}, rated=rated)
 
-    @app_commands.command(
-        name=locale_str("rules", key="arsene.cmd.rules.name"),
-        description=locale_str("How to play Arsène", key="arsene.cmd.rules.description"),
-    )
+    @command("arsene.cmd.rules", "How to play Arsène")
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, "arsene")
 
-    @app_commands.command(
-        name=locale_str("play", key="arsene.cmd.play.name"),
-        description=locale_str("Make your move at the Arsène table here", key="arsene.cmd.play.description"),
-    )
-    @app_commands.rename(move=locale_str("move", key="arsene.cmd.play.move.name"))
-    @app_commands.describe(
-        move=locale_str("Your move (type to search)", key="arsene.cmd.play.move.description")
-    )
+    @command("arsene.cmd.play", "Make your move at the Arsène table here", move="Your move (type to search)")
     async def play(self, interaction: discord.Interaction, move: str) -> None:
         await self.bot.desk.play_command(interaction, "arsene", move)
 

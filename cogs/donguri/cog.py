@@ -8,6 +8,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.games import register
+from bot.translator import command
 from cogs.donguri.render import DonguriUI
 
 LENGTH_CHOICES = [
@@ -30,25 +31,12 @@ class Donguri(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name=locale_str("new", key="donguri.cmd.new.name"),
-        description=locale_str(
-            "Open a Donguri to Yamaneko table in this channel", key="donguri.cmd.new.description"
-        ),
-    )
-    @app_commands.rename(
-        players=locale_str("players", key="donguri.cmd.new.players.name"),
-        length=locale_str("length", key="donguri.cmd.new.length.name"),
-        rated=locale_str("rated", key="cmd.new.rated.name"),
-    )
-    @app_commands.describe(
-        players=locale_str("Table size (3–5)", key="donguri.cmd.new.players.description"),
-        length=locale_str(
-            "Standard or short game (number of deals)", key="donguri.cmd.new.length.description"
-        ),
-        rated=locale_str(
-            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
-        ),
+    @command(
+        "donguri.cmd.new",
+        "Open a Donguri to Yamaneko table in this channel",
+        players="Table size (3–5)",
+        length="Standard or short game (number of deals)",
+        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @app_commands.choices(length=LENGTH_CHOICES)
     async def new(
@@ -60,10 +48,7 @@ class Donguri(
     ) -> None:
         await self.bot.desk.open_table(interaction, "donguri", players, {"length": length}, rated=rated)
 
-    @app_commands.command(
-        name=locale_str("rules", key="donguri.cmd.rules.name"),
-        description=locale_str("How to play Donguri to Yamaneko", key="donguri.cmd.rules.description"),
-    )
+    @command("donguri.cmd.rules", "How to play Donguri to Yamaneko")
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, "donguri")
 

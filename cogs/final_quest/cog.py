@@ -20,6 +20,7 @@ from bot.desk import display, member_lang
 from bot.errors import UserError
 from bot.games import register
 from bot.i18n import Lang
+from bot.translator import command
 from cogs.final_quest.engine import (
     HAND_SIZE,
     NUMBERS,
@@ -93,29 +94,12 @@ class FinalQuest(
         return self.bot.desk
 
     # ---- the table ---------------------------------------------------------------------------
-    @app_commands.command(
-        name=locale_str("new", key="final_quest.cmd.new.name"),
-        description=locale_str(
-            "Open a Final Quest table in a channel of its own", key="final_quest.cmd.new.description"
-        ),
-    )
-    @app_commands.rename(
-        rebuttal=locale_str("rebuttal", key="final_quest.cmd.new.rebuttal.name"),
-        round_cap=locale_str("round_cap", key="final_quest.cmd.new.round_cap.name"),
-        rated=locale_str("rated", key="cmd.new.rated.name"),
-    )
-    @app_commands.describe(
-        rebuttal=locale_str(
-            "Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
-            key="final_quest.cmd.new.rebuttal.description",
-        ),
-        round_cap=locale_str(
-            "Draw after this many rounds (leave empty for no limit)",
-            key="final_quest.cmd.new.round_cap.description",
-        ),
-        rated=locale_str(
-            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
-        ),
+    @command(
+        "final_quest.cmd.new",
+        "Open a Final Quest table in a channel of its own",
+        rebuttal="Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
+        round_cap="Draw after this many rounds (leave empty for no limit)",
+        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @app_commands.choices(rebuttal=REBUTTAL_CHOICES)
     async def new(
@@ -128,10 +112,7 @@ class FinalQuest(
         options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
         await self.desk.open_table(interaction, G, 4, options, rated=rated)
 
-    @app_commands.command(
-        name=locale_str("rules", key="final_quest.cmd.rules.name"),
-        description=locale_str("How to play Final Quest", key="final_quest.cmd.rules.description"),
-    )
+    @command("final_quest.cmd.rules", "How to play Final Quest")
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.desk.send_rules(interaction, G)
 
@@ -144,21 +125,11 @@ class FinalQuest(
             raise UserError(f"{G}.error.not_at_table", player=display(player))
         return table, target
 
-    @app_commands.command(
-        name=locale_str("ask", key="final_quest.cmd.ask.name"),
-        description=locale_str(
-            "Ask one player your own YES/NO question (your turn)", key="final_quest.cmd.ask.description"
-        ),
-    )
-    @app_commands.rename(
-        player=locale_str("player", key="final_quest.cmd.ask.player.name"),
-        question=locale_str("question", key="final_quest.cmd.ask.question.name"),
-    )
-    @app_commands.describe(
-        player=locale_str("The player you ask", key="final_quest.cmd.ask.player.description"),
-        question=locale_str(
-            "Your question, answerable with YES or NO", key="final_quest.cmd.ask.question.description"
-        ),
+    @command(
+        "final_quest.cmd.ask",
+        "Ask one player your own YES/NO question (your turn)",
+        player="The player you ask",
+        question="Your question, answerable with YES or NO",
     )
     async def ask(
         self,
@@ -177,26 +148,13 @@ class FinalQuest(
 
         await self.desk.guarded(interaction, None, work())
 
-    @app_commands.command(
-        name=locale_str("check", key="final_quest.cmd.check.name"),
-        description=locale_str(
-            "Ask one player a question the bot answers truthfully", key="final_quest.cmd.check.description"
-        ),
-    )
-    @app_commands.rename(
-        player=locale_str("player", key="final_quest.cmd.check.player.name"),
-        question=locale_str("question", key="final_quest.cmd.check.question.name"),
-        number=locale_str("number", key="final_quest.cmd.check.number.name"),
-        count=locale_str("count", key="final_quest.cmd.check.count.name"),
-    )
-    @app_commands.describe(
-        player=locale_str("The player you ask", key="final_quest.cmd.check.player.description"),
-        question=locale_str(
-            "The question (N = the number field, K = the count field)",
-            key="final_quest.cmd.check.question.description",
-        ),
-        number=locale_str("N: a card number, or a sum", key="final_quest.cmd.check.number.description"),
-        count=locale_str("K: how many cards", key="final_quest.cmd.check.count.description"),
+    @command(
+        "final_quest.cmd.check",
+        "Ask one player a question the bot answers truthfully",
+        player="The player you ask",
+        question="The question (N = the number field, K = the count field)",
+        number="N: a card number, or a sum",
+        count="K: how many cards",
     )
     async def check(
         self,
@@ -226,19 +184,11 @@ class FinalQuest(
                 choices.append(app_commands.Choice(name=name[:100], value=question))
         return choices
 
-    @app_commands.command(
-        name=locale_str("quest", key="final_quest.cmd.quest.name"),
-        description=locale_str(
-            "Final Quest: name one player's three cards (your turn)", key="final_quest.cmd.quest.description"
-        ),
-    )
-    @app_commands.rename(
-        player=locale_str("player", key="final_quest.cmd.quest.player.name"),
-        cards=locale_str("cards", key="final_quest.cmd.quest.cards.name"),
-    )
-    @app_commands.describe(
-        player=locale_str("The player whose hand you name", key="final_quest.cmd.quest.player.description"),
-        cards=locale_str("Three different cards, like 3 7 12", key="final_quest.cmd.quest.cards.description"),
+    @command(
+        "final_quest.cmd.quest",
+        "Final Quest: name one player's three cards (your turn)",
+        player="The player whose hand you name",
+        cards="Three different cards, like 3 7 12",
     )
     async def quest(self, interaction: discord.Interaction, player: discord.Member, cards: str) -> None:
         async def work():
@@ -269,27 +219,19 @@ class FinalQuest(
         ]
 
     # ---- the rest of a turn (also buttons in the private prompt) ------------------------------
-    @app_commands.command(
-        name=locale_str("swap", key="final_quest.cmd.swap.name"),
-        description=locale_str(
-            "Swap one of your cards with the centre card (your turn)", key="final_quest.cmd.swap.description"
-        ),
-    )
-    @app_commands.rename(card=locale_str("card", key="final_quest.cmd.swap.card.name"))
-    @app_commands.describe(
-        card=locale_str("The card you give to the centre", key="final_quest.cmd.swap.card.description")
+    @command(
+        "final_quest.cmd.swap",
+        "Swap one of your cards with the centre card (your turn)",
+        card="The card you give to the centre",
     )
     async def swap(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"swap:{card}")
 
-    @app_commands.command(
-        name=locale_str("show", key="final_quest.cmd.show.name"),
-        description=locale_str(
-            "Show one of your cards to everyone (your turn)", key="final_quest.cmd.show.description"
-        ),
+    @command(
+        "final_quest.cmd.show",
+        "Show one of your cards to everyone (your turn)",
+        card="The card you show",
     )
-    @app_commands.rename(card=locale_str("card", key="final_quest.cmd.show.card.name"))
-    @app_commands.describe(card=locale_str("The card you show", key="final_quest.cmd.show.card.description"))
     async def show(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"show:{card}")
 
@@ -306,10 +248,7 @@ class FinalQuest(
             if action.startswith(f"{verb}:")
         ]
 
-    @app_commands.command(
-        name=locale_str("end", key="final_quest.cmd.end.name"),
-        description=locale_str("End your turn (after your action)", key="final_quest.cmd.end.description"),
-    )
+    @command("final_quest.cmd.end", "End your turn (after your action)")
     async def end(self, interaction: discord.Interaction) -> None:
         await self.desk.play_command(interaction, G, "end")
 

@@ -15,6 +15,7 @@ from bot.desk import member_lang
 from bot.errors import UserError
 from bot.games import register
 from bot.render import seat_names
+from bot.translator import command
 from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
@@ -34,43 +35,23 @@ class OthelloTorite(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name=locale_str("new", key="othello_torite.cmd.new.name"),
-        description=locale_str(
-            "Open an Othello de Torite table in this channel", key="othello_torite.cmd.new.description"
-        ),
-    )
-    @app_commands.rename(rated=locale_str("rated", key="cmd.new.rated.name"))
-    @app_commands.describe(
-        rated=locale_str(
-            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
-        ),
+    @command(
+        "othello_torite.cmd.new",
+        "Open an Othello de Torite table in this channel",
+        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     async def new(self, interaction: discord.Interaction, rated: bool = False) -> None:
         await self.bot.desk.open_table(interaction, GAME, 2, {}, rated=rated)
 
-    @app_commands.command(
-        name=locale_str("rules", key="othello_torite.cmd.rules.name"),
-        description=locale_str("How to play Othello de Torite", key="othello_torite.cmd.rules.description"),
-    )
+    @command("othello_torite.cmd.rules", "How to play Othello de Torite")
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
-    @app_commands.command(
-        name=locale_str("play", key="othello_torite.cmd.play.name"),
-        description=locale_str(
-            "Place a disc at your Othello de Torite table here", key="othello_torite.cmd.play.description"
-        ),
-    )
-    @app_commands.rename(
-        suit=locale_str("suit", key="othello_torite.cmd.play.suit.name"),
-        square=locale_str("square", key="othello_torite.cmd.play.square.name"),
-    )
-    @app_commands.describe(
-        suit=locale_str("The suit of the disc", key="othello_torite.cmd.play.suit.description"),
-        square=locale_str(
-            "The square, like d3 (suggestions are legal)", key="othello_torite.cmd.play.square.description"
-        ),
+    @command(
+        "othello_torite.cmd.play",
+        "Place a disc at your Othello de Torite table here",
+        suit="The suit of the disc",
+        square="The square, like d3 (suggestions are legal)",
     )
     @app_commands.choices(suit=SUIT_CHOICES)
     async def play(self, interaction: discord.Interaction, suit: str, square: str) -> None:
@@ -97,13 +78,7 @@ class OthelloTorite(
                 choices.append(app_commands.Choice(name=label, value=sq))
         return choices[:25]
 
-    @app_commands.command(
-        name=locale_str("record", key="othello_torite.cmd.record.name"),
-        description=locale_str(
-            "Show the game record of the Othello de Torite table here",
-            key="othello_torite.cmd.record.description",
-        ),
-    )
+    @command("othello_torite.cmd.record", "Show the game record of the Othello de Torite table here")
     async def record(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.guarded(interaction, None, self._record(interaction))
 

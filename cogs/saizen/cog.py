@@ -18,6 +18,7 @@ from bot.desk import member_lang
 from bot.engine import IllegalAction
 from bot.games import register
 from bot.i18n import LANGUAGES, t
+from bot.translator import command
 from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
 from cogs.saizen.render import SUIT, SaizenUI
 from cogs.saizen.rules_core import format_layout, parse_layout
@@ -67,26 +68,13 @@ class Saizen(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(
-        name=locale_str("new", key="saizen.cmd.new.name"),
-        description=locale_str("Open a Saizen table in this channel", key="saizen.cmd.new.description"),
-    )
-    @app_commands.rename(
-        players=locale_str("players", key="saizen.cmd.new.players.name"),
-        jokers=locale_str("jokers", key="saizen.cmd.new.jokers.name"),
-        layout=locale_str("layout", key="saizen.cmd.new.layout.name"),
-        rated=locale_str("rated", key="cmd.new.rated.name"),
-    )
-    @app_commands.describe(
-        players=locale_str("Table size (2–6)", key="saizen.cmd.new.players.description"),
-        jokers=locale_str("Jokers in play (0, 1 or 2)", key="saizen.cmd.new.jokers.description"),
-        layout=locale_str(
-            "Switches starting on their second side, e.g. S:low+may H:playoff *:free (empty = standard)",
-            key="saizen.cmd.new.layout.description",
-        ),
-        rated=locale_str(
-            "Count this table for the server's ratings and leaderboard", key="cmd.new.rated.description"
-        ),
+    @command(
+        "saizen.cmd.new",
+        "Open a Saizen table in this channel",
+        players="Table size (2–6)",
+        jokers="Jokers in play (0, 1 or 2)",
+        layout="Switches starting on their second side, e.g. S:low+may H:playoff *:free (empty = standard)",
+        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @app_commands.choices(jokers=JOKER_CHOICES)
     async def new(
@@ -106,22 +94,14 @@ class Saizen(
         options = {OPTION_JOKERS: int(jokers), OPTION_LAYOUT: format_layout(second)}
         await self.bot.desk.open_table(interaction, GAME, players, options, rated=rated)
 
-    @app_commands.command(
-        name=locale_str("rules", key="saizen.cmd.rules.name"),
-        description=locale_str("How to play Saizen", key="saizen.cmd.rules.description"),
-    )
+    @command("saizen.cmd.rules", "How to play Saizen")
     async def rules(self, interaction: discord.Interaction) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
-    @app_commands.command(
-        name=locale_str("play", key="saizen.cmd.play.name"),
-        description=locale_str(
-            "Play a card or make your chip move at your Saizen table here", key="saizen.cmd.play.description"
-        ),
-    )
-    @app_commands.rename(move=locale_str("move", key="saizen.cmd.play.move.name"))
-    @app_commands.describe(
-        move=locale_str("A card (e.g. ♠Q), a chip move or Pass", key="saizen.cmd.play.move.description")
+    @command(
+        "saizen.cmd.play",
+        "Play a card or make your chip move at your Saizen table here",
+        move="A card (e.g. ♠Q), a chip move or Pass",
     )
     async def play(self, interaction: discord.Interaction, move: str) -> None:
         await self.bot.desk.play_command(interaction, GAME, typed_action(move))
