@@ -8,6 +8,7 @@ custom ids, at most 60 characters); engines return codes and data, never prose.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -123,6 +124,24 @@ class Engine:
         events = self._apply(seat, action)
         self.history.append((seat, action))
         return events
+
+    # ---- search (computer players) -----------------------------------------------------------
+    def clone(self) -> Engine:
+        """An independent copy for search. Engines override this with a cheaper copy when it pays."""
+        return copy.deepcopy(self)
+
+    def determinize(self, seat: int, rng: random.Random) -> Engine:
+        """A full state consistent with everything ``seat`` has seen, like OpenSpiel's
+        ``resample_from_infostate``: unseen cards are dealt at random (respecting pile sizes and known
+        voids), and the future (later deals, ``self.rng``) is resampled so it stays unknown. It must
+        read nothing hidden from ``seat``: two states that ``seat`` cannot tell apart give the same
+        result for the same ``rng``. Perfect-information games return a clone."""
+        raise NotImplementedError
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        """Apply a move known to be legal, skipping validation: the search path."""
+        self._apply(seat, action)
+        self.history.append((seat, action))
 
     @classmethod
     def replay(
