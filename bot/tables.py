@@ -294,6 +294,7 @@ class TableService:
         table, engine = outcome.table, outcome.engine
         since = len(engine.history) if since is None else since
         computers = {s.position for s in table.seats if s.played_by_computer}
+        start, moves = len(engine.history), []
         for _ in range(MAX_COMPUTER_STEPS):
             if engine.is_terminal():
                 break
@@ -303,7 +304,15 @@ class TableService:
             index = len(engine.history)
             choice = random.Random(f"{table.seed}:{index}").choice(engine.legal_actions(seat))
             outcome.events.extend(engine.apply(seat, choice))
-            await self.store.append_actions(table.id, index, [(seat, choice, True)])
+            moves.append((seat, choice, True))
+        if moves:
+            # One commit for the whole run: a table left to computers plays out its game in one go,
+            # and a commit per move made that thousands of database round trips.
+            try:
+                await self.store.append_actions(table.id, start, moves)
+            except Exception:
+                self.forget(table.id)
+                raise
         self.pending_events[table.id].extend(outcome.events)
         if engine.is_terminal():
             result = json.dumps(engine.results())
