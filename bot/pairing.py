@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import ceil
 
+from bot import swiss_search
+from bot.swiss_search import PAIRING_MODES, colour_need, colour_order  # noqa: F401 (re-exported)
+
 PairCost = Callable[[int, int], int]
 _RESTARTS = 5  # extra greedy passes per round-robin round; more barely helped in trials
 
@@ -38,10 +41,11 @@ def met_counts(tables_history: list[list[int]]) -> Counter:
 
 
 def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
-    """Seat as many units as possible, then prefer full tables: a short table is a worse game.
+    """Seat as many units as possible, with tables as close to ``size`` as they can be.
 
-    Order of preference: fewest byes, then fewest tables below `size`, then short tables as even as
-    possible. Returns (sizes largest first, number of byes).
+    Order of preference: fewest byes, then the smallest shortfall of the smallest table (two tables
+    one seat short beat one table two seats short), then the most even sizes, then fewest short
+    tables. Returns (sizes largest first, number of byes).
     """
     if not 2 <= min_size <= size:
         raise ValueError(f"need 2 <= min_size <= size, got min_size={min_size}, size={size}")
@@ -53,13 +57,15 @@ def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
             break
         options = []
         for count in range(ceil(seated / size), seated // min_size + 1):
-            missing = count * size - seated
-            short = ceil(missing / (size - min_size)) if missing else 0
-            cut, extra = divmod(missing, short) if short else (0, 0)
-            sizes = [size] * (count - short) + [size - cut] * (short - extra) + [size - cut - 1] * extra
-            options.append((short, sizes[0] - sizes[-1], sizes))
+            # The most even split of `seated` into `count` tables is the best one for this count.
+            small, extra = divmod(seated, count)
+            if small + (1 if extra else 0) > size or small < min_size:
+                continue
+            sizes = [small + 1] * extra + [small] * (count - extra)
+            short = sum(1 for s in sizes if s < size)
+            options.append((size - sizes[-1], sizes[0] - sizes[-1], short, sizes))
         if options:
-            return min(options)[2], byes
+            return min(options)[-1], byes
     return [], n
 
 
@@ -75,25 +81,33 @@ def choose_byes(order: list[int], count: int, byes_had: dict[int, int]) -> list[
 
 
 def swiss(
-    order: list[int], size: int, min_size: int, met: Counter, byes_had: dict[int, int], seed: int
+    order: list[int],
+    size: int,
+    min_size: int,
+    met: Counter,
+    byes_had: dict[int, int],
+    seed: int,
+    points: dict[int, float] | None = None,
+    mode: str = "repeats",
+    place_value: float = 1.0,
+    colours: dict[int, list[int]] | None = None,
 ) -> Round:
-    """Players of similar standing share a table, but a repeat tablemate always costs more than any
-    standing difference: one repeat weighs more than the largest possible total spread.
+    """Players of similar standing share a table, and tablemates from earlier rounds are avoided.
 
-    Each table is listed in standing order; tables are listed best first. The seed only breaks exact
-    ties, so the same inputs always give the same round.
+    ``mode`` "repeats": a repeat meeting costs more than any difference in standing, so the seating
+    has the fewest repeats possible. "standings": a repeat costs as much as ``place_value`` points of
+    spread within a table, so late rounds still seat the leaders together. Which tables are short is
+    part of the search. ``colours`` (two-seat tables): each unit's past seats, to avoid seating two
+    units who must both have the same seat. Tables are listed best first, each in standing order;
+    the seed only breaks exact ties, so the same inputs always give the same round.
     """
     sizes, bye_count = table_sizes(len(order), size, min_size)
     byes = choose_byes(order, bye_count, byes_had)
     bye_set = set(byes)
     seated = [u for u in order if u not in bye_set]
     position = {unit: i for i, unit in enumerate(seated)}
-    heavy = len(seated) ** 2 * size + 1
-
-    def cost(a: int, b: int) -> int:
-        return heavy * met[pair_key(a, b)] + abs(position[a] - position[b])
-
-    tables = _arrange(seated, sizes, cost, _seeded_tiebreak(seated, seed))
+    costs = swiss_search.seating_costs(seated, len(sizes), met, points or {}, mode, place_value, colours)
+    tables = swiss_search.seat(seated, sizes, costs, seed)
     return Round(tables=_in_order(tables, position), byes=byes)
 
 

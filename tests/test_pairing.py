@@ -99,7 +99,9 @@ def test_pair_key_and_met_counts():
         (11, 4, 3, ([4, 4, 3], 0)),
         (2, 3, 3, ([], 2)),
         (5, 4, 3, ([4], 1)),
-        (13, 6, 3, ([6, 4, 3], 0)),  # two short tables beat three ([5, 4, 4])
+        (13, 6, 3, ([5, 4, 4], 0)),  # tables one or two seats short beat a table three short
+        (9, 6, 2, ([5, 4], 0)),  # Saizen: no byes when the game allows smaller tables
+        (7, 4, 4, ([4], 3)),
         (0, 4, 3, ([], 0)),
     ],
 )
@@ -107,13 +109,15 @@ def test_table_sizes_examples(n, size, min_size, expected):
     assert table_sizes(n, size, min_size) == expected
 
 
-def _short_tables_needed(n: int, size: int, min_size: int) -> tuple[int, int]:
-    """Brute force over every multiset of table sizes: (fewest byes, then fewest short tables)."""
-    best = (n, 0)
+def _best_sizes(n: int, size: int, min_size: int) -> tuple[int, int, int]:
+    """Brute force over every multiset of table sizes: fewest byes, then the smallest shortfall of
+    the smallest table, then the most even, then fewest short tables."""
+    best = (n, 0, 0, 0)
     for count in range(1, n // min_size + 1):
         for sizes in combinations_with_replacement(range(min_size, size + 1), count):
             if sum(sizes) <= n:
-                best = min(best, (n - sum(sizes), sum(1 for s in sizes if s < size)))
+                short = sum(1 for s in sizes if s < size)
+                best = min(best, (n - sum(sizes), size - min(sizes), max(sizes) - min(sizes), short))
     return best
 
 
@@ -125,9 +129,11 @@ def test_table_sizes_invariants_and_optimality():
                 assert sum(sizes) + byes == n
                 assert all(min_size <= s <= size for s in sizes)
                 assert sizes == sorted(sizes, reverse=True)
-                short = [s for s in sizes if s < size]
-                assert not short or max(short) - min(short) <= 1
-                assert (byes, len(short)) == _short_tables_needed(n, size, min_size), (n, size, min_size)
+                assert not sizes or sizes[0] - sizes[-1] <= 1, "tables as even as possible"
+                if sizes:
+                    short = sum(1 for s in sizes if s < size)
+                    key = (byes, size - min(sizes), sizes[0] - sizes[-1], short)
+                    assert key == _best_sizes(n, size, min_size), (n, size, min_size)
 
 
 def test_table_sizes_rejects_bad_bounds():
