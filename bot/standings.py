@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 #: Floating-point sums of shared points (e.g. thirds) can differ in the last bit for equal values;
 #: keys are rounded to this many decimals before comparing so such values still tie.
@@ -24,20 +25,46 @@ def default_points(size: int) -> list[float]:
     return [float(size)] + [float(p) for p in range(size - 2, -1, -1)]
 
 
-def place_points(points: list[float], ranks: list[int]) -> list[float]:
+def place_points(points: list[float], ranks: list[int], places: int | None = None) -> list[float]:
     """Points per unit at one table; tied units share the average of the places they occupy, so a
-    tie never creates or destroys points. Places past the end of ``points`` score 0."""
+    tie never creates or destroys points. Places past the end of ``points`` score 0.
+
+    ``places``: how many places a full table has. At a shorter table each place stands for an equal
+    share of the full table's places and scores their average (see ``table_points``)."""
+    scale = table_points(points, len(ranks), places or len(ranks))
     order = sorted(ranks)
-
-    def worth(place: int) -> float:
-        return points[place] if place < len(points) else 0.0
-
     result = []
     for rank in ranks:
         first = order.index(rank)
         count = order.count(rank)
-        result.append(sum(worth(place) for place in range(first, first + count)) / count)
+        result.append(float(sum(scale[first : first + count]) / count))
     return result
+
+
+def table_points(points: list[float], size: int, places: int) -> list[Fraction]:
+    """Points for places 1..size at a table of ``size`` when a full table has ``places`` places.
+
+    A short table's places are stretched over the full table's: at 3 of 4 places, first covers
+    places 1 and a third of 2, and so on, and scores the average of what it covers. So a table's
+    size never changes what a player earns on average, and first and last stay best and worst."""
+    full = [Fraction(p).limit_denominator(1000) for p in points[:places]]
+    full += [Fraction(0)] * (max(places, size) - len(full))
+    if size >= places:
+        return full[:size]
+    result = []
+    for i in range(size):
+        low, high = Fraction(i * places, size), Fraction((i + 1) * places, size)
+        covered = sum(
+            (full[k] * (min(high, k + 1) - max(low, k)) for k in range(places) if low < k + 1 and k < high),
+            Fraction(0),
+        )
+        result.append(covered / (high - low))
+    return result
+
+
+def bye_points(points: list[float], places: int) -> float:
+    """A bye scores the average place: the same as an average player earns at any table."""
+    return float(sum(table_points(points, places, places)) / places) if places else 0.0
 
 
 @dataclass(frozen=True)
@@ -85,7 +112,8 @@ def standings(
     Swiss and round robin sort by ``TIE_BREAKS``. Elimination first sorts by how far a player got
     and by their place in that last round (a bye counts as first), because points from earlier
     rounds must not lift a player above someone who outlasted them. Dropped players keep their
-    place in the order; only the flag tells them apart.
+    results (their opponents' tie-breaks count them) but rank below everyone who played on, so a
+    prize place always goes to someone who finished the event.
     """
     totals: dict[int, float] = {}
     for f in finishes:
@@ -124,7 +152,7 @@ def standings(
         )
         if elimination:
             key = (-standing.reached, last_place(own, standing.reached)) + key
-        rows.append((key, standing))
+        rows.append(((standing.dropped,) + key, standing))
 
     rows.sort(key=lambda row: row[0])
     return [replace(standing, rank=i) for i, (_, standing) in enumerate(rows, start=1)]
@@ -135,3 +163,30 @@ def last_place(own: list[Finish], reached: int) -> float:
     places = [1 if f.bye else f.place for f in own if f.round == reached]
     places = [p for p in places if p is not None]
     return min(places, default=float("inf"))
+
+
+def team_standings(
+    teams: dict[int, list[int]],
+    finishes: list[Finish],
+    ratings: dict[int, float],
+    seed: int,
+    dropped: set[int] = frozenset(),
+    elimination: bool = False,
+) -> list[Standing]:
+    """Standings of fixed teams (``player`` holds the team number): partners share every result,
+    so a team's finishes are its members' (one per round), its opponents are the teams it faced,
+    and its rating is its members' average. ``dropped``: teams that left."""
+    team_of = {player: team for team, members in teams.items() for player in members}
+    rows: dict[tuple[int, int], Finish] = {}
+    for f in finishes:
+        team = team_of.get(f.player)
+        if team is None or (f.round, team) in rows:
+            continue
+        opponents = tuple(dict.fromkeys(team_of[o] for o in f.opponents if o in team_of))
+        rows[(f.round, team)] = replace(f, player=team, opponents=opponents)
+    team_ratings = {
+        team: sum(ratings.get(p, 0.0) for p in members) / len(members)
+        for team, members in teams.items()
+        if members
+    }
+    return standings(list(teams), list(rows.values()), team_ratings, seed, dropped, elimination)

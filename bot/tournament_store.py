@@ -21,6 +21,8 @@ class Entrant:
     status: str = "active"  # active | dropped | out
     team: int | None = None
     grp: int | None = None
+    rating: float | None = None  # the tie-break rating, frozen when the entry starts playing
+    replaced: str | None = None  # who this entry took over from (names, comma-separated)
 
     @property
     def active(self) -> bool:
@@ -53,6 +55,10 @@ class Tournament:
     status: str
     round: int
     round_done: int
+    pairing: str | None = None  # Swiss: "standings" or "repeats"; None: chosen by table size
+    fill: str = "byes"  # "computers": computer seats fill tables instead of byes
+    final_standings: str | None = None  # JSON stored when the event ends
+    standings_message_id: int | None = None
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:
@@ -106,7 +112,16 @@ class TournamentStore:
             "SELECT * FROM entrants WHERE tournament_id = ? ORDER BY joined", (tournament.id,)
         ) as cur:
             tournament.entrants = [
-                Entrant(r["user_id"], r["name"], r["joined"], r["status"], r["team"], r["grp"])
+                Entrant(
+                    r["user_id"],
+                    r["name"],
+                    r["joined"],
+                    r["status"],
+                    r["team"],
+                    r["grp"],
+                    r["rating"],
+                    r["replaced"],
+                )
                 async for r in cur
             ]
         return tournament
@@ -138,8 +153,9 @@ class TournamentStore:
     # ---- entrants ---------------------------------------------------------------------------
     async def put_entrant(self, tournament_id: int, entrant: Entrant) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO entrants (tournament_id, user_id, name, joined, status, team, grp)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO entrants"
+            " (tournament_id, user_id, name, joined, status, team, grp, rating, replaced)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 tournament_id,
                 entrant.user_id,
@@ -148,6 +164,8 @@ class TournamentStore:
                 entrant.status,
                 entrant.team,
                 entrant.grp,
+                entrant.rating,
+                entrant.replaced,
             ),
         )
         await self.db.commit()
@@ -159,7 +177,13 @@ class TournamentStore:
         await self.db.commit()
 
     async def rename_entrant(self, tournament_id: int, old: int, new: int, name: str) -> None:
-        """A replacement takes over the entrant's place, results and seat in later rounds."""
+        """A replacement takes over the entrant's place, results and seat in later rounds; the entry
+        remembers whom it replaced, for the standings."""
+        await self.db.execute(
+            "UPDATE entrants SET replaced = CASE WHEN replaced IS NULL THEN name ELSE replaced || ', ' || name END"
+            " WHERE tournament_id = ? AND user_id = ?",
+            (tournament_id, old),
+        )
         for table in ("entrants", "tournament_results"):
             await self.db.execute(
                 f"UPDATE {table} SET user_id = ? WHERE tournament_id = ? AND user_id = ?",

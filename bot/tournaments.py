@@ -15,11 +15,12 @@ from itertools import combinations
 from typing import Any
 
 from bot import pairing
+from bot import tournament_fairness as fair
 from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.rating_store import RatingStore, side_places, sides
-from bot.standings import Standing, default_points, place_points, standings
+from bot.standings import Standing, bye_points, default_points, place_points, standings, team_standings
 from bot.storage import TableRow
 from bot.tables import CLOCKS, TIMEOUT_POLICIES, TableService
 from bot.tournament_store import Entrant, Tournament, TournamentStore
@@ -66,6 +67,8 @@ class TournamentService:
         language: str,
         seed: int,
         options: dict[str, Any] | None = None,
+        pairing_mode: str | None = None,
+        fill: str = "byes",
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -105,7 +108,9 @@ class TournamentService:
             raise UserError(
                 "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
             ) from None
-        if clock not in CLOCKS:
+        if clock not in CLOCKS or fill not in fair.FILLS:
+            raise UserError("error.bad_setting")
+        if pairing_mode is not None and pairing_mode not in pairing.PAIRING_MODES:
             raise UserError("error.bad_setting")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
@@ -130,6 +135,8 @@ class TournamentService:
             language=language,
             seed=seed,
             status="signup",
+            pairing=pairing_mode,
+            fill=fill,
         )
         return await self.get(tournament_id)
 
@@ -152,7 +159,10 @@ class TournamentService:
             if len(tournament.entrants) >= MAX_ENTRANTS:
                 raise UserError("tournament.error.full", max=MAX_ENTRANTS)
             joined = 1 + max((e.joined for e in tournament.entrants), default=0)
-            await self.store.put_entrant(tournament_id, Entrant(user[0], user[1], joined))
+            entrant = Entrant(user[0], user[1], joined)
+            if open_late:  # the tie-break rating is frozen when an entry starts playing
+                entrant.rating = (await self.live_ratings(tournament, [user[0]])).get(user[0], 0.0)
+            await self.store.put_entrant(tournament_id, entrant)
             return await self.get(tournament_id)
 
     async def drop(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[int]]:
@@ -210,6 +220,11 @@ class TournamentService:
                 raise UserError("tournament.error.already_started")
             size, min_size = self.unit_size(tournament)
             players = [e.user_id for e in tournament.active]
+            # Ratings break ties as they stand now: later rated games must not reorder this event.
+            frozen = await self.live_ratings(tournament, players)
+            for entrant in tournament.active:
+                entrant.rating = frozen.get(entrant.user_id, 0.0)
+                await self.store.put_entrant(tournament.id, entrant)
             if tournament.teams == "fixed":
                 if len(players) % 2:
                     raise UserError("tournament.error.odd_teams")
@@ -252,7 +267,8 @@ class TournamentService:
                 raise UserError("tournament.error.not_running")
             if not await self.round_complete(tournament):
                 raise UserError("tournament.error.round_open")
-            if self.is_last_round(tournament, await self.store.round_tables(tournament.id, tournament.round)):
+            rows = await self.store.round_tables(tournament.id, tournament.round)
+            if self.is_last_round(tournament, rows, await self.everyone_met(tournament)):
                 raise UserError("tournament.error.over")
             await self._seat_round(tournament, tournament.round + 1)
             return await self.get(tournament_id)
@@ -260,7 +276,7 @@ class TournamentService:
     async def _seat_round(self, tournament: Tournament, number: int) -> None:
         tables, byes = await self.plan(tournament, number)
         await self.store.add_round(tournament.id, number, tables, byes)
-        points = sum(tournament.points) / len(tournament.points)
+        points = bye_points(tournament.points, self.places(tournament))
         rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
         await self.store.add_results(tournament.id, rows)
 
@@ -272,7 +288,13 @@ class TournamentService:
             return len(teams), len(teams)
         if teams is not None:
             return tournament.table_size, tournament.table_size
-        return tournament.table_size, max(cls.min_players, tournament.table_size - 1)
+        # Any size the game allows: one drop must not cost a third of the field a bye.
+        return tournament.table_size, min(cls.min_players, tournament.table_size)
+
+    def places(self, tournament: Tournament) -> int:
+        """Places at a full table: teams in a team game, otherwise seats."""
+        teams = REGISTRY[tournament.game].engine.teams(tournament.table_size)
+        return len(teams) if teams else tournament.table_size
 
     def members_per_unit(self, tournament: Tournament) -> int:
         return 2 if tournament.teams == "fixed" else 1
@@ -292,13 +314,17 @@ class TournamentService:
 
     async def order(self, tournament: Tournament) -> list[int]:
         """Pairing units, best standing first (rating breaks ties; round 1 is by rating alone)."""
+        return list(await self.unit_points(tournament))
+
+    async def unit_points(self, tournament: Tournament) -> dict[int, float]:
+        """Each pairing unit's standings points, best standing first."""
         units = self.units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
-        ordered: list[int] = []
+        ordered: dict[int, float] = {}
         for row in await self.standings(tournament):
             unit = unit_of.get(row.player)
             if unit is not None and unit not in ordered:
-                ordered.append(unit)
+                ordered[unit] = row.points
         return ordered
 
     async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
@@ -319,8 +345,10 @@ class TournamentService:
                 members = [row.players[s] for s in side]
                 partnered.update(pairing.pair_key(a, b) for a, b in combinations(members, 2))
         size, min_size = self.unit_size(tournament)
-        order = await self.order(tournament)
+        points = await self.unit_points(tournament)
+        order = list(points)
         seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
+        colours = None
         # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
         if tournament.format == "elimination":
             order = [u for u in order if all(tournament.entrant(p).status == "active" for p in units[u])]
@@ -340,9 +368,29 @@ class TournamentService:
                 seed,
             )
         else:
-            laid = await asyncio.to_thread(pairing.swiss, order, size, min_size, met, byes_had, seed)
+            computers = []
+            if tournament.fill == "computers":
+                computers = fair.computer_units(fair.computer_fill(len(order), size, min_size))
+                fair.keep_apart(met, computers)
+                for unit in computers:
+                    units[unit] = [None] * self.members_per_unit(tournament)
+                    points[unit] = min(points.values(), default=0.0)
+            colours = fair.colour_history(past) if size == 2 and not tournament.teams else None
+            laid = await asyncio.to_thread(
+                pairing.swiss,
+                order + computers,
+                size,
+                min_size,
+                met,
+                byes_had,
+                seed,
+                points,
+                fair.pairing_mode(tournament, size),
+                fair.place_value(tournament.points, self.places(tournament)),
+                colours,
+            )
         tables = [
-            self.seat_order(tournament, number, i, table, units, partnered)
+            self.seat_order(tournament, number, i, table, units, partnered, colours)
             for i, table in enumerate(laid.tables)
         ]
         byes = [uid for unit in laid.byes for uid in units[unit]]
@@ -359,10 +407,17 @@ class TournamentService:
         table: list[int],
         units: dict[int, list[int]],
         partnered: Counter,
+        colours: dict[int, list[int]] | None = None,
     ) -> list[int]:
         """Who sits where: a seeded shuffle (the first seat may matter), with partners on their
-        team's seats."""
+        team's seats; at two-seat tables the seat is the colour, balanced over the event."""
         rng = random.Random(f"{tournament.seed}:{number}:{index}")
+        if colours is not None and len(table) == 2:
+            return [
+                uid
+                for unit in pairing.colour_order(table, colours, rng.randrange(2**31))
+                for uid in units[unit]
+            ]
         table = list(table)
         rng.shuffle(table)
         if tournament.teams == "fixed":
@@ -421,7 +476,7 @@ class TournamentService:
             return tournament
         result = json.loads(table.result) if table.result else {"ranks": [1] * len(table.seats)}
         places = side_places(table, result)
-        points = place_points(tournament.points, places)
+        points = place_points(tournament.points, places, self.places(tournament))
         groups = sides(table)
         scores = result.get("scores") or [None] * len(table.seats)
         rows = []
@@ -452,10 +507,26 @@ class TournamentService:
         recorded = await self.store.recorded_tables(tournament.id)
         return bool(rows) and all(r.table_id is not None and r.table_id in recorded for r in rows)
 
-    def is_last_round(self, tournament: Tournament, rows: list) -> bool:
+    def is_last_round(self, tournament: Tournament, rows: list, everyone_met: bool = False) -> bool:
         if tournament.format == "elimination":
             return len([r for r in rows if r.number > 0]) == 1 and not any(r.number == 0 for r in rows)
-        return tournament.round >= tournament.rounds
+        return tournament.round >= tournament.rounds or everyone_met
+
+    async def everyone_met(self, tournament: Tournament) -> bool:
+        """Round robin: every pair still in each group has met (drops can make rounds unneeded)."""
+        if tournament.format != "round_robin":
+            return False
+        units = self.units(tournament)
+        unit_of = {uid: unit for unit, members in units.items() for uid in members}
+        groups: defaultdict[int, list[int]] = defaultdict(list)
+        for unit, members in units.items():
+            groups[tournament.entrant(members[0]).grp or 0].append(unit)
+        met: Counter = Counter()
+        for row in await self.store.round_tables(tournament.id):
+            if row.number:
+                present = sorted({unit_of[p] for p in row.players if p in unit_of})
+                met.update(pairing.pair_key(a, b) for a, b in combinations(present, 2))
+        return fair.round_robin_done(dict(groups), met)
 
     async def close_round(self, tournament_id: int) -> Tournament:
         """After the round's last table: eliminate (knockout), and end the event after its last round.
@@ -465,8 +536,17 @@ class TournamentService:
             rows = await self.store.round_tables(tournament.id, tournament.round)
             if tournament.format == "elimination":
                 await self._eliminate(tournament, rows)
-            if self.is_last_round(tournament, rows) and tournament.status == "running":
-                await self.store.update(tournament.id, status="finished")
+            if self.is_last_round(tournament, rows, await self.everyone_met(tournament)) and (
+                tournament.status == "running"
+            ):
+                # The final standings are stored: later rated games or edits cannot reorder them.
+                players, teams = await self.standings(tournament), await self.team_standings(tournament)
+                await self.store.update(
+                    tournament.id,
+                    status="finished",
+                    rounds=tournament.round if tournament.format != "elimination" else tournament.rounds,
+                    final_standings=fair.freeze(players, teams),
+                )
             return await self.get(tournament_id)
 
     async def _eliminate(self, tournament: Tournament, rows) -> None:
@@ -506,14 +586,45 @@ class TournamentService:
                 entrant.status = "out"
                 await self.store.put_entrant(tournament.id, entrant)
 
+    async def live_ratings(self, tournament: Tournament, players: list[int]) -> dict[int, float]:
+        return await self.ratings.conservative(tournament.guild_id, tournament.game, players)
+
+    async def tie_break_ratings(self, tournament: Tournament) -> dict[int, float]:
+        """The ratings frozen when each entry started playing (live ones before the start)."""
+        if tournament.status == "signup":
+            return await self.live_ratings(tournament, [e.user_id for e in tournament.entrants])
+        return {e.user_id: e.rating or 0.0 for e in tournament.entrants}
+
     async def standings(self, tournament: Tournament) -> list[Standing]:
-        players = [e.user_id for e in tournament.entrants]
-        ratings = await self.ratings.conservative(tournament.guild_id, tournament.game, players)
+        stored = fair.thawed(tournament)
+        if stored is not None:
+            return stored[0]
         dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
         return standings(
-            players,
+            [e.user_id for e in tournament.entrants],
             await self.store.finishes(tournament.id),
-            ratings,
+            await self.tie_break_ratings(tournament),
+            tournament.seed,
+            dropped=dropped,
+            elimination=tournament.format == "elimination",
+        )
+
+    async def team_standings(self, tournament: Tournament) -> list[Standing] | None:
+        """Fixed teams are ranked as teams (``player`` is the team number); None otherwise."""
+        if tournament.teams != "fixed" or tournament.status == "signup":
+            return None
+        stored = fair.thawed(tournament)
+        if stored is not None:
+            return stored[1]
+        teams: defaultdict[int, list[int]] = defaultdict(list)
+        for entrant in tournament.entrants:
+            if entrant.team is not None:
+                teams[entrant.team].append(entrant.user_id)
+        dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
+        return team_standings(
+            dict(sorted(teams.items())),
+            await self.store.finishes(tournament.id),
+            await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,
             elimination=tournament.format == "elimination",

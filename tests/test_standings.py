@@ -3,9 +3,20 @@ exactly when every key before it is equal, ending in a lot that is the same for 
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from bot.standings import TIE_BREAKS, Finish, default_points, place_points, standings
+from bot.standings import (
+    TIE_BREAKS,
+    Finish,
+    bye_points,
+    default_points,
+    place_points,
+    standings,
+    table_points,
+    team_standings,
+)
 
 
 def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):
@@ -131,14 +142,81 @@ def test_a_bye_adds_points_but_no_opponents_and_no_table():
     assert rows[1].opponents == pytest.approx((0 + 4) / 2)  # the bye's points count for the opponent
 
 
-def test_dropped_players_keep_their_place_and_absent_players_show_zeros():
+def test_dropped_players_rank_below_everyone_who_played_on_and_absent_players_show_zeros():
     finishes = table(1, [1, 2, 3])
     result = standings([1, 2, 3, 4], finishes, {}, seed=0, dropped={1})
-    assert order(result) == [1, 2, 3, 4]
-    assert [s.dropped for s in result] == [True, False, False, False]
-    absent = result[-1]
+    # Player 1 won the only table but left: their results stay, the prize places do not.
+    assert order(result) == [2, 3, 4, 1]
+    assert [s.dropped for s in result] == [False, False, False, True]
+    assert by_player(result)[1].points == 3 and by_player(result)[2].opponents == 1.5
+    absent = result[2]
     zeros = (absent.points, absent.opponents, absent.wins, absent.place, absent.played, absent.reached)
     assert zeros == (0,) * 6
+
+
+def test_a_player_who_drops_after_three_rounds_of_five_takes_no_podium_place():
+    """The Othello Swiss of eleven: a player second on points dropped after round 3 and got silver."""
+    finishes = []
+    rounds = [
+        [(2, 1), (3, 4), (5, 6)],
+        [(2, 3), (1, 5), (7, 6)],
+        [(2, 4), (1, 6), (3, 5)],
+        [(1, 3), (5, 6), (4, 7)],  # 2 has dropped
+        [(1, 4), (3, 6), (7, 5)],
+    ]
+    for round_, pairs in enumerate(rounds, start=1):
+        for pair in pairs:
+            finishes += table(round_, list(pair))
+    result = standings(list(range(1, 8)), finishes, {}, seed=0, dropped={2})
+    by_points = sorted(result, key=lambda s: -s.points)
+    assert 2 in [s.player for s in by_points[:3]], "2 would be on the podium by points"
+    top = [s.player for s in result if not s.dropped][:3]
+    assert order(result)[:3] == top and 2 not in top
+    assert order(result)[-1] == 2
+
+
+# ---- short tables -------------------------------------------------------------------------------
+def test_a_short_table_scores_each_place_as_the_share_of_the_full_table_it_stands_for():
+    """Donguri, 13 players at tables of four: the three tables of three used to score 4/2/1 (2.33
+    on average) against 1.75 at the full table."""
+    assert table_points([4, 2, 1, 0], 4, 4) == [4, 2, 1, 0]
+    assert table_points([4, 2, 1, 0], 3, 4) == [Fraction(7, 2), Fraction(3, 2), Fraction(1, 4)]
+    for points, places in (([4, 2, 1, 0], 4), ([5, 3, 2, 1, 0], 5), ([6, 4, 3, 2, 1, 0], 6), ([3, 1], 4)):
+        average = sum(table_points(points, places, places)) / places
+        for size in range(2, places + 1):
+            scored = table_points(points, size, places)
+            assert sum(scored) / size == average, (points, size)
+            assert scored == sorted(scored, reverse=True), "a better place never scores less"
+        assert bye_points(points, places) == float(average)
+    assert place_points([4, 2, 1, 0], [1, 2, 3], places=4) == [3.5, 1.5, 0.25]
+    assert place_points([4, 2, 1, 0], [1, 1, 3], places=4) == [2.5, 2.5, 0.25], "ties still share"
+
+
+# ---- teams ----------------------------------------------------------------------------------------
+def test_fixed_teams_are_ranked_as_teams_with_their_own_tie_breaks():
+    """Final Quest fixed pairs: partners share every result, so they rank as one team (not 1st and
+    2nd apart), the opponents' average counts teams, and the rating is the pair's average."""
+    teams = {1: [11, 12], 2: [21, 22], 3: [31, 32], 4: [41, 42]}
+
+    def match(round_, winner, loser):
+        rows = []
+        for team, place, points in ((winner, 1, 2.0), (loser, 2, 0.0)):
+            other = loser if team == winner else winner
+            for player in teams[team]:
+                rows.append(Finish(round_, player, points, place, 2, tuple(teams[other])))
+        return rows
+
+    finishes = match(1, 1, 2) + match(1, 3, 4) + match(2, 1, 3) + match(2, 2, 4)
+    ratings = {11: 10.0, 12: 0.0, 21: 30.0, 22: 30.0}
+    result = team_standings(teams, finishes, ratings, seed=5)
+    assert order(result) == [1, 2, 3, 4]
+    rows = by_player(result)
+    assert rows[1].points == 4 and rows[1].wins == 2 and rows[1].played == 2
+    assert rows[2].opponents == pytest.approx((4 + 0) / 2), "opponents are teams, each counted once"
+    assert rows[1].rating == 5.0 and rows[2].rating == 30.0
+    # 2 and 3 both have 2 points and the same opponents' average: first places, then place, decide.
+    assert rows[2].points == rows[3].points == 2
+    assert team_standings(teams, finishes, ratings, seed=5, dropped={1})[-1].player == 1
 
 
 # ---- elimination -----------------------------------------------------------------------------

@@ -1,0 +1,7 @@
+-- Fair pairings and final standings that stay final.
+ALTER TABLE tournaments ADD COLUMN pairing TEXT;                      -- Swiss: 'standings' | 'repeats'; NULL: by table size
+ALTER TABLE tournaments ADD COLUMN fill TEXT NOT NULL DEFAULT 'byes'; -- 'byes' | 'computers' (empty seats instead of byes)
+ALTER TABLE tournaments ADD COLUMN final_standings TEXT;              -- JSON, stored once when the event ends
+ALTER TABLE tournaments ADD COLUMN standings_message_id INTEGER;      -- the live standings message in the event channel
+ALTER TABLE entrants ADD COLUMN rating REAL;                          -- tie-break rating, frozen at the start or a late entry
+ALTER TABLE entrants ADD COLUMN replaced TEXT;                        -- names of the players this entry took over from
