@@ -1,11 +1,14 @@
 """Tournament and rating pictures as PNGs: standings table, podium, rating history.
 
-Symbols and numbers only, never words or names: the bot prints the names in the message text next
-to the picture, so one built-in font serves every language and a picture never leaks a name the
-reader's client would render differently. The pictures are a glance; the text stays the source.
+Symbols, numbers and player names only, never sentences: one built-in font serves every language.
+A name's characters that font cannot draw are left out (the message text beside the picture has
+every name in full). Sizes are chosen to stay readable on a phone, where Discord shows a picture
+about 420 pixels wide. The pictures are a glance; the text stays the source.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from PIL import Image, ImageDraw
 
@@ -28,18 +31,20 @@ BYE = (110, 113, 120)
 DIM = 0.35  # how much of a dropped row's colour survives the blend into the background
 
 # ---- standings table layout -------------------------------------------------------------------
-WIDTH = 720
+WIDTH = 560
 PAD = 10
-HEADER_H = 22
-ROW_H = 30
+HEADER_H = 24
+ROW_H = 36
 MAX_ROWS = 32
 DISC_X = PAD + 16  # centre of the rank disc
-DISC_R = 12
-BAR_X = 54
-BAR_MAX = 200
-BAR_H = 14
-ROUNDS_X = 320
-CELL_MAX = 24
+DISC_R = 15
+NAME_X = 48
+NAME_W = 166
+BAR_X = 222
+BAR_MAX = 100
+BAR_H = 16
+ROUNDS_X = 370
+CELL_MAX = 30
 CELL_GAP = 3
 
 # ---- podium layout ----------------------------------------------------------------------------
@@ -77,13 +82,42 @@ def cell_size(rounds: int) -> int:
     """Cells shrink when many rounds must fit in the width left of the bars."""
     if rounds <= 0:
         return CELL_MAX
-    return max(6, min(CELL_MAX, (WIDTH - PAD - ROUNDS_X) // rounds - CELL_GAP))
+    return max(3, min(CELL_MAX, (WIDTH - PAD - ROUNDS_X) // rounds - CELL_GAP))
+
+
+def drawable(text: str, size: int) -> str:
+    """``text`` as the built-in font can draw it: accents it lacks dropped (ë as e), other characters
+    it has no glyph for left out (they would draw as boxes)."""
+    face = font(size)
+    missing = bytes(face.getmask("\ue000"))
+
+    def has(ch: str) -> bool:
+        return ch == " " or bytes(face.getmask(ch)) != missing
+
+    kept = []
+    for ch in text:
+        if not has(ch):
+            ch = unicodedata.normalize("NFKD", ch)[:1]
+        if ch and has(ch):
+            kept.append(ch)
+    return "".join(kept).strip()
+
+
+def fitted(text: str, size: int, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…" if text else ""
 
 
 def standings_image(rows: list[dict]) -> bytes:
-    """The standings as a table: medal discs, point bars and one coloured cell per round.
+    """The standings as a table: medal discs, names, point bars and one coloured cell per round.
 
-    ``rows`` come best first as ``{"rank", "points", "rounds", "dropped"}``; ``rounds`` holds a place
+    ``rows`` come best first as ``{"rank", "points", "rounds", "dropped"}`` and optionally ``"name"``;
+    ``rounds`` holds a place
     (int), None (did not play) or ``"B"`` (bye) per round. Only the first ``MAX_ROWS`` are drawn, the
     caller says so in the text.
     """
@@ -103,7 +137,7 @@ def standings_image(rows: list[dict]) -> bytes:
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
 
-    small = font(max(9, min(13, cell - 8)))
+    small = font(max(10, min(16, cell - 10)))
     for i in range(rounds):
         x = ROUNDS_X + i * (cell + CELL_GAP)
         if cell >= 14 or (i + 1) % 5 == 0:
@@ -130,8 +164,11 @@ def standings_image(rows: list[dict]) -> bytes:
         else:
             number_colour = shade(TEXT)
         draw.text(
-            (DISC_X, mid), str(rank), font=font(14 if rank < 100 else 11), fill=number_colour, anchor="mm"
+            (DISC_X, mid), str(rank), font=font(17 if rank < 100 else 13), fill=number_colour, anchor="mm"
         )
+        name = fitted(drawable(str(row.get("name") or ""), 19), 19, NAME_W)
+        if name:
+            draw.text((NAME_X, mid), name, font=font(19), fill=shade(TEXT), anchor="lm")
 
         points = max(row["points"], 0)
         length = round(BAR_MAX * points / top)
@@ -140,7 +177,7 @@ def standings_image(rows: list[dict]) -> bytes:
         draw.text(
             (BAR_X + length + 6, mid),
             format_points(row["points"]),
-            font=font(14),
+            font=font(18),
             fill=shade(TEXT),
             anchor="lm",
         )

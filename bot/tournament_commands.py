@@ -53,6 +53,17 @@ CLOCK_CHOICES = [
     Choice(name=locale_str("3 days", key="cmd.clock.c259200"), value=259200),
     Choice(name=locale_str("7 days", key="cmd.clock.c604800"), value=604800),
 ]
+PAIRING_CHOICES = [
+    Choice(name=locale_str("Group by standings", key="cmd.tournament.pairing.standings"), value="standings"),
+    Choice(
+        name=locale_str("Avoid repeat tablemates first", key="cmd.tournament.pairing.repeats"),
+        value="repeats",
+    ),
+]
+FILL_CHOICES = [
+    Choice(name=locale_str("Byes", key="cmd.tournament.fill.byes"), value="byes"),
+    Choice(name=locale_str("Computer players", key="cmd.tournament.fill.computers"), value="computers"),
+]
 EXPORT_CHOICES = [
     Choice(name=locale_str("CSV (spreadsheet)", key="cmd.tournament.kind.csv"), value="csv"),
     Choice(name=locale_str("JSON (everything)", key="cmd.tournament.kind.json"), value="json"),
@@ -167,9 +178,16 @@ class TournamentCommands(
         group_size="Round robin: players per group (default twice the table size)",
         teams="Team games: fixed pairs, or new partners each round",
         options="Game options as in the game's /new, e.g. length=short or advanced=true",
+        pairing="Swiss: group by standings, or avoid repeat tablemates first (default depends on table size)",
+        fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
     )
     @app_commands.choices(
-        format=FORMAT_CHOICES, clock=CLOCK_CHOICES, on_timeout=POLICY_CHOICES, teams=TEAM_CHOICES
+        format=FORMAT_CHOICES,
+        clock=CLOCK_CHOICES,
+        on_timeout=POLICY_CHOICES,
+        teams=TEAM_CHOICES,
+        pairing=PAIRING_CHOICES,
+        fill=FILL_CHOICES,
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def create(
@@ -189,6 +207,8 @@ class TournamentCommands(
         group_size: app_commands.Range[int, 2, 64] | None = None,
         teams: str | None = None,
         options: str | None = None,
+        pairing: str | None = None,
+        fill: str = "byes",
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -239,6 +259,8 @@ class TournamentCommands(
                 language=language,
                 seed=self.desk.new_seed(),
                 options=parse_options(options),
+                pairing_mode=pairing,
+                fill=fill,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)
@@ -382,9 +404,10 @@ class TournamentCommands(
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
             rows = await self.desk.service.standings(event)
+            teams = await self.desk.service.team_standings(event)
             results = await self.desk.service.store.results(event.id)
             rendered = view.standings_message(
-                event, rows, results, member_lang(interaction), event.status == "finished", event.round
+                event, rows, results, member_lang(interaction), event.status == "finished", event.round, teams
             )
             await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
 
@@ -415,7 +438,7 @@ class TournamentCommands(
     async def help(self, interaction: discord.Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
-        for section in ("formats", "points", "tie_breaks", "timeouts", "ratings"):
+        for section in ("formats", "seating", "points", "tie_breaks", "drops", "timeouts", "ratings"):
             embed.add_field(
                 name=tr(f"tournament.help.{section}.title"),
                 value=tr(

@@ -78,7 +78,14 @@ class TournamentDesk:
             and tournament.round_done >= tournament.round
             and not tournament.auto_next
         )
-        rendered = view.event_message(tournament, rows, urls, done, Lang(tournament.language), can_advance)
+        winner = ""
+        if tournament.status == "finished":
+            teams = await self.service.team_standings(tournament)
+            ranked = teams if teams is not None else await self.service.standings(tournament)
+            winner = view.winners(tournament, ranked, teams is not None)
+        rendered = view.event_message(
+            tournament, rows, urls, done, Lang(tournament.language), can_advance, winner
+        )
         key = fingerprint(rendered)
         if self.shown.get(tournament.id) == key:
             return
@@ -187,12 +194,15 @@ class TournamentDesk:
     async def post_standings(self, tournament: Tournament, final: bool) -> None:
         tr = Lang(tournament.language)
         rows = await self.service.standings(tournament)
+        teams = await self.service.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         channel = self.bot.delivery.messageable(tournament.channel_id)
-        rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round)
+        rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
         await channel.send(**rendered.send_kwargs())
         if final:
-            podium = view.podium_message(tournament, rows, tr)
+            podium = view.podium_message(
+                tournament, teams if teams is not None else rows, tr, teams is not None
+            )
             await channel.send(**podium.send_kwargs(), allowed_mentions=discord.AllowedMentions(users=True))
 
     # ---- timers and restarts ------------------------------------------------------------------
@@ -256,7 +266,18 @@ class TournamentDesk:
                 )
             writer.writerow([])
             writer.writerow(
-                ["rank", "user_id", "player", "points", "opponents", "wins", "place", "byes", "status"]
+                [
+                    "rank",
+                    "user_id",
+                    "player",
+                    "points",
+                    "opponents",
+                    "wins",
+                    "place",
+                    "byes",
+                    "status",
+                    "replaced",
+                ]
             )
             for s in rows:
                 entrant = tournament.entrant(s.player)
@@ -271,6 +292,7 @@ class TournamentDesk:
                         round(s.place, 4),
                         s.byes,
                         entrant.status if entrant else "",
+                        (entrant.replaced or "") if entrant else "",
                     ]
                 )
             data = buffer.getvalue().encode()
@@ -300,6 +322,12 @@ class TournamentDesk:
         event["tables"] = [asdict(r) for r in rounds]
         event["results"] = results
         event["standings"] = [asdict(s) for s in rows]
+        teams = await self.service.team_standings(tournament)
+        if teams is not None:
+            event["team_standings"] = [
+                asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams
+            ]
+        event["pairing"], event["fill"] = tournament.pairing, tournament.fill
         data = json.dumps(event, indent=2, ensure_ascii=False).encode()
         return discord.File(io.BytesIO(data), filename=f"{slug}.json")
 

@@ -1,6 +1,7 @@
 """Tournament messages: the event message, round announcements, standings and the podium.
 
-Images (standings, podium) carry ranks, numbers and places only; names are in the text beside them.
+Images carry ranks, names, numbers and places; every name is also in the text beside them. In a
+fixed-teams event the standings, the podium and the champion are teams.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import discord
 
 from bot import charts
+from bot import tournament_fairness as fair
 from bot.components import EventButton
 from bot.games import REGISTRY
 from bot.i18n import Lang
@@ -24,6 +26,35 @@ def points_text(value: float) -> str:
     return f"{value:g}" if value == int(value) else f"{value:.2f}".rstrip("0")
 
 
+def player_name(t: Tournament, user_id: int | None, tr: Lang) -> str:
+    return tr("tournament.computer") if user_id is None else t.name_of(user_id)
+
+
+def unit_size(t: Tournament) -> int:
+    teams = REGISTRY[t.game].engine.teams(t.table_size) if t.game in REGISTRY else None
+    return len(teams) if teams and t.teams == "fixed" else t.table_size
+
+
+def team_members(t: Tournament, team: int) -> list[int]:
+    return [e.user_id for e in t.entrants if e.team == team]
+
+
+def row_name(t: Tournament, row: Standing, teams: bool) -> str:
+    """A standing's name: a team's members joined, or the player, marked when they replaced someone."""
+    if teams:
+        return " & ".join(t.name_of(p) for p in team_members(t, row.player))
+    return t.name_of(row.player)
+
+
+def winners(t: Tournament, rows: list[Standing], teams: bool, mention: bool = False) -> str:
+    """Who won: the first of the prize places (a team names both partners)."""
+    top = fair.podium(rows)[:1]
+    if not top:
+        return ""
+    players = team_members(t, top[0].player) if teams else [top[0].player]
+    return ", ".join(f"<@{p}>" if mention else t.name_of(p) for p in players)
+
+
 def settings_text(t: Tournament, tr: Lang) -> str:
     lines = [
         tr(f"tournament.format.{t.format}"),
@@ -35,7 +66,15 @@ def settings_text(t: Tournament, tr: Lang) -> str:
     if t.format == "elimination":
         lines.append(tr("tournament.advance", count=t.advance))
     if t.format == "round_robin":
-        lines.append(tr("tournament.group_size", size=t.group_size))
+        sizes = fair.group_sizes(t)
+        if t.status == "signup" or not sizes:
+            lines.append(tr("tournament.group_size", size=t.group_size))
+        else:
+            lines.append(tr("tournament.groups", sizes=" / ".join(map(str, sizes))))
+    if t.format == "swiss":
+        lines.append(tr(f"tournament.pairing.{fair.pairing_mode(t, unit_size(t))}"))
+        if t.fill == "computers":
+            lines.append(tr("tournament.fill.computers"))
     if t.teams:
         lines.append(tr(f"tournament.teams.{t.teams}"))
     if t.game in REGISTRY:
@@ -67,10 +106,16 @@ def event_message(
     done: set[int],
     tr: Lang,
     can_advance: bool,
+    winner: str = "",
 ) -> Rendered:
     title = tr("tournament.title", name=t.name, game=tr(f"{t.game}.name"))
     embed = discord.Embed(title=title, colour=COLOUR)
-    embed.description = tr(f"tournament.state.{t.status}", round=t.round, organizer=f"<@{t.organizer_id}>")
+    embed.description = tr(
+        f"tournament.state.{t.status}",
+        round=t.round,
+        organizer=f"<@{t.organizer_id}>",
+        winner=tr("tournament.winner", names=winner) if winner else "",
+    ).strip()
     embed.add_field(name=tr("tournament.settings"), value=settings_text(t, tr), inline=False)
     if t.status == "signup" and t.signup_deadline:
         embed.add_field(name=tr("tournament.deadline"), value=timestamp(t.signup_deadline, "F"), inline=False)
@@ -82,13 +127,13 @@ def event_message(
     lines = []
     for row in round_rows:
         if row.number == 0:
-            lines.append(tr("tournament.byes", players=", ".join(t.name_of(p) for p in row.players)))
+            lines.append(tr("tournament.byes", players=", ".join(player_name(t, p, tr) for p in row.players)))
             continue
         mark = "✅" if row.table_id in done else "⏳"
         link = urls.get(row.table_id or 0)
         label = tr("tournament.table_no", n=row.number)
         label = f"[{label}]({link})" if link else label
-        lines.append(f"{mark} {label}: " + ", ".join(t.name_of(p) for p in row.players))
+        lines.append(f"{mark} {label}: " + ", ".join(player_name(t, p, tr) for p in row.players))
     if lines:
         embed.add_field(name=tr("tournament.round", n=t.round), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=tr("tournament.footer", id=t.id))
@@ -127,20 +172,24 @@ def round_announcement(t: Tournament, rows: list[RoundTable], homes: dict[int, s
             mentions = " ".join(f"<@{p}>" for p in row.players)
             lines.append(tr("tournament.bye_line", players=mentions))
         else:
-            mentions = " ".join(f"<@{p}>" for p in row.players)
+            mentions = " ".join(
+                f"<@{p}>" if p is not None else tr("tournament.computer") for p in row.players
+            )
             link = homes.get(row.table_id or 0, "")
             lines.append(f"**{tr('tournament.table_no', n=row.number)}** {mentions} {link}".rstrip())
     return "\n".join(lines)
 
 
-def standings_lines(t: Tournament, rows: list[Standing], tr: Lang, limit: int = STANDINGS_LINES) -> list[str]:
+def standings_lines(
+    t: Tournament, rows: list[Standing], tr: Lang, limit: int = STANDINGS_LINES, teams: bool = False
+) -> list[str]:
     lines = []
     for row in rows[:limit]:
         key = "tournament.standing_line_elim" if t.format == "elimination" else "tournament.standing_line"
         line = tr(
             key,
             rank=row.rank,
-            name=t.name_of(row.player),
+            name=row_name(t, row, teams),
             points=points_text(row.points),
             opponents=f"{row.opponents:.2f}",
             wins=row.wins,
@@ -148,50 +197,75 @@ def standings_lines(t: Tournament, rows: list[Standing], tr: Lang, limit: int = 
         )
         if row.dropped:
             line += f" ({tr('tournament.status.dropped')})"
+        entrant = None if teams else t.entrant(row.player)
+        if entrant is not None and entrant.replaced:
+            line += f" ({tr('tournament.replaces', names=entrant.replaced)})"
         lines.append(line)
     if len(rows) > limit:
         lines.append(tr("tournament.more", count=len(rows) - limit))
     return lines
 
 
-def round_places(rows: list[Standing], results: list[dict], rounds: int) -> list[dict]:
+def round_places(
+    t: Tournament, rows: list[Standing], results: list[dict], rounds: int, teams: bool = False
+) -> list[dict]:
     """Rows for the standings image: per round the place, "B" for a bye, None for no table."""
     by_player: dict[int, dict[int, object]] = {}
     for result in results:
         by_player.setdefault(result["user_id"], {})[result["round"]] = (
             "B" if result["bye"] else result["place"]
         )
-    return [
-        {
-            "rank": row.rank,
-            "points": row.points,
-            "rounds": [by_player.get(row.player, {}).get(n) for n in range(1, rounds + 1)],
-            "dropped": row.dropped,
-        }
-        for row in rows
-    ]
+    image_rows = []
+    for row in rows:
+        whose = (team_members(t, row.player) or [0])[0] if teams else row.player
+        image_rows.append(
+            {
+                "rank": row.rank,
+                "name": row_name(t, row, teams),
+                "points": row.points,
+                "rounds": [by_player.get(whose, {}).get(n) for n in range(1, rounds + 1)],
+                "dropped": row.dropped,
+            }
+        )
+    return image_rows
 
 
 def standings_message(
-    t: Tournament, rows: list[Standing], results: list[dict], tr: Lang, final: bool, round_no: int
+    t: Tournament,
+    rows: list[Standing],
+    results: list[dict],
+    tr: Lang,
+    final: bool,
+    round_no: int,
+    team_rows: list[Standing] | None = None,
 ) -> Rendered:
+    """The standings (of teams, in a fixed-teams event); the final ones with the podium, which
+    only players who played on can take."""
+    teams = team_rows is not None
+    shown = team_rows if teams else rows
     key = "tournament.final_standings" if final else "tournament.standings_after"
     embed = discord.Embed(title=tr(key, name=t.name, n=round_no), colour=COLOUR)
-    lines = standings_lines(t, rows, tr)
-    if final and rows:
+    lines = standings_lines(t, shown, tr, teams=teams)
+    if final and shown:
         podium = [
-            f"{medal} {t.name_of(r.player)}" for medal, r in zip(("🥇", "🥈", "🥉"), rows, strict=False)
+            f"{medal} {row_name(t, r, teams)}"
+            for medal, r in zip(("🥇", "🥈", "🥉"), fair.podium(shown), strict=False)
         ]
-        embed.add_field(name=tr("tournament.podium"), value="\n".join(podium), inline=False)
+        embed.add_field(name=tr("tournament.podium"), value="\n".join(podium) or "—", inline=False)
     embed.description = "\n".join(lines) or "—"
-    embed.set_footer(text=tr("tournament.tie_breaks"))
-    image = charts.standings_image(round_places(rows, results, round_no))
+    footer = tr("tournament.tie_breaks")
+    if any(r.dropped for r in shown):
+        footer += "\n" + tr("tournament.dropped_rule")
+    embed.set_footer(text=footer)
+    image = charts.standings_image(round_places(t, shown, results, round_no, teams))
     embed.set_image(url="attachment://table.png")
     return Rendered(embed=embed, image=image)
 
 
-def podium_message(t: Tournament, rows: list[Standing], tr: Lang) -> Rendered:
+def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = False) -> Rendered:
+    """The champion (both partners of a winning team) and the podium of those who played on."""
     embed = discord.Embed(title=tr("tournament.champion", name=t.name), colour=COLOUR)
-    embed.description = tr("tournament.champion_text", player=f"<@{rows[0].player}>") if rows else "—"
+    champion = winners(t, rows, teams, mention=True)
+    embed.description = tr("tournament.champion_text", player=champion) if champion else "—"
     embed.set_image(url="attachment://table.png")
-    return Rendered(embed=embed, image=charts.podium_image([r.points for r in rows[:3]]))
+    return Rendered(embed=embed, image=charts.podium_image([r.points for r in fair.podium(rows)]))

@@ -74,8 +74,9 @@ async def run_until_finished(env, bot, tournament_id: int, limit: int = 200) -> 
 
 async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, simcord_bot):
     _guild, channel, organizer, members = event_world(simcord_env)
-    signup = await create_swiss(organizer, channel)
+    signup = await create_swiss(organizer, channel, pairing="repeats")
     assert "Sign-up is open" in embed_text(signup)
+    assert "repeat tablemates avoided first" in embed_text(signup)
     await sign_up_all(signup, members)
     signup = first_event_message(channel)
     assert "Players (9)" in embed_text(signup)
