@@ -103,8 +103,10 @@ def seating_costs(
     if colours is not None:
         for a, b in combinations(seated, 2):
             need_a, need_b = colour_need(colours.get(a, [])), colour_need(colours.get(b, []))
-            if need_a[0] == need_b[0] == 3 and need_a[1] == need_b[1]:
-                clash.setdefault(a, {})[b] = clash.setdefault(b, {})[a] = place // 2
+            if need_a[1] == need_b[1] and min(need_a[0], need_b[0]) >= 2:
+                # Both must (or should) have the same seat: one of them will not.
+                weight = place // 2 if need_a[0] == need_b[0] == 3 else place // 6
+                clash.setdefault(a, {})[b] = clash.setdefault(b, {})[a] = weight
     if mode == "standings":
         repeat = place
     else:
