@@ -430,8 +430,8 @@ class TournamentService:
                     order[seat] = user_id
             return order
         if tournament.teams == "redraw":
-            return pairing.team_seating(table, partnered)
-        return table
+            table = pairing.team_seating(table, partnered)
+        return [uid for unit in table for uid in units[unit]]  # computer fill-ins become empty seats
 
     async def open_tables(self, tournament: Tournament) -> list[int]:
         """Open (or finish opening, after a restart) every table of the current round."""

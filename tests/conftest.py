@@ -47,3 +47,27 @@ def restart(simcord_env, bot_config, bots):
         return fresh
 
     return do_restart
+
+
+@pytest_asyncio.fixture
+async def world(tmp_path):
+    """The tournament service and ratings on a real database, without Discord."""
+    from bot.games import REGISTRY, register
+    from bot.rating_store import RatingStore
+    from bot.storage import Store
+    from bot.tables import TableService
+    from bot.tournament_store import TournamentStore
+    from bot.tournaments import TournamentService
+    from cogs.donguri.render import DonguriUI
+    from cogs.final_quest.render import FinalQuestUI
+    from cogs.othello_torite.render import OthelloToriteUI
+    from cogs.saizen.render import SaizenUI
+
+    for ui in (DonguriUI(), FinalQuestUI(), OthelloToriteUI(), SaizenUI()):
+        if ui.game_id not in REGISTRY:
+            register(ui)
+    store = await Store.open(str(tmp_path / "t.sqlite3"))
+    tables = TableService(store)
+    service = TournamentService(TournamentStore(store.db), RatingStore(store.db), tables)
+    yield service
+    await store.close()

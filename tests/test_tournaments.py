@@ -9,31 +9,9 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
-import pytest_asyncio
 
 from bot.errors import UserError
-from bot.games import REGISTRY, register
-from bot.rating_store import RatingStore
-from bot.storage import Seat, Store
-from bot.tables import TableService
-from bot.tournament_store import TournamentStore
-from bot.tournaments import TournamentService
-from cogs.donguri.render import DonguriUI
-from cogs.final_quest.render import FinalQuestUI
-from cogs.othello_torite.render import OthelloToriteUI
-
-
-@pytest_asyncio.fixture
-async def world(tmp_path):
-    for ui in (DonguriUI(), FinalQuestUI(), OthelloToriteUI()):
-        if ui.game_id not in REGISTRY:
-            register(ui)
-    store = await Store.open(str(tmp_path / "t.sqlite3"))
-    tables = TableService(store)
-    ratings = RatingStore(store.db)
-    service = TournamentService(TournamentStore(store.db), ratings, tables)
-    yield service
-    await store.close()
+from bot.storage import Seat
 
 
 async def create(service, game="donguri", players=9, **settings):
