@@ -173,7 +173,40 @@ class TournamentDesk:
         if tournament is None:
             return
         await self.refresh(tournament.id)
+        await self.update_live(tournament.id)
         await self.after_round_change(tournament.id)
+
+    async def update_live(self, tournament_id: int) -> None:
+        """Edit the event channel's standings message (post and pin it the first time), so everyone
+        sees the standings move as each table ends."""
+        tournament = await self.service.get(tournament_id)
+        if tournament.status not in ("running", "finished") or not tournament.round:
+            return
+        rows = await self.service.standings(tournament)
+        teams = await self.service.team_standings(tournament)
+        results = await self.service.store.results(tournament.id)
+        tables = [
+            r for r in await self.service.store.round_tables(tournament.id, tournament.round) if r.number
+        ]
+        recorded = await self.service.store.recorded_tables(tournament.id)
+        done = sum(1 for r in tables if r.table_id in recorded)
+        tr = Lang(tournament.language)
+        rendered = view.live_message(tournament, rows, results, tr, teams, done, len(tables))
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        if tournament.standings_message_id:
+            try:
+                await channel.get_partial_message(tournament.standings_message_id).edit(
+                    **rendered.edit_kwargs()
+                )
+                return
+            except discord.NotFound:
+                pass  # deleted: post a new one
+        message = await channel.send(**rendered.send_kwargs())
+        await self.service.store.update(tournament.id, standings_message_id=message.id)
+        try:
+            await message.pin()
+        except discord.HTTPException:
+            log.info("tournament %s: could not pin the standings", tournament.id)
 
     async def after_round_change(self, tournament_id: int) -> None:
         async with self.locks[tournament_id]:

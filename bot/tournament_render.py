@@ -262,6 +262,21 @@ def standings_message(
     return Rendered(embed=embed, image=image)
 
 
+def live_message(
+    t: Tournament,
+    rows: list[Standing],
+    results: list[dict],
+    tr: Lang,
+    team_rows: list[Standing] | None,
+    done: int,
+    tables: int,
+) -> Rendered:
+    """The standings message kept in the event channel and edited as each table ends."""
+    rendered = standings_message(t, rows, results, tr, t.status == "finished", t.round, team_rows)
+    rendered.embed.title = tr("tournament.live_standings", name=t.name, n=t.round, done=done, tables=tables)
+    return rendered
+
+
 def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = False) -> Rendered:
     """The champion (both partners of a winning team) and the podium of those who played on."""
     embed = discord.Embed(title=tr("tournament.champion", name=t.name), colour=COLOUR)

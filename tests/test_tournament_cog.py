@@ -121,6 +121,11 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     for member in members:
         assert member.user.name in final_text or member.name in final_text
     assert "🥇" in final_text
+    # One live standings message, pinned, edited as each table ended; the event message names the winner.
+    live = [m for m in channel.history() if m.author.bot and m.embeds and "Live standings" in m.embeds[0].title]
+    assert len(live) == 1 and "round 3: 3 of 3 tables done" in live[0].embeds[0].title
+    assert live[0].pinned and live[0].attachments
+    assert "🏆 Winner:" in embed_text(first_event_message(channel))
     assert any(m.embeds and "the champion" in (m.embeds[0].title or "") for m in channel.history())
 
     # Everyone was rated three times; the leaderboard shows them.
