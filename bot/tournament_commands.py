@@ -67,6 +67,12 @@ FILL_CHOICES = [
 EXPORT_CHOICES = [
     Choice(name=locale_str("CSV (spreadsheet)", key="cmd.tournament.kind.csv"), value="csv"),
     Choice(name=locale_str("JSON (everything)", key="cmd.tournament.kind.json"), value="json"),
+    Choice(
+        name=locale_str(
+            "Challonge participants and matches (2 players)", key="cmd.tournament.kind.challonge"
+        ),
+        value="challonge",
+    ),
 ]
 
 
@@ -426,8 +432,8 @@ class TournamentCommands(
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
-            file = await self.desk.export(event, kind)
-            await interaction.response.send_message(file=file, ephemeral=True)
+            files = await self.desk.export(event, kind)
+            await interaction.response.send_message(files=files, ephemeral=True)
 
         await self.run(interaction, work())
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import tournament_export
 from bot import tournament_render as view
 from bot.delivery import fingerprint, jump_url
 from bot.desk import display, member_lang
@@ -273,10 +274,16 @@ class TournamentDesk:
                 log.exception("tournament %s: recovery failed", tournament.id)
 
     # ---- export -------------------------------------------------------------------------------
-    async def export(self, tournament: Tournament, kind: str) -> discord.File:
+    async def export(self, tournament: Tournament, kind: str) -> list[discord.File]:
         results = await self.service.store.results(tournament.id)
         rows = await self.service.standings(tournament)
         slug = f"tournament-{tournament.id}"
+        if kind == "challonge":
+            tables = await self.service.store.round_tables(tournament.id)
+            return [
+                discord.File(io.BytesIO(data), filename=name)
+                for name, data in tournament_export.challonge(tournament, rows, results, tables)
+            ]
         if kind == "csv":
             buffer = io.StringIO()
             writer = csv.writer(buffer)
@@ -329,7 +336,7 @@ class TournamentDesk:
                     ]
                 )
             data = buffer.getvalue().encode()
-            return discord.File(io.BytesIO(data), filename=f"{slug}.csv")
+            return [discord.File(io.BytesIO(data), filename=f"{slug}.csv")]
         rounds = await self.service.store.round_tables(tournament.id)
         event: dict[str, Any] = {
             key: getattr(tournament, key)
@@ -362,7 +369,7 @@ class TournamentDesk:
             ]
         event["pairing"], event["fill"] = tournament.pairing, tournament.fill
         data = json.dumps(event, indent=2, ensure_ascii=False).encode()
-        return discord.File(io.BytesIO(data), filename=f"{slug}.json")
+        return [discord.File(io.BytesIO(data), filename=f"{slug}.json")]
 
     def new_seed(self) -> int:
         return secrets.randbits(62)

@@ -151,3 +151,32 @@ async def test_group_sizes_are_shown_as_played(world):
     tournament = await world.start(tournament.id)
     text = view.settings_text(tournament, Lang("en"))
     assert "Groups: 10 players" in text and "12" not in text
+
+
+async def test_a_two_player_event_exports_challonge_participants_and_matches(world):
+    import csv
+    import io
+
+    import pytest
+
+    from bot import tournament_export
+    from bot.errors import UserError
+
+    tournament = await create(world, game="othello_torite", players=4, rounds=2)
+    tournament = await run_event(world, tournament.id)
+    rows = await world.standings(tournament)
+    results = await world.store.results(tournament.id)
+    tables = await world.store.round_tables(tournament.id)
+    (people_name, people), (matches_name, matches) = tournament_export.challonge(
+        tournament, rows, results, tables
+    )
+    assert people_name.endswith("participants.csv") and matches_name.endswith("matches.csv")
+    people_rows = list(csv.DictReader(io.StringIO(people.decode())))
+    assert [int(r["seed"]) for r in people_rows] == [1, 2, 3, 4]
+    match_rows = list(csv.DictReader(io.StringIO(matches.decode())))
+    assert len(match_rows) == 4 and {r["state"] for r in match_rows} == {"complete"}
+    for match in match_rows:
+        assert match["winner"] in (match["player1"], match["player2"], "tie")
+    donguri = await create(world, players=3, table_size=3)
+    with pytest.raises(UserError):
+        tournament_export.challonge(donguri, [], [], [])
