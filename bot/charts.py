@@ -31,19 +31,19 @@ BYE = (110, 113, 120)
 DIM = 0.35  # how much of a dropped row's colour survives the blend into the background
 
 # ---- standings table layout -------------------------------------------------------------------
-WIDTH = 560
-PAD = 10
+WIDTH = 440  # Discord shows it about 300 px wide on a phone: fonts of 20 px read as 14
+PAD = 8
 HEADER_H = 24
-ROW_H = 36
+ROW_H = 40
 MAX_ROWS = 32
-DISC_X = PAD + 16  # centre of the rank disc
-DISC_R = 15
-NAME_X = 48
-NAME_W = 166
-BAR_X = 222
-BAR_MAX = 100
+DISC_X = PAD + 17  # centre of the rank disc
+DISC_R = 16
+NAME_X = 50
+NAME_W = 150
+BAR_X = 206
+BAR_MAX = 60
 BAR_H = 16
-ROUNDS_X = 370
+ROUNDS_X = 306
 CELL_MAX = 30
 CELL_GAP = 3
 
@@ -137,7 +137,7 @@ def standings_image(rows: list[dict]) -> bytes:
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
 
-    small = font(max(10, min(16, cell - 10)))
+    small = font(max(10, min(18, cell - 10)))
     for i in range(rounds):
         x = ROUNDS_X + i * (cell + CELL_GAP)
         if cell >= 14 or (i + 1) % 5 == 0:
@@ -164,11 +164,11 @@ def standings_image(rows: list[dict]) -> bytes:
         else:
             number_colour = shade(TEXT)
         draw.text(
-            (DISC_X, mid), str(rank), font=font(17 if rank < 100 else 13), fill=number_colour, anchor="mm"
+            (DISC_X, mid), str(rank), font=font(19 if rank < 100 else 14), fill=number_colour, anchor="mm"
         )
-        name = fitted(drawable(str(row.get("name") or ""), 19), 19, NAME_W)
+        name = fitted(drawable(str(row.get("name") or ""), 22), 22, NAME_W)
         if name:
-            draw.text((NAME_X, mid), name, font=font(19), fill=shade(TEXT), anchor="lm")
+            draw.text((NAME_X, mid), name, font=font(22), fill=shade(TEXT), anchor="lm")
 
         points = max(row["points"], 0)
         length = round(BAR_MAX * points / top)
@@ -177,7 +177,7 @@ def standings_image(rows: list[dict]) -> bytes:
         draw.text(
             (BAR_X + length + 6, mid),
             format_points(row["points"]),
-            font=font(18),
+            font=font(20),
             fill=shade(TEXT),
             anchor="lm",
         )

@@ -281,6 +281,10 @@ def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = 
     """The champion (both partners of a winning team) and the podium of those who played on."""
     embed = discord.Embed(title=tr("tournament.champion", name=t.name), colour=COLOUR)
     champion = winners(t, rows, teams, mention=True)
-    embed.description = tr("tournament.champion_text", player=champion) if champion else "—"
+    medals = [
+        f"{m} {row_name(t, r, teams)}" for m, r in zip(("🥇", "🥈", "🥉"), fair.podium(rows), strict=False)
+    ]
+    text = tr("tournament.champion_text", player=champion) if champion else "—"
+    embed.description = "\n".join([text, "", *medals]) if medals else text
     embed.set_image(url="attachment://table.png")
     return Rendered(embed=embed, image=charts.podium_image([r.points for r in fair.podium(rows)]))

@@ -110,10 +110,22 @@ def test_standings_image_without_rows_or_rounds_still_renders():
     assert load(charts.standings_image([row(1, 0, rounds=())])).width == charts.WIDTH
 
 
-def test_many_rounds_fit_in_the_width():
-    cell = charts.cell_size(30)
-    assert charts.ROUNDS_X + 30 * (cell + charts.CELL_GAP) <= charts.WIDTH
-    load(charts.standings_image([row(1, 30, rounds=[1] * 30)]))
+def test_the_most_rounds_an_event_can_have_fit_in_the_width():
+    from bot.tournaments import MAX_ROUNDS
+
+    cell = charts.cell_size(MAX_ROUNDS)
+    assert charts.ROUNDS_X + MAX_ROUNDS * (cell + charts.CELL_GAP) <= charts.WIDTH
+    load(charts.standings_image([row(1, 30, rounds=[1] * MAX_ROUNDS)]))
+
+
+def test_names_are_drawn_as_the_font_can_and_cut_to_fit():
+    assert charts.drawable("Zoë", 22) == "Zoe"
+    assert charts.drawable("さくら sakura", 22) == "sakura"
+    assert charts.font(22).getlength(charts.fitted("a very long player name indeed", 22, 150)) <= 150
+    plain = load(charts.standings_image([row(1, 5)]))
+    named = load(charts.standings_image([row(1, 5) | {"name": "ann"}]))
+    box = (charts.NAME_X, charts.row_top(0), charts.NAME_X + 40, charts.row_top(0) + charts.ROW_H)
+    assert plain.crop(box).getextrema() != named.crop(box).getextrema(), "the name is drawn"
 
 
 # ---- podium ------------------------------------------------------------------------------------

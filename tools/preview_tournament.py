@@ -1,4 +1,5 @@
-"""Screenshots of a tournament as players see it: sign-up, a round, standings, podium, profile.
+"""Screenshots of a tournament as players see it: sign-up, a round, standings, podium, the live
+standings, the finished event message, leaderboard and profile.
 
 python tools/preview_tournament.py [out_dir] [width]
 """
@@ -73,6 +74,18 @@ async def main(out_dir: pathlib.Path, width: int) -> None:
             )
             await shoot(
                 env, channel, [olga], titled(channel, "champion")[0], out_dir / "t5-podium.png", width
+            )
+            await shoot(
+                env,
+                channel,
+                [olga],
+                titled(channel, "Live standings")[0],
+                out_dir / "t5b-live.png",
+                width,
+                1400,
+            )
+            await shoot(
+                env, channel, [olga], titled(channel, "🏆 Autumn Cup")[0], out_dir / "t5c-event.png", width
             )
             board = await members[0].slash(channel, "leaderboard", game="donguri")
             await shoot(
