@@ -186,6 +186,7 @@ class TournamentCommands(
         options="Game options as in the game's /new, e.g. length=short or advanced=true",
         pairing="Swiss: group by standings, or avoid repeat tablemates first (default depends on table size)",
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
+        round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -215,6 +216,7 @@ class TournamentCommands(
         options: str | None = None,
         pairing: str | None = None,
         fill: str = "byes",
+        round_hours: app_commands.Range[int, 1, 24 * 14] | None = None,
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -267,6 +269,7 @@ class TournamentCommands(
                 options=parse_options(options),
                 pairing_mode=pairing,
                 fill=fill,
+                round_hours=round_hours,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)

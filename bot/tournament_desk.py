@@ -25,6 +25,7 @@ from bot.desk import display, member_lang
 from bot.errors import UserError
 from bot.i18n import Lang
 from bot.rating_store import RatingStore
+from bot.render import timestamp
 from bot.tournament_store import Tournament, TournamentStore
 from bot.tournaments import TournamentService
 
@@ -244,7 +245,18 @@ class TournamentDesk:
         return await self.service.store.next_deadline()
 
     async def run_due(self, now: float) -> None:
-        """Sign-up deadlines: start the event, or cancel it when too few signed up."""
+        """Sign-up deadlines: start the event, or cancel it when too few signed up. Round deadlines:
+        remind the players still playing, then let computers finish their tables."""
+        for tournament in await self.service.store.with_status("running"):
+            if tournament.round_deadline is None:
+                continue
+            if tournament.round_deadline <= now:
+                await self.round_expired(tournament)
+            elif (
+                not tournament.round_reminded
+                and tournament.round_deadline - tournament.round_hours * 720 <= now
+            ):
+                await self.round_reminder(tournament)
         for tournament in await self.service.store.with_status("signup"):
             if tournament.signup_deadline is None or tournament.signup_deadline > now:
                 continue
@@ -262,6 +274,42 @@ class TournamentDesk:
                     )
                 )
             await self.refresh(tournament.id)
+
+    async def open_tables_of_round(self, tournament: Tournament) -> list:
+        recorded = await self.service.store.recorded_tables(tournament.id)
+        rows = await self.service.store.round_tables(tournament.id, tournament.round)
+        return [r for r in rows if r.number and r.table_id and r.table_id not in recorded]
+
+    async def round_reminder(self, tournament: Tournament) -> None:
+        await self.service.store.update(tournament.id, round_reminded=1)
+        players = [p for r in await self.open_tables_of_round(tournament) for p in r.players if p is not None]
+        if not players:
+            return
+        tr = Lang(tournament.language)
+        text = tr(
+            "tournament.round_reminder",
+            n=tournament.round,
+            name=tournament.name,
+            when=timestamp(tournament.round_deadline),
+            players=" ".join(f"<@{p}>" for p in players),
+        )
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+
+    async def round_expired(self, tournament: Tournament) -> None:
+        """The round's time is up: computers take every seat still open, so its tables end now."""
+        await self.service.store.update(tournament.id, round_deadline=None)
+        late = await self.open_tables_of_round(tournament)
+        if not late:
+            return
+        tr = Lang(tournament.language)
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        await channel.send(tr("tournament.round_expired", n=tournament.round, name=tournament.name))
+        for row in late:
+            for player in row.players:
+                if player is not None:
+                    await self.bot.service.hand_to_computer(row.table_id, player)
+            await self.bot.delivery.refresh(row.table_id)
 
     async def recover(self) -> None:
         for tournament in await self.service.store.with_status("running", "finished"):

@@ -71,6 +71,8 @@ def settings_text(t: Tournament, tr: Lang) -> str:
             lines.append(tr("tournament.group_size", size=t.group_size))
         else:
             lines.append(tr("tournament.groups", sizes=" / ".join(map(str, sizes))))
+    if t.round_hours:
+        lines.append(tr("tournament.round_hours", hours=t.round_hours))
     if t.format == "swiss":
         lines.append(tr(f"tournament.pairing.{fair.pairing_mode(t, unit_size(t))}"))
         if t.fill == "computers":
@@ -135,6 +137,8 @@ def event_message(
         label = f"[{label}]({link})" if link else label
         lines.append(f"{mark} {label}: " + ", ".join(player_name(t, p, tr) for p in row.players))
     if lines:
+        if t.status == "running" and t.round_deadline:
+            lines.insert(0, tr("tournament.round_ends", when=timestamp(t.round_deadline)))
         embed.add_field(name=tr("tournament.round", n=t.round), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=tr("tournament.footer", id=t.id))
     view = discord.ui.View(timeout=None)
@@ -167,6 +171,8 @@ def event_message(
 def round_announcement(t: Tournament, rows: list[RoundTable], homes: dict[int, str], tr: Lang) -> str:
     """The round's tables with their players pinged; ``homes`` links each table's thread or channel."""
     lines = [tr("tournament.round_begins", n=t.round, name=t.name)]
+    if t.round_deadline:
+        lines.append(tr("tournament.round_ends", when=timestamp(t.round_deadline, "F")))
     for row in rows:
         if row.number == 0:
             mentions = " ".join(f"<@{p}>" for p in row.players)

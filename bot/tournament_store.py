@@ -59,6 +59,9 @@ class Tournament:
     fill: str = "byes"  # "computers": computer seats fill tables instead of byes
     final_standings: str | None = None  # JSON stored when the event ends
     standings_message_id: int | None = None
+    round_hours: int | None = None  # each round must end within this many hours
+    round_deadline: float | None = None
+    round_reminded: int = 0
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:
@@ -144,11 +147,17 @@ class TournamentStore:
         return [await self._load(r) for r in rows]
 
     async def next_deadline(self) -> float | None:
+        """The next sign-up deadline, round deadline, or reminder a fifth of a round before it."""
         async with self.db.execute(
             "SELECT MIN(signup_deadline) FROM tournaments WHERE status = 'signup'"
         ) as cur:
-            (value,) = await cur.fetchone()
-        return value
+            (signup,) = await cur.fetchone()
+        async with self.db.execute(
+            "SELECT MIN(CASE WHEN round_reminded = 0 THEN round_deadline - round_hours * 720"
+            " ELSE round_deadline END) FROM tournaments WHERE status = 'running' AND round_deadline IS NOT NULL"
+        ) as cur:
+            (rounds,) = await cur.fetchone()
+        return min((t for t in (signup, rounds) if t is not None), default=None)
 
     # ---- entrants ---------------------------------------------------------------------------
     async def put_entrant(self, tournament_id: int, entrant: Entrant) -> None:

@@ -29,6 +29,7 @@ FORMATS = ("swiss", "round_robin", "elimination")
 TEAM_MODES = ("fixed", "redraw")
 MAX_ROUNDS = 20
 MAX_ENTRANTS = 200
+MAX_ROUND_HOURS = 24 * 14
 
 
 class TournamentService:
@@ -69,6 +70,7 @@ class TournamentService:
         options: dict[str, Any] | None = None,
         pairing_mode: str | None = None,
         fill: str = "byes",
+        round_hours: int | None = None,
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -112,6 +114,8 @@ class TournamentService:
             raise UserError("error.bad_setting")
         if pairing_mode is not None and pairing_mode not in pairing.PAIRING_MODES:
             raise UserError("error.bad_setting")
+        if round_hours is not None and not 1 <= round_hours <= MAX_ROUND_HOURS:
+            raise UserError("error.bad_setting")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
         tournament_id = await self.store.create(
@@ -137,6 +141,7 @@ class TournamentService:
             status="signup",
             pairing=pairing_mode,
             fill=fill,
+            round_hours=round_hours,
         )
         return await self.get(tournament_id)
 
@@ -276,6 +281,9 @@ class TournamentService:
     async def _seat_round(self, tournament: Tournament, number: int) -> None:
         tables, byes = await self.plan(tournament, number)
         await self.store.add_round(tournament.id, number, tables, byes)
+        if tournament.round_hours:
+            deadline = self.tables.now() + tournament.round_hours * 3600
+            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
         points = bye_points(tournament.points, self.places(tournament))
         rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
         await self.store.add_results(tournament.id, rows)
@@ -534,6 +542,8 @@ class TournamentService:
         async with self.locks[tournament_id]:
             tournament = await self.get(tournament_id)
             rows = await self.store.round_tables(tournament.id, tournament.round)
+            if tournament.round_deadline is not None:
+                await self.store.update(tournament.id, round_deadline=None)
             if tournament.format == "elimination":
                 await self._eliminate(tournament, rows)
             if self.is_last_round(tournament, rows, await self.everyone_met(tournament)) and (

@@ -256,3 +256,26 @@ async def test_a_final_quest_event_seats_fixed_pairs_in_channels_of_their_own(si
     for a, b in combinations(team, 2):
         if team[a] == team[b]:
             assert points[a] == points[b], "partners share their result"
+
+
+async def test_a_round_deadline_reminds_then_computers_finish_the_open_tables(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env)
+    signup = await create_swiss(organizer, channel, rounds=2, clock=86400, round_hours=1)
+    assert "at most 1 h" in embed_text(signup)
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    assert f"<t:{int(tournament.round_deadline)}:R>" in embed_text(first_event_message(channel))
+    announcement = next(m for m in channel.history() if "Round 1" in (m.content or ""))
+    assert f"<t:{int(tournament.round_deadline)}:F>" in announcement.content
+    await simcord_env.advance_time(47 * 60)
+    assert not [m for m in channel.history() if "please finish your tables" in (m.content or "")]
+    await simcord_env.advance_time(2 * 60)  # a fifth of the round is left
+    reminders = [m for m in channel.history() if "please finish your tables" in (m.content or "")]
+    assert len(reminders) == 1 and all(m.mention in reminders[0].content for m in members)
+    await simcord_env.advance_time(12 * 60)
+    assert any("reached its deadline" in (m.content or "") for m in channel.history())
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    assert tournament.round == 2, "every table of round 1 ended and round 2 began"
+    assert len(await simcord_bot.tournaments.service.store.recorded_tables(tournament_id)) == 3

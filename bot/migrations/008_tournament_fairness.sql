@@ -5,3 +5,6 @@ ALTER TABLE tournaments ADD COLUMN final_standings TEXT;              -- JSON, s
 ALTER TABLE tournaments ADD COLUMN standings_message_id INTEGER;      -- the live standings message in the event channel
 ALTER TABLE entrants ADD COLUMN rating REAL;                          -- tie-break rating, frozen at the start or a late entry
 ALTER TABLE entrants ADD COLUMN replaced TEXT;                        -- names of the players this entry took over from
+ALTER TABLE tournaments ADD COLUMN round_hours INTEGER;               -- a deadline for each round, besides the move clock
+ALTER TABLE tournaments ADD COLUMN round_deadline REAL;               -- the current round's; NULL once handled
+ALTER TABLE tournaments ADD COLUMN round_reminded INTEGER NOT NULL DEFAULT 0;
