@@ -54,39 +54,16 @@ async def main(out_dir: pathlib.Path, width: int) -> None:
                 if titled(channel, "Final standings"):
                     break
                 await env.advance_time(61)
-            await shoot(
-                env,
-                channel,
-                [olga],
-                titled(channel, "Standings after")[0],
-                out_dir / "t3-standings.png",
-                width,
-                1400,
-            )
-            await shoot(
-                env,
-                channel,
-                [olga],
-                titled(channel, "Final standings")[0],
-                out_dir / "t4-final.png",
-                width,
-                1400,
-            )
-            await shoot(
-                env, channel, [olga], titled(channel, "champion")[0], out_dir / "t5-podium.png", width
-            )
-            await shoot(
-                env,
-                channel,
-                [olga],
-                titled(channel, "Live standings")[0],
-                out_dir / "t5b-live.png",
-                width,
-                1400,
-            )
-            await shoot(
-                env, channel, [olga], titled(channel, "🏆 Autumn Cup")[0], out_dir / "t5c-event.png", width
-            )
+            for words, name, height in (
+                ("Standings after", "t3-standings", 1400),
+                ("Final standings", "t4-final", 1400),
+                ("champion", "t5-podium", 900),
+                ("Live standings", "t5b-live", 1400),
+                ("🏆 Autumn Cup", "t5c-event", 900),
+            ):
+                await shoot(
+                    env, channel, [olga], titled(channel, words)[0], out_dir / f"{name}.png", width, height
+                )
             board = await members[0].slash(channel, "leaderboard", game="donguri")
             await shoot(
                 env, channel, [members[0]], board.response.message, out_dir / "t6-leaderboard.png", width
