@@ -128,9 +128,10 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<
 
 class EventButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tt:ev:(?P<verb>join|drop|start|next):(?P<eid>[0-9]+)",
+    template=r"tt:ev:(?P<verb>join|drop|start|next|confirm|repair):(?P<eid>[0-9]+)",
 ):
-    """A tournament's buttons: sign up, drop out, and the organizer's start and next round."""
+    """A tournament's buttons: sign up, drop out, and the organizer's start, next round, and
+    confirming or redoing a round's seating."""
 
     def __init__(self, verb: str, event_id: int, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tt:ev:{verb}:{event_id}", **button))

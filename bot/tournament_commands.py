@@ -187,6 +187,7 @@ class TournamentCommands(
         pairing="Swiss: group by standings, or avoid repeat tablemates first (default depends on table size)",
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
+        confirm_pairings="Show each round's seating first; the organizer may swap players, then confirms",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -217,6 +218,7 @@ class TournamentCommands(
         pairing: str | None = None,
         fill: str = "byes",
         round_hours: app_commands.Range[int, 1, 24 * 14] | None = None,
+        confirm_pairings: bool = False,
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -270,6 +272,7 @@ class TournamentCommands(
                 pairing_mode=pairing,
                 fill=fill,
                 round_hours=round_hours,
+                confirm_pairings=confirm_pairings,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)
@@ -384,6 +387,31 @@ class TournamentCommands(
             await self.bot.desk.reply(interaction, text)
             for table_id in changed:
                 await self.bot.delivery.refresh(table_id)
+            await self.desk.refresh(event.id)
+
+        await self.run(interaction, work())
+
+    @command(
+        "cmd.tournament.swap",
+        "Organizer: two players trade places in a round's seating before it is confirmed",
+        options_key="cmd.tournament.opt",
+        member="The member",
+        other="The other member",
+    )
+    @names_an_event
+    async def swap(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User,
+        other: discord.User,
+        tournament: int | None = None,
+    ) -> None:
+        async def work():
+            event = await self.pick(interaction, tournament)
+            self.desk.require_organizer(interaction, event)
+            await self.desk.service.swap(event.id, member.id, other.id)
+            text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
+            await self.bot.desk.reply(interaction, text)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())

@@ -80,13 +80,14 @@ class TournamentDesk:
             and tournament.round_done >= tournament.round
             and not tournament.auto_next
         )
+        pending = self.service.awaiting_confirmation(tournament)
         winner = ""
         if tournament.status == "finished":
             teams = await self.service.team_standings(tournament)
             ranked = teams if teams is not None else await self.service.standings(tournament)
             winner = view.winners(tournament, ranked, teams is not None)
         rendered = view.event_message(
-            tournament, rows, urls, done, Lang(tournament.language), can_advance, winner
+            tournament, rows, urls, done, Lang(tournament.language), can_advance, winner, pending
         )
         key = fingerprint(rendered)
         if self.shown.get(tournament.id) == key:
@@ -130,6 +131,15 @@ class TournamentDesk:
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.next_round(tournament_id)
             await interaction.followup.send(tr("tournament.done.next"), ephemeral=True)
+        elif verb in ("confirm", "repair"):
+            self.require_organizer(interaction, await self.service.get(tournament_id))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            if verb == "confirm":
+                await self.service.confirm(tournament_id)
+            else:
+                await self.service.repair(tournament_id)
+            await self.open_round(tournament_id)
+            await interaction.followup.send(tr(f"tournament.done.{verb}"), ephemeral=True)
         await self.refresh(tournament_id)
 
     # ---- rounds -------------------------------------------------------------------------------
@@ -142,8 +152,12 @@ class TournamentDesk:
         await self.open_round(tournament_id)
 
     async def open_round(self, tournament_id: int) -> None:
-        """Open, seat and show every table of the current round, then announce it with pings."""
+        """Open, seat and show every table of the current round, then announce it with pings; when
+        the organizer confirms seatings, first show the seating and wait for the confirmation."""
         tournament = await self.service.get(tournament_id)
+        if self.service.awaiting_confirmation(tournament):
+            await self.refresh(tournament_id)
+            return
         guild = self.bot.get_guild(tournament.guild_id)
         channel = guild.get_channel(tournament.channel_id) if guild else None
         if channel is None:

@@ -109,7 +109,9 @@ def event_message(
     tr: Lang,
     can_advance: bool,
     winner: str = "",
+    pending: bool = False,
 ) -> Rendered:
+    """``pending``: the round is seated and waits for the organizer to confirm it."""
     title = tr("tournament.title", name=t.name, game=tr(f"{t.game}.name"))
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = tr(
@@ -137,6 +139,8 @@ def event_message(
         label = f"[{label}]({link})" if link else label
         lines.append(f"{mark} {label}: " + ", ".join(player_name(t, p, tr) for p in row.players))
     if lines:
+        if pending:
+            lines.insert(0, tr("tournament.pairings_pending", n=t.round))
         if t.status == "running" and t.round_deadline:
             lines.insert(0, tr("tournament.round_ends", when=timestamp(t.round_deadline)))
         embed.add_field(name=tr("tournament.round", n=t.round), value="\n".join(lines)[:1024], inline=False)
@@ -156,6 +160,12 @@ def event_message(
         view.add_item(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )
+        if pending:
+            for verb, style in (
+                ("confirm", discord.ButtonStyle.success),
+                ("repair", discord.ButtonStyle.secondary),
+            ):
+                view.add_item(EventButton(verb, t.id, label=tr(f"tournament.button.{verb}"), style=style))
         if can_advance:
             view.add_item(
                 EventButton(

@@ -62,6 +62,8 @@ class Tournament:
     round_hours: int | None = None  # each round must end within this many hours
     round_deadline: float | None = None
     round_reminded: int = 0
+    confirm_pairings: int = 0  # the organizer sees each round's seating and confirms it
+    round_confirmed: int = 0
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:
@@ -218,6 +220,24 @@ class TournamentStore:
         await self.db.execute(
             "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? WHERE id = ?",
             (number, now(), tournament_id),
+        )
+        await self.db.commit()
+
+    async def delete_round(self, tournament_id: int, number: int) -> None:
+        """Forget a round's seating and its byes (before its tables open), to seat it again."""
+        await self.db.execute(
+            "DELETE FROM tournament_tables WHERE tournament_id = ? AND round = ?", (tournament_id, number)
+        )
+        await self.db.execute(
+            "DELETE FROM tournament_results WHERE tournament_id = ? AND round = ? AND bye = 1",
+            (tournament_id, number),
+        )
+        await self.db.commit()
+
+    async def move_bye(self, tournament_id: int, number: int, old: int, new: int) -> None:
+        await self.db.execute(
+            "UPDATE tournament_results SET user_id = ? WHERE tournament_id = ? AND round = ? AND user_id = ? AND bye = 1",
+            (new, tournament_id, number, old),
         )
         await self.db.commit()
 

@@ -71,6 +71,7 @@ class TournamentService:
         pairing_mode: str | None = None,
         fill: str = "byes",
         round_hours: int | None = None,
+        confirm_pairings: bool = False,
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -142,6 +143,7 @@ class TournamentService:
             pairing=pairing_mode,
             fill=fill,
             round_hours=round_hours,
+            confirm_pairings=int(confirm_pairings),
         )
         return await self.get(tournament_id)
 
@@ -281,12 +283,65 @@ class TournamentService:
     async def _seat_round(self, tournament: Tournament, number: int) -> None:
         tables, byes = await self.plan(tournament, number)
         await self.store.add_round(tournament.id, number, tables, byes)
-        if tournament.round_hours:
-            deadline = self.tables.now() + tournament.round_hours * 3600
-            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
+        if not tournament.confirm_pairings:
+            await self.start_round_clock(tournament)
         points = bye_points(tournament.points, self.places(tournament))
         rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
         await self.store.add_results(tournament.id, rows)
+
+    async def start_round_clock(self, tournament: Tournament) -> None:
+        if tournament.round_hours:
+            deadline = self.tables.now() + tournament.round_hours * 3600
+            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
+
+    # ---- the organizer's look at a round before its tables open -----------------------------
+    @staticmethod
+    def awaiting_confirmation(tournament: Tournament) -> bool:
+        return (
+            tournament.status == "running"
+            and bool(tournament.confirm_pairings)
+            and tournament.round_confirmed < tournament.round
+        )
+
+    async def _unconfirmed(self, tournament_id: int) -> Tournament:
+        tournament = await self.get(tournament_id)
+        if not self.awaiting_confirmation(tournament):
+            raise UserError("tournament.error.already_confirmed")
+        return tournament
+
+    async def confirm(self, tournament_id: int) -> Tournament:
+        """The organizer accepts the round's seating: its tables may open."""
+        async with self.locks[tournament_id]:
+            tournament = await self._unconfirmed(tournament_id)
+            await self.store.update(tournament.id, round_confirmed=tournament.round)
+            await self.start_round_clock(tournament)
+            return await self.get(tournament_id)
+
+    async def repair(self, tournament_id: int) -> Tournament:
+        """Seat the round again from the current entrants and standings (after adds or drops)."""
+        async with self.locks[tournament_id]:
+            tournament = await self._unconfirmed(tournament_id)
+            await self.store.delete_round(tournament.id, tournament.round)
+            await self._seat_round(tournament, tournament.round)
+            return await self.get(tournament_id)
+
+    async def swap(self, tournament_id: int, first: int, second: int) -> Tournament:
+        """Two players trade places in the round's seating (a seat, or a bye)."""
+        async with self.locks[tournament_id]:
+            tournament = await self._unconfirmed(tournament_id)
+            rows = await self.store.round_tables(tournament.id, tournament.round)
+            found = {p: row for row in rows for p in row.players if p in (first, second)}
+            if first == second or len(found) != 2:
+                raise UserError("tournament.error.not_in")
+            a, b = found[first], found[second]
+            if a is b:
+                raise UserError("tournament.error.same_table")
+            for row, old, new in ((a, first, second), (b, second, first)):
+                players = [new if p == old else p for p in row.players]
+                await self.store.set_round_players(tournament.id, row.round, row.number, players)
+                if row.number == 0:
+                    await self.store.move_bye(tournament.id, row.round, old, new)
+            return await self.get(tournament_id)
 
     def unit_size(self, tournament: Tournament) -> tuple[int, int]:
         """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
@@ -442,7 +497,10 @@ class TournamentService:
         return [uid for unit in table for uid in units[unit]]  # computer fill-ins become empty seats
 
     async def open_tables(self, tournament: Tournament) -> list[int]:
-        """Open (or finish opening, after a restart) every table of the current round."""
+        """Open (or finish opening, after a restart) every table of the current round, once its
+        seating is confirmed where the organizer confirms seatings."""
+        if self.awaiting_confirmation(tournament):
+            return []
         opened = []
         for row in await self.store.round_tables(tournament.id, tournament.round):
             if row.number == 0:

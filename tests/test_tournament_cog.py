@@ -279,3 +279,32 @@ async def test_a_round_deadline_reminds_then_computers_finish_the_open_tables(si
     tournament = await simcord_bot.tournaments.service.get(tournament_id)
     assert tournament.round == 2, "every table of round 1 ended and round 2 began"
     assert len(await simcord_bot.tournaments.service.store.recorded_tables(tournament_id)) == 3
+
+
+async def test_the_organizer_sees_the_seating_swaps_two_players_and_confirms(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env)
+    signup = await create_swiss(organizer, channel, rounds=2, confirm_pairings=True)
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    store = simcord_bot.tournaments.service.store
+    event = first_event_message(channel)
+    assert "not yet open" in embed_text(event) and not channel.threads, "no table opens before the confirmation"
+    before = [r.players for r in await store.round_tables(tournament_id, 1)]
+    by_id = {m.id: m for m in members}
+    a, b = by_id[before[0][0]], by_id[before[1][0]]
+    swapped = await organizer.slash(channel, "tournament swap", member=a, other=b)
+    assert swapped.ephemeral and "trade places" in swapped.response.content
+    after = [r.players for r in await store.round_tables(tournament_id, 1)]
+    assert after[0][0] == b.id and after[1][0] == a.id
+    same = await organizer.slash(channel, "tournament swap", member=a, other=by_id[after[1][1]])
+    assert "already share a table" in same.response.content
+    refused = await members[0].click(event, custom_id=button_id(event, "confirm"))
+    assert "Only the organizer" in refused.response.content
+    await organizer.click(event, custom_id=button_id(event, "confirm"))
+    assert len(channel.threads) == 3
+    rows = await store.round_tables(tournament_id, 1)
+    table = await simcord_bot.service.table(rows[0].table_id)
+    assert [s.user_id for s in table.seats] == after[0], "the tables open as confirmed"
+    late = await organizer.slash(channel, "tournament swap", member=a, other=b)
+    assert "already confirmed" in late.response.content

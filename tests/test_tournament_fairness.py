@@ -180,3 +180,20 @@ async def test_a_two_player_event_exports_challonge_participants_and_matches(wor
     donguri = await create(world, players=3, table_size=3)
     with pytest.raises(UserError):
         tournament_export.challonge(donguri, [], [], [])
+
+
+async def test_seating_again_before_confirming_follows_a_drop(world):
+    tournament = await create(world, players=10, rounds=2, table_size=3, confirm_pairings=True)
+    tournament = await world.start(tournament.id)
+    assert world.awaiting_confirmation(tournament) and await world.open_tables(tournament) == []
+    rows = await world.store.round_tables(tournament.id, 1)
+    assert [r.table_id for r in rows] == [None] * len(rows)
+    leaver = rows[0].players[0]
+    await world.drop(tournament.id, leaver)
+    tournament = await world.repair(tournament.id)
+    seated = [p for r in await world.store.round_tables(tournament.id, 1) for p in r.players]
+    assert leaver not in seated and sorted(seated) == sorted(e.user_id for e in tournament.active)
+    byes = [r for r in await world.store.results(tournament.id) if r["bye"]]
+    assert byes == [], "nine players fill three tables: the earlier bye is gone"
+    tournament = await world.confirm(tournament.id)
+    assert not world.awaiting_confirmation(tournament)

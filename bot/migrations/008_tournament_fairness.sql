@@ -8,3 +8,5 @@ ALTER TABLE entrants ADD COLUMN replaced TEXT;                        -- names o
 ALTER TABLE tournaments ADD COLUMN round_hours INTEGER;               -- a deadline for each round, besides the move clock
 ALTER TABLE tournaments ADD COLUMN round_deadline REAL;               -- the current round's; NULL once handled
 ALTER TABLE tournaments ADD COLUMN round_reminded INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tournaments ADD COLUMN confirm_pairings INTEGER NOT NULL DEFAULT 0; -- the organizer confirms each round's seating
+ALTER TABLE tournaments ADD COLUMN round_confirmed INTEGER NOT NULL DEFAULT 0;  -- the last round whose seating was confirmed
