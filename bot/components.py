@@ -128,7 +128,7 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<
 
 class EventButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tt:ev:(?P<verb>join|drop|start|next|confirm|repair):(?P<eid>[0-9]+)",
+    template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>[0-9]+)",
 ):
     """A tournament's buttons: sign up, drop out, and the organizer's start, next round, and
     confirming or redoing a round's seating."""

@@ -188,6 +188,7 @@ class TournamentCommands(
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
         confirm_pairings="Show each round's seating first; the organizer may swap players, then confirms",
+        checkin_minutes="With signup_hours: check-in opens this long before the start; no-shows are removed",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -219,6 +220,7 @@ class TournamentCommands(
         fill: str = "byes",
         round_hours: app_commands.Range[int, 1, 24 * 14] | None = None,
         confirm_pairings: bool = False,
+        checkin_minutes: app_commands.Range[int, 5, 24 * 60] | None = None,
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -273,6 +275,7 @@ class TournamentCommands(
                 fill=fill,
                 round_hours=round_hours,
                 confirm_pairings=confirm_pairings,
+                checkin_minutes=checkin_minutes,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)

@@ -116,6 +116,9 @@ class TournamentDesk:
         if verb == "join":
             await self.service.sign_up(tournament_id, (user.id, display(user)))
             await self.bot.desk.reply(interaction, tr("tournament.done.join"))
+        elif verb == "checkin":
+            await self.service.check_in(tournament_id, user.id)
+            await self.bot.desk.reply(interaction, tr("tournament.done.checkin"))
         elif verb == "drop":
             _tournament, changed = await self.service.drop(tournament_id, user.id)
             await self.bot.desk.reply(interaction, tr("tournament.done.drop"))
@@ -272,7 +275,12 @@ class TournamentDesk:
             ):
                 await self.round_reminder(tournament)
         for tournament in await self.service.store.with_status("signup"):
-            if tournament.signup_deadline is None or tournament.signup_deadline > now:
+            if tournament.signup_deadline is None:
+                continue
+            opens = tournament.signup_deadline - (tournament.checkin_minutes or 0) * 60
+            if tournament.checkin_minutes and not tournament.checkin_open and opens <= now:
+                await self.open_checkin(tournament)
+            if tournament.signup_deadline > now:
                 continue
             try:
                 await self.start(tournament.id)
@@ -288,6 +296,20 @@ class TournamentDesk:
                     )
                 )
             await self.refresh(tournament.id)
+
+    async def open_checkin(self, tournament: Tournament) -> None:
+        """Check-in opens: everyone signed up is pinged to confirm they will play."""
+        tournament = await self.service.open_checkin(tournament.id)
+        tr = Lang(tournament.language)
+        text = tr(
+            "tournament.checkin_opens",
+            name=tournament.name,
+            when=timestamp(tournament.signup_deadline),
+            players=" ".join(f"<@{e.user_id}>" for e in tournament.entrants),
+        )
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        await self.refresh(tournament.id)
 
     async def open_tables_of_round(self, tournament: Tournament) -> list:
         recorded = await self.service.store.recorded_tables(tournament.id)

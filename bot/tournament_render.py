@@ -95,6 +95,8 @@ def entrants_text(t: Tournament, tr: Lang) -> str:
             name = f"{name} ({tr('tournament.team', n=entrant.team)})"
         if entrant.status != "active":
             name = f"~~{name}~~ ({tr(f'tournament.status.{entrant.status}')})"
+        elif t.checkin_open and t.status == "signup" and entrant.checked_in:
+            name = f"✅ {name}"
         names.append(name)
     if len(t.entrants) > MAX_LISTED:
         names.append(tr("tournament.more", count=len(t.entrants) - MAX_LISTED))
@@ -122,7 +124,13 @@ def event_message(
     ).strip()
     embed.add_field(name=tr("tournament.settings"), value=settings_text(t, tr), inline=False)
     if t.status == "signup" and t.signup_deadline:
-        embed.add_field(name=tr("tournament.deadline"), value=timestamp(t.signup_deadline, "F"), inline=False)
+        value = timestamp(t.signup_deadline, "F")
+        if t.checkin_open:
+            value += "\n" + tr("tournament.checkin_line", when=timestamp(t.signup_deadline))
+        elif t.checkin_minutes:
+            opens = t.signup_deadline - t.checkin_minutes * 60
+            value += "\n" + tr("tournament.checkin_later", when=timestamp(opens))
+        embed.add_field(name=tr("tournament.deadline"), value=value, inline=False)
     embed.add_field(
         name=tr("tournament.entrants", count=len([e for e in t.entrants if e.status != "dropped"])),
         value=entrants_text(t, tr)[:1024],
@@ -150,6 +158,12 @@ def event_message(
         view.add_item(
             EventButton("join", t.id, label=tr("tournament.button.join"), style=discord.ButtonStyle.success)
         )
+        if t.checkin_open:
+            view.add_item(
+                EventButton(
+                    "checkin", t.id, label=tr("tournament.button.checkin"), style=discord.ButtonStyle.success
+                )
+            )
         view.add_item(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )

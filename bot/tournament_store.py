@@ -23,6 +23,7 @@ class Entrant:
     grp: int | None = None
     rating: float | None = None  # the tie-break rating, frozen when the entry starts playing
     replaced: str | None = None  # who this entry took over from (names, comma-separated)
+    checked_in: int = 0
 
     @property
     def active(self) -> bool:
@@ -64,6 +65,8 @@ class Tournament:
     round_reminded: int = 0
     confirm_pairings: int = 0  # the organizer sees each round's seating and confirms it
     round_confirmed: int = 0
+    checkin_minutes: int | None = None  # check-in opens this long before the sign-up deadline
+    checkin_open: int = 0
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:
@@ -126,6 +129,7 @@ class TournamentStore:
                     r["grp"],
                     r["rating"],
                     r["replaced"],
+                    r["checked_in"],
                 )
                 async for r in cur
             ]
@@ -151,7 +155,9 @@ class TournamentStore:
     async def next_deadline(self) -> float | None:
         """The next sign-up deadline, round deadline, or reminder a fifth of a round before it."""
         async with self.db.execute(
-            "SELECT MIN(signup_deadline) FROM tournaments WHERE status = 'signup'"
+            "SELECT MIN(CASE WHEN checkin_minutes IS NOT NULL AND checkin_open = 0"
+            " THEN signup_deadline - checkin_minutes * 60 ELSE signup_deadline END)"
+            " FROM tournaments WHERE status = 'signup'"
         ) as cur:
             (signup,) = await cur.fetchone()
         async with self.db.execute(
@@ -165,8 +171,8 @@ class TournamentStore:
     async def put_entrant(self, tournament_id: int, entrant: Entrant) -> None:
         await self.db.execute(
             "INSERT OR REPLACE INTO entrants"
-            " (tournament_id, user_id, name, joined, status, team, grp, rating, replaced)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " (tournament_id, user_id, name, joined, status, team, grp, rating, replaced, checked_in)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 tournament_id,
                 entrant.user_id,
@@ -177,6 +183,7 @@ class TournamentStore:
                 entrant.grp,
                 entrant.rating,
                 entrant.replaced,
+                entrant.checked_in,
             ),
         )
         await self.db.commit()

@@ -72,6 +72,7 @@ class TournamentService:
         fill: str = "byes",
         round_hours: int | None = None,
         confirm_pairings: bool = False,
+        checkin_minutes: int | None = None,
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -117,6 +118,8 @@ class TournamentService:
             raise UserError("error.bad_setting")
         if round_hours is not None and not 1 <= round_hours <= MAX_ROUND_HOURS:
             raise UserError("error.bad_setting")
+        if checkin_minutes is not None and signup_deadline is None:
+            raise UserError("tournament.error.checkin_needs_deadline")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
         tournament_id = await self.store.create(
@@ -144,6 +147,7 @@ class TournamentService:
             fill=fill,
             round_hours=round_hours,
             confirm_pairings=int(confirm_pairings),
+            checkin_minutes=checkin_minutes,
         )
         return await self.get(tournament_id)
 
@@ -166,9 +170,26 @@ class TournamentService:
             if len(tournament.entrants) >= MAX_ENTRANTS:
                 raise UserError("tournament.error.full", max=MAX_ENTRANTS)
             joined = 1 + max((e.joined for e in tournament.entrants), default=0)
-            entrant = Entrant(user[0], user[1], joined)
+            entrant = Entrant(user[0], user[1], joined, checked_in=int(bool(tournament.checkin_open)))
             if open_late:  # the tie-break rating is frozen when an entry starts playing
                 entrant.rating = (await self.live_ratings(tournament, [user[0]])).get(user[0], 0.0)
+            await self.store.put_entrant(tournament_id, entrant)
+            return await self.get(tournament_id)
+
+    async def open_checkin(self, tournament_id: int) -> Tournament:
+        await self.store.update(tournament_id, checkin_open=1)
+        return await self.get(tournament_id)
+
+    async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
+        """A signed-up player confirms they will play; at the start, those who did not are removed."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            entrant = tournament.entrant(user_id)
+            if entrant is None:
+                raise UserError("tournament.error.not_in")
+            if tournament.status != "signup" or not tournament.checkin_open:
+                raise UserError("tournament.error.checkin_closed")
+            entrant.checked_in = 1
             await self.store.put_entrant(tournament_id, entrant)
             return await self.get(tournament_id)
 
@@ -225,6 +246,11 @@ class TournamentService:
             tournament = await self.get(tournament_id)
             if tournament.status != "signup":
                 raise UserError("tournament.error.already_started")
+            if tournament.checkin_open:  # no-shows leave before anything is drawn
+                for entrant in tournament.entrants:
+                    if not entrant.checked_in:
+                        await self.store.delete_entrant(tournament.id, entrant.user_id)
+                tournament = await self.get(tournament_id)
             size, min_size = self.unit_size(tournament)
             players = [e.user_id for e in tournament.active]
             # Ratings break ties as they stand now: later rated games must not reorder this event.

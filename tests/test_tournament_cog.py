@@ -308,3 +308,26 @@ async def test_the_organizer_sees_the_seating_swaps_two_players_and_confirms(sim
     assert [s.user_id for s in table.seats] == after[0], "the tables open as confirmed"
     late = await organizer.slash(channel, "tournament swap", member=a, other=b)
     assert "already confirmed" in late.response.content
+
+
+async def test_check_in_opens_before_the_start_and_no_shows_are_removed(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env)
+    signup = await create_swiss(organizer, channel, signup_hours=1, checkin_minutes=30)
+    await sign_up_all(signup, members)
+    assert "Check-in opens" in embed_text(first_event_message(channel))
+    assert not any(c.get("custom_id", "").startswith("tt:ev:checkin:") for c in components(signup))
+    await simcord_env.advance_time(31 * 60)
+    call = next(m for m in channel.history() if "Check-in for Autumn Cup is open" in (m.content or ""))
+    assert all(m.mention in call.content for m in members)
+    event = first_event_message(channel)
+    for member in members[:7]:
+        done = await member.click(event, custom_id=button_id(event, "checkin"))
+        assert "checked in" in done.response.content
+    assert embed_text(first_event_message(channel)).count("✅ ") >= 7
+    await simcord_env.advance_time(30 * 60)
+    tournament_id = int(button_id(signup, "join").split(":")[-1])
+    tournament = await simcord_bot.tournaments.service.get(tournament_id)
+    assert tournament.status == "running"
+    assert sorted(e.user_id for e in tournament.entrants) == sorted(m.id for m in members[:7])
+    seated = {p for r in await tournament_tables(simcord_bot, tournament_id) for p in r.players}
+    assert not seated & {m.id for m in members[7:]}

@@ -10,3 +10,6 @@ ALTER TABLE tournaments ADD COLUMN round_deadline REAL;               -- the cur
 ALTER TABLE tournaments ADD COLUMN round_reminded INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tournaments ADD COLUMN confirm_pairings INTEGER NOT NULL DEFAULT 0; -- the organizer confirms each round's seating
 ALTER TABLE tournaments ADD COLUMN round_confirmed INTEGER NOT NULL DEFAULT 0;  -- the last round whose seating was confirmed
+ALTER TABLE tournaments ADD COLUMN checkin_minutes INTEGER;           -- check-in opens this long before the sign-up deadline
+ALTER TABLE tournaments ADD COLUMN checkin_open INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE entrants ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0;
