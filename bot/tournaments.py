@@ -20,9 +20,11 @@ from bot.engine import IllegalAction
 from bot.errors import UserError
 from bot.games import REGISTRY
 from bot.rating_store import RatingStore, side_places, sides
-from bot.standings import Standing, bye_points, default_points, place_points, standings, team_standings
+from bot.standings import bye_points, default_points, place_points
 from bot.storage import TableRow
 from bot.tables import CLOCKS, TIMEOUT_POLICIES, TableService
+from bot.tournament_controls import OrganizerControls
+from bot.tournament_ranking import Ranking
 from bot.tournament_store import Entrant, Tournament, TournamentStore
 
 FORMATS = ("swiss", "round_robin", "elimination")
@@ -32,7 +34,7 @@ MAX_ENTRANTS = 200
 MAX_ROUND_HOURS = 24 * 14
 
 
-class TournamentService:
+class TournamentService(OrganizerControls, Ranking):
     def __init__(self, store: TournamentStore, ratings: RatingStore, tables: TableService) -> None:
         self.store = store
         self.ratings = ratings
@@ -176,23 +178,6 @@ class TournamentService:
             await self.store.put_entrant(tournament_id, entrant)
             return await self.get(tournament_id)
 
-    async def open_checkin(self, tournament_id: int) -> Tournament:
-        await self.store.update(tournament_id, checkin_open=1)
-        return await self.get(tournament_id)
-
-    async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
-        """A signed-up player confirms they will play; at the start, those who did not are removed."""
-        async with self.locks[tournament_id]:
-            tournament = await self.get(tournament_id)
-            entrant = tournament.entrant(user_id)
-            if entrant is None:
-                raise UserError("tournament.error.not_in")
-            if tournament.status != "signup" or not tournament.checkin_open:
-                raise UserError("tournament.error.checkin_closed")
-            entrant.checked_in = 1
-            await self.store.put_entrant(tournament_id, entrant)
-            return await self.get(tournament_id)
-
     async def drop(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[int]]:
         """Leave the event. Before it starts the entry is removed; later the player is marked dropped,
         keeps their results, is not seated again, and a computer finishes their open tables.
@@ -314,60 +299,6 @@ class TournamentService:
         points = bye_points(tournament.points, self.places(tournament))
         rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
         await self.store.add_results(tournament.id, rows)
-
-    async def start_round_clock(self, tournament: Tournament) -> None:
-        if tournament.round_hours:
-            deadline = self.tables.now() + tournament.round_hours * 3600
-            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
-
-    # ---- the organizer's look at a round before its tables open -----------------------------
-    @staticmethod
-    def awaiting_confirmation(tournament: Tournament) -> bool:
-        return (
-            tournament.status == "running"
-            and bool(tournament.confirm_pairings)
-            and tournament.round_confirmed < tournament.round
-        )
-
-    async def _unconfirmed(self, tournament_id: int) -> Tournament:
-        tournament = await self.get(tournament_id)
-        if not self.awaiting_confirmation(tournament):
-            raise UserError("tournament.error.already_confirmed")
-        return tournament
-
-    async def confirm(self, tournament_id: int) -> Tournament:
-        """The organizer accepts the round's seating: its tables may open."""
-        async with self.locks[tournament_id]:
-            tournament = await self._unconfirmed(tournament_id)
-            await self.store.update(tournament.id, round_confirmed=tournament.round)
-            await self.start_round_clock(tournament)
-            return await self.get(tournament_id)
-
-    async def repair(self, tournament_id: int) -> Tournament:
-        """Seat the round again from the current entrants and standings (after adds or drops)."""
-        async with self.locks[tournament_id]:
-            tournament = await self._unconfirmed(tournament_id)
-            await self.store.delete_round(tournament.id, tournament.round)
-            await self._seat_round(tournament, tournament.round)
-            return await self.get(tournament_id)
-
-    async def swap(self, tournament_id: int, first: int, second: int) -> Tournament:
-        """Two players trade places in the round's seating (a seat, or a bye)."""
-        async with self.locks[tournament_id]:
-            tournament = await self._unconfirmed(tournament_id)
-            rows = await self.store.round_tables(tournament.id, tournament.round)
-            found = {p: row for row in rows for p in row.players if p in (first, second)}
-            if first == second or len(found) != 2:
-                raise UserError("tournament.error.not_in")
-            a, b = found[first], found[second]
-            if a is b:
-                raise UserError("tournament.error.same_table")
-            for row, old, new in ((a, first, second), (b, second, first)):
-                players = [new if p == old else p for p in row.players]
-                await self.store.set_round_players(tournament.id, row.round, row.number, players)
-                if row.number == 0:
-                    await self.store.move_bye(tournament.id, row.round, old, new)
-            return await self.get(tournament_id)
 
     def unit_size(self, tournament: Tournament) -> tuple[int, int]:
         """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
@@ -679,50 +610,6 @@ class TournamentService:
             if entrant is not None and entrant.status == "active":
                 entrant.status = "out"
                 await self.store.put_entrant(tournament.id, entrant)
-
-    async def live_ratings(self, tournament: Tournament, players: list[int]) -> dict[int, float]:
-        return await self.ratings.conservative(tournament.guild_id, tournament.game, players)
-
-    async def tie_break_ratings(self, tournament: Tournament) -> dict[int, float]:
-        """The ratings frozen when each entry started playing (live ones before the start)."""
-        if tournament.status == "signup":
-            return await self.live_ratings(tournament, [e.user_id for e in tournament.entrants])
-        return {e.user_id: e.rating or 0.0 for e in tournament.entrants}
-
-    async def standings(self, tournament: Tournament) -> list[Standing]:
-        stored = fair.thawed(tournament)
-        if stored is not None:
-            return stored[0]
-        dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
-        return standings(
-            [e.user_id for e in tournament.entrants],
-            await self.store.finishes(tournament.id),
-            await self.tie_break_ratings(tournament),
-            tournament.seed,
-            dropped=dropped,
-            elimination=tournament.format == "elimination",
-        )
-
-    async def team_standings(self, tournament: Tournament) -> list[Standing] | None:
-        """Fixed teams are ranked as teams (``player`` is the team number); None otherwise."""
-        if tournament.teams != "fixed" or tournament.status == "signup":
-            return None
-        stored = fair.thawed(tournament)
-        if stored is not None:
-            return stored[1]
-        teams: defaultdict[int, list[int]] = defaultdict(list)
-        for entrant in tournament.entrants:
-            if entrant.team is not None:
-                teams[entrant.team].append(entrant.user_id)
-        dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
-        return team_standings(
-            dict(sorted(teams.items())),
-            await self.store.finishes(tournament.id),
-            await self.tie_break_ratings(tournament),
-            tournament.seed,
-            dropped=dropped,
-            elimination=tournament.format == "elimination",
-        )
 
     async def cancel(self, tournament_id: int) -> Tournament:
         async with self.locks[tournament_id]:
