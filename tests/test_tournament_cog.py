@@ -331,3 +331,19 @@ async def test_check_in_opens_before_the_start_and_no_shows_are_removed(simcord_
     assert sorted(e.user_id for e in tournament.entrants) == sorted(m.id for m in members[:7])
     seated = {p for r in await tournament_tables(simcord_bot, tournament_id) for p in r.players}
     assert not seated & {m.id for m in members[7:]}
+
+
+async def test_help_explains_seating_short_tables_each_tie_break_and_drops(simcord_env):
+    _guild, channel, _organizer, members = event_world(simcord_env, players=1)
+    shown = await members[0].slash(channel, "tournament help")
+    assert shown.ephemeral
+    text = embed_text(shown.response)
+    for words in (
+        "Group by standings",
+        "Avoid repeats first",
+        "at a table of 3, first scores 3.5",
+        "met players on 6, 2 and 4: 4.0",
+        "as it stood when the event started",
+        "ranks below everyone who played on",
+    ):
+        assert words in text, words
