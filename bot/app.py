@@ -11,17 +11,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components
-from bot.clock import Scheduler
-from bot.clock import now as clock_now
-from bot.config import Config
-from bot.delivery import Delivery
-from bot.desk import Desk
-from bot.speech import Speech
-from bot.storage import Store
-from bot.tables import TableService
-from bot.tournament_desk import TournamentDesk
-from bot.translator import CatalogTranslator
+from bot.core.config import Config
+from bot.core.translator import CatalogTranslator
+from bot.events.desk import TournamentDesk
+from bot.storage.store import Store
+from bot.tables import components
+from bot.tables.clock import Scheduler
+from bot.tables.clock import now as clock_now
+from bot.tables.delivery import Delivery
+from bot.tables.desk import Desk
+from bot.tables.service import TableService
+from bot.tables.speech import Speech
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,9 +52,9 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
-        await self.load_extension("bot.commands")
-        await self.load_extension("bot.tournament_commands")
-        await self.load_extension("bot.rating_commands")
+        await self.load_extension("bot.tables.commands")
+        await self.load_extension("bot.events.commands")
+        await self.load_extension("bot.ratings.commands")
         for extension in game_extensions():
             await self.load_extension(extension)
         if self.config.test_guild_id:

@@ -6,7 +6,7 @@ import pytest
 import pytest_asyncio
 
 from bot.app import create_bot
-from bot.config import Config
+from bot.core.config import Config
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import cards
+from bot.core import cards
 from tests.support.arsene import engine, first_clockwise_target, record, shown_labels, table_id
 from tests.support.table import (
     components,
@@ -25,7 +25,7 @@ SEED = 20240611
 @pytest.fixture
 def fixed_seed(monkeypatch):
     """Same shuffle and computer moves every run, so a test never depends on luck."""
-    monkeypatch.setattr("bot.desk.secrets.randbits", lambda _bits: SEED)
+    monkeypatch.setattr("bot.tables.desk.secrets.randbits", lambda _bits: SEED)
 
 
 def enabled_labels(message) -> list[str]:

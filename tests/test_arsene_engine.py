@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import IllegalAction
+from bot.core.engine import IllegalAction
 from cogs.arsene.engine import DUMMY, ArseneEngine, deck_for, sort_key
 
 LOCALE = Path(__file__).resolve().parents[1] / "cogs" / "arsene" / "locales" / "en.toml"

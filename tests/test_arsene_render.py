@@ -10,7 +10,7 @@ import time
 import pytest
 from PIL import Image
 
-from bot.i18n import Lang
+from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
 from cogs.arsene.render import ArseneUI

@@ -7,7 +7,7 @@ import io
 
 from PIL import Image
 
-from bot import charts
+from bot.ratings import charts
 
 
 def load(data: bytes) -> Image.Image:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine import IllegalAction
+from bot.core.engine import IllegalAction
 from cogs.donguri.engine import DonguriEngine, card_points, trick_winner
 
 

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from bot.engine import Engine, IllegalAction
+from bot.core.engine import Engine, IllegalAction
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ENGINE_FILES = sorted((ROOT / "cogs").glob("*/engine.py"))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import IllegalAction
+from bot.core.engine import IllegalAction
 from cogs.final_quest import engine as fq_module
 from cogs.final_quest.engine import (
     OPT_REBUTTAL,

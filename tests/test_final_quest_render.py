@@ -9,8 +9,8 @@ import time
 import pytest
 from PIL import Image
 
-from bot.errors import UserError
-from bot.i18n import Lang
+from bot.core.errors import UserError
+from bot.core.i18n import Lang
 from cogs.final_quest.cog import parse_cards, question_params
 from cogs.final_quest.engine import OPT_REBUTTAL, REBUTTAL_ASKER, FinalQuestEngine
 from cogs.final_quest.image import render_table

@@ -16,8 +16,8 @@ import pytest
 from discord.app_commands import TranslationContext, locale_str
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.i18n import _flatten, catalog, t
-from bot.translator import CatalogTranslator, translate_key, valid_name
+from bot.core.i18n import _flatten, catalog, t
+from bot.core.translator import CatalogTranslator, translate_key, valid_name
 from tests.support.table import embed_text, enabled_ids, hand_dm, labels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,13 +153,13 @@ WORD = re.compile(r"[^\W\d_]{2,}")
 
 def code_files() -> list[Path]:
     names = (
-        "commands",
-        "desk",
-        "render",
-        "tournament_commands",
-        "tournament_desk",
-        "tournament_render",
-        "rating_commands",
+        "tables/commands",
+        "tables/desk",
+        "tables/render",
+        "events/commands",
+        "events/desk",
+        "events/render",
+        "ratings/commands",
     )
     files = [ROOT / f"bot/{name}.py" for name in names]
     for game in sorted(translated() - {"bot"}):
@@ -324,7 +324,7 @@ def locale_strings(path: Path) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     "path",
     [
-        *(ROOT / f"bot/{name}.py" for name in ("commands", "tournament_commands", "rating_commands")),
+        *(ROOT / f"bot/{name}.py" for name in ("tables/commands", "events/commands", "ratings/commands")),
         *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"})),
     ],
     ids=lambda p: str(p.relative_to(ROOT)),
@@ -370,9 +370,9 @@ def test_an_invalid_japanese_name_is_left_out(monkeypatch):
 
 
 OUR_ROOTS = (
-    "bot.commands",
-    "bot.tournament_commands",
-    "bot.rating_commands",
+    "bot.tables.commands",
+    "bot.events.commands",
+    "bot.ratings.commands",
     "cogs.donguri.cog",
     "cogs.arsene.cog",
     "cogs.saizen.cog",

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.engine import IllegalAction
+from bot.core.engine import IllegalAction
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.rules_board import SQUARE_INDEX, SQUARE_NAMES
 

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from bot.i18n import Lang
+from bot.core.i18n import Lang
 from cogs.othello_torite import image
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.render import OthelloToriteUI

@@ -1,4 +1,4 @@
-"""Tests for tournament seating (bot/pairing.py), mostly on simulated events.
+"""Tests for tournament seating (bot/events/pairing.py), mostly on simulated events.
 
 An event feeds each round's tables back in: random finishing places give points, standings are
 sorted by points then a fixed random rating, and `met` / `byes_had` accumulate as the service would
@@ -14,7 +14,7 @@ from math import ceil
 
 import pytest
 
-from bot.pairing import (
+from bot.events.pairing import (
     Round,
     advancing,
     choose_byes,

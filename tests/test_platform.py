@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from bot import config as config_mod
-from bot.errors import UserError
-from bot.games import register
-from bot.i18n import catalog, t
-from bot.storage import Store
-from bot.tables import TableService
+from bot.core import config as config_mod
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import catalog, t
+from bot.storage.store import Store
+from bot.tables.service import TableService
 from cogs.donguri.render import DonguriUI
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -66,7 +66,7 @@ async def test_database_uses_wal_and_migrates_once(tmp_path):
         assert (await cur.fetchone())[0] == "wal"
     await store.close()
     store = await Store.open(path)
-    assert await store.migrate() == len(list((ROOT / "bot" / "migrations").glob("*.sql")))
+    assert await store.migrate() == len(list((ROOT / "bot" / "storage" / "migrations").glob("*.sql")))
     await store.close()
 
 
@@ -151,10 +151,10 @@ KEY_CALL = re.compile(r"""\btr?\(\s*["']([a-z_]+(?:\.[a-z0-9_]+)+)["']""")
 
 def literal_keys() -> set[str]:
     keys = set()
-    for path in [*ROOT.glob("bot/*.py"), *ROOT.glob("cogs/*/*.py")]:
+    for path in [*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/*/*.py")]:
         keys |= set(KEY_CALL.findall(path.read_text()))
     keys |= set(
-        re.findall(r'UserError\(\s*"([a-z_.]+)"', "".join(p.read_text() for p in ROOT.glob("bot/*.py")))
+        re.findall(r'UserError\(\s*"([a-z_.]+)"', "".join(p.read_text() for p in ROOT.glob("bot/**/*.py")))
     )
     return keys
 

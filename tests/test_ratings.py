@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import Rating, conservative, display, fresh, rate
+from bot.ratings.model import Rating, conservative, display, fresh, rate
 
 
 def test_fresh_player_is_the_model_prior_and_shows_1000():

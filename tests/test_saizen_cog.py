@@ -29,7 +29,7 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 def fixed_seed(monkeypatch):
-    monkeypatch.setattr("bot.desk.secrets.randbits", lambda bits: 424242)
+    monkeypatch.setattr("bot.tables.desk.secrets.randbits", lambda bits: 424242)
 
 
 def record(world) -> str:

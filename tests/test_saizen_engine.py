@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.engine import IllegalAction
+from bot.core.engine import IllegalAction
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.rules_core import parse_layout
 

@@ -9,8 +9,8 @@ import time
 
 from PIL import Image
 
-from bot.i18n import Lang
-from bot.render import MAX_BUTTONS
+from bot.core.i18n import Lang
+from bot.tables.render import MAX_BUTTONS
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.image import rule_cards_png
 from cogs.saizen.render import SaizenUI

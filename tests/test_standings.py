@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standings import TIE_BREAKS, Finish, default_points, place_points, standings
+from bot.events.standings import TIE_BREAKS, Finish, default_points, place_points, standings
 
 
 def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):

@@ -11,13 +11,13 @@ from itertools import combinations
 import pytest
 import pytest_asyncio
 
-from bot.errors import UserError
-from bot.games import REGISTRY, register
-from bot.rating_store import RatingStore
-from bot.storage import Seat, Store
-from bot.tables import TableService
-from bot.tournament_store import TournamentStore
-from bot.tournaments import TournamentService
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY, register
+from bot.events.service import TournamentService
+from bot.events.store import TournamentStore
+from bot.ratings.store import RatingStore
+from bot.storage.store import Seat, Store
+from bot.tables.service import TableService
 from cogs.donguri.render import DonguriUI
 from cogs.final_quest.render import FinalQuestUI
 from cogs.othello_torite.render import OthelloToriteUI

@@ -7,11 +7,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import render
-from bot.errors import UserError
-from bot.games import register
-from bot.i18n import Lang, language_of
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import Lang, language_of
+from bot.core.translator import command
+from bot.tables import render
 from cogs.arsene.render import ArseneUI
 
 UI = ArseneUI()

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
 
 from .rules_scoring import (
     SHOP_GROUPS,

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
-from bot.i18n import Lang
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
 from cogs.arsene.rules_scoring import SHOP_GROUPS, shop_of

@@ -7,8 +7,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.games import register
-from bot.translator import command
+from bot.core.games import register
+from bot.core.translator import command
 from cogs.donguri.render import DonguriUI
 
 LENGTH_CHOICES = [

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import SUITS, rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import SUITS, rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
 
 LENGTHS = ("standard", "short")
 DEALS = {3: {"standard": 9, "short": 6}, 4: {"standard": 8, "short": 4}, 5: {"standard": 5, "short": 5}}

@@ -16,11 +16,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.desk import display, member_lang
-from bot.errors import UserError
-from bot.games import register
-from bot.i18n import Lang
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import Lang
+from bot.core.translator import command
+from bot.tables.desk import display, member_lang
 from cogs.final_quest.engine import (
     HAND_SIZE,
     NUMBERS,

@@ -25,8 +25,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from bot.cards import code, rank_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import code, rank_of
+from bot.core.engine import Engine, Event, IllegalAction
 
 SUIT = "D"
 NUMBERS = tuple(range(1, 14))

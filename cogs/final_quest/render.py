@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import rank_of
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
-from bot.i18n import Lang
+from bot.core.cards import rank_of
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.i18n import Lang
 from cogs.final_quest.engine import (
     OPT_REBUTTAL,
     OPT_ROUND_CAP,

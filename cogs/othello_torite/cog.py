@@ -11,11 +11,11 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.desk import member_lang
-from bot.errors import UserError
-from bot.games import register
-from bot.render import seat_names
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.translator import command
+from bot.tables.desk import member_lang
+from bot.tables.render import seat_names
 from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.engine import Engine, Event, IllegalAction
 
 from .rules_board import FULL, SQUARE_INDEX, SQUARE_NAMES, flips, moves, moves2, names
 

@@ -13,12 +13,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import cards
-from bot.desk import member_lang
-from bot.engine import IllegalAction
-from bot.games import register
-from bot.i18n import LANGUAGES, t
-from bot.translator import command
+from bot.core import cards
+from bot.core.engine import IllegalAction
+from bot.core.games import register
+from bot.core.i18n import LANGUAGES, t
+from bot.core.translator import command
+from bot.tables.desk import member_lang
 from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
 from cogs.saizen.render import SUIT, SaizenUI
 from cogs.saizen.rules_core import format_layout, parse_layout

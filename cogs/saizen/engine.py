@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import SUITS, standard_deck
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import SUITS, standard_deck
+from bot.core.engine import Engine, Event, IllegalAction
 from cogs.saizen.rules_core import (
     JOKER_CODES,
     JOKER_NUMBER,

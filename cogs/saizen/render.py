@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Menu, Prompt, TableView
-from bot.i18n import Lang
-from bot.render import MAX_BUTTONS
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView
+from bot.core.i18n import Lang
+from bot.tables.render import MAX_BUTTONS
 from cogs.saizen.engine import (
     OPTION_JOKERS,
     OPTION_LAYOUT,

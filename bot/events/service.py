@@ -14,15 +14,15 @@ from collections import Counter, defaultdict
 from itertools import combinations
 from typing import Any
 
-from bot import pairing
-from bot.engine import IllegalAction
-from bot.errors import UserError
-from bot.games import REGISTRY
-from bot.rating_store import RatingStore, side_places, sides
-from bot.standings import Standing, default_points, place_points, standings
-from bot.storage import TableRow
-from bot.tables import CLOCKS, TIMEOUT_POLICIES, TableService
-from bot.tournament_store import Entrant, Tournament, TournamentStore
+from bot.core.engine import IllegalAction
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.events import pairing
+from bot.events.standings import Standing, default_points, place_points, standings
+from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.store import TableRow
+from bot.tables.service import CLOCKS, TIMEOUT_POLICIES, TableService
 
 FORMATS = ("swiss", "round_robin", "elimination")
 TEAM_MODES = ("fixed", "redraw")

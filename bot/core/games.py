@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.i18n import Lang
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.i18n import Lang
 
 
 @dataclass

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import render
-from bot.delivery import TABLE_MESSAGE, fingerprint, jump_url
-from bot.engine import IllegalAction
-from bot.errors import UserError
-from bot.games import REGISTRY
-from bot.i18n import Lang, language_of
-from bot.speech import OVERWRITES, speech_mode
-from bot.tables import TableService
+from bot.core.engine import IllegalAction
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang, language_of
+from bot.tables import render
+from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
+from bot.tables.service import TableService
+from bot.tables.speech import OVERWRITES, speech_mode
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

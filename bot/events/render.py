@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import discord
 
-from bot import charts
-from bot.components import EventButton
-from bot.games import REGISTRY
-from bot.i18n import Lang
-from bot.render import Rendered, clock_name, timestamp
-from bot.standings import Standing
-from bot.tournament_store import RoundTable, Tournament
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.events.standings import Standing
+from bot.events.store import RoundTable, Tournament
+from bot.ratings import charts
+from bot.tables.components import EventButton
+from bot.tables.render import Rendered, clock_name, timestamp
 
 COLOUR = 0xC9A227
 MAX_LISTED = 40

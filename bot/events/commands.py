@@ -7,17 +7,17 @@ from discord import app_commands
 from discord.app_commands import Choice, locale_str
 from discord.ext import commands
 
-from bot import tournament_render as view
-from bot.clock import now
-from bot.desk import display, member_lang
-from bot.errors import UserError
-from bot.games import REGISTRY
-from bot.i18n import language_of
-from bot.rating_commands import autocomplete_game
-from bot.speech import speech_mode
-from bot.standings import TIE_BREAKS
-from bot.tournament_store import Tournament
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.i18n import language_of
+from bot.core.translator import command
+from bot.events import render as view
+from bot.events.standings import TIE_BREAKS
+from bot.events.store import Tournament
+from bot.ratings.commands import autocomplete_game
+from bot.tables.clock import now
+from bot.tables.desk import display, member_lang
+from bot.tables.speech import speech_mode
 
 FORMAT_CHOICES = [
     Choice(name=locale_str("Swiss", key="cmd.tournament.format.swiss"), value="swiss"),

@@ -9,8 +9,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.standings import Finish
-from bot.storage import insert_row, now, update_row
+from bot.events.standings import Finish
+from bot.storage.store import insert_row, now, update_row
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""SQLite storage (WAL) through aiosqlite, with numbered migrations in ``bot/migrations``.
+"""SQLite storage (WAL) through aiosqlite, with numbered migrations in ``bot/storage/migrations``.
 
 A table is stored as its options, seed and action log; the engine state is rebuilt by replay, so
 an action committed here is the single source of truth and Discord is only a view of it.

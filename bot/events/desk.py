@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import tournament_render as view
-from bot.delivery import fingerprint, jump_url
-from bot.desk import display, member_lang
-from bot.errors import UserError
-from bot.i18n import Lang
-from bot.rating_store import RatingStore
-from bot.tournament_store import Tournament, TournamentStore
-from bot.tournaments import TournamentService
+from bot.core.errors import UserError
+from bot.core.i18n import Lang
+from bot.events import render as view
+from bot.events.service import TournamentService
+from bot.events.store import Tournament, TournamentStore
+from bot.ratings.store import RatingStore
+from bot.tables.delivery import fingerprint, jump_url
+from bot.tables.desk import display, member_lang
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.games import REGISTRY
-from bot.i18n import Lang
-from bot.storage import TableRow
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.storage.store import TableRow
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

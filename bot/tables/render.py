@@ -8,12 +8,12 @@ from typing import Any
 
 import discord
 
-from bot.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
-from bot.engine import Engine
-from bot.games import REGISTRY, Menu, Prompt, TableView
-from bot.i18n import LANGUAGES, Lang
-from bot.storage import Seat, TableRow
-from bot.tables import CLOCKS, TIMEOUT_POLICIES
+from bot.core.engine import Engine
+from bot.core.games import REGISTRY, Menu, Prompt, TableView
+from bot.core.i18n import LANGUAGES, Lang
+from bot.storage.store import Seat, TableRow
+from bot.tables.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
+from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import render
-from bot.games import REGISTRY
-from bot.i18n import Lang
-from bot.storage import TableRow
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.storage.store import TableRow
+from bot.tables import render
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.engine import Engine, Event
-from bot.errors import UserError
-from bot.games import REGISTRY
-from bot.i18n import LANGUAGES
-from bot.storage import Seat, Store, TableRow
+from bot.core.engine import Engine, Event
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.i18n import LANGUAGES
+from bot.storage.store import Seat, Store, TableRow
 
 COMPUTER = "computer"
 MAX_COMPUTER_STEPS = 5000

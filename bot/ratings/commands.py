@@ -13,12 +13,13 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import charts, ratings
-from bot.desk import member_lang
-from bot.errors import UserError
-from bot.games import REGISTRY
-from bot.render import IMAGE_NAME
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.translator import command
+from bot.ratings import charts
+from bot.ratings import model as ratings
+from bot.tables.desk import member_lang
+from bot.tables.render import IMAGE_NAME
 
 LEADERBOARD_SIZE = 20
 RECENT = 5

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "ja")
 FALLBACK = "en"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from bot.drawing import font, png
+from bot.core.drawing import font, png
 
 BACKGROUND = (43, 45, 49)  # close to Discord's dark theme, so the picture blends into the chat
 STRIPE = (50, 52, 57)

@@ -7,12 +7,12 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import render
-from bot.delivery import jump_url
-from bot.desk import member_lang
-from bot.errors import UserError
-from bot.i18n import Lang
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.i18n import Lang
+from bot.core.translator import command
+from bot.tables import render
+from bot.tables.delivery import jump_url
+from bot.tables.desk import member_lang
 
 
 class TableCommands(

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
-from bot.i18n import FALLBACK, catalog, language_of
+from bot.core.i18n import FALLBACK, catalog, language_of
 
 log = logging.getLogger(__name__)
 

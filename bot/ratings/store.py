@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from bot import ratings
-from bot.games import REGISTRY
-from bot.storage import TableRow, now
+from bot.core.games import REGISTRY
+from bot.ratings import model as ratings
+from bot.storage.store import TableRow, now
 
 
 @dataclass
