@@ -32,11 +32,20 @@ def game_extensions() -> list[str]:
 
 
 class TabletopBot(commands.Bot):
+    """The composition root: it owns every platform service, typed, so handlers reach them checked."""
+
+    store: Store
+    service: TableService
+    delivery: Delivery
+    desk: Desk
+    speech: Speech
+    scheduler: Scheduler
+    tournaments: TournamentDesk
+
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.config = config
-        self.store: Store | None = None
         self._announced = False
         self._startup: asyncio.Future | None = None
 
@@ -88,7 +97,7 @@ class TabletopBot(commands.Bot):
         await self.speech.on_message(message)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[TabletopBot], error: app_commands.AppCommandError
     ) -> None:
         await self.desk.report(interaction, None, getattr(error, "original", error))
 
@@ -101,9 +110,10 @@ class TabletopBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await startup
         await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        store = getattr(self, "store", None)
+        if store is not None:
+            del self.store
+            await store.close()
 
 
 def create_bot(config: Config) -> TabletopBot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
@@ -18,6 +20,9 @@ from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.desk import display, member_lang
 from bot.tables.speech import speech_mode
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 FORMAT_CHOICES = [
     Choice(name=locale_str("Swiss", key="cmd.tournament.format.swiss"), value="swiss"),
@@ -90,11 +95,11 @@ def parse_options(text: str | None) -> dict:
     return options
 
 
-async def autocomplete_event(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+async def autocomplete_event(interaction: discord.Interaction[TabletopBot], current: str) -> list[Choice[int]]:
     """This server's tournaments whose number or name contains what was typed."""
     if interaction.guild is None:
         return []
-    store = interaction.client.tournaments.service.store  # type: ignore[attr-defined]
+    store = interaction.client.tournaments.service.store
     found = await store.in_guild(interaction.guild.id, ("signup", "running", "finished"))
     return [
         Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
@@ -120,7 +125,7 @@ class TournamentCommands(
     group_name=locale_str("tournament", key="cmd.tournament.name"),
     group_description=locale_str("Run and follow tournaments", key="cmd.tournament.description"),
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @property
@@ -128,7 +133,7 @@ class TournamentCommands(
         return self.bot.tournaments
 
     async def pick(
-        self, interaction: discord.Interaction, number: int | None, open_only: bool = True
+        self, interaction: discord.Interaction[TabletopBot], number: int | None, open_only: bool = True
     ) -> Tournament:
         """The event named by id, or the newest one of this server (this channel's first)."""
         if interaction.guild is None:
@@ -145,7 +150,7 @@ class TournamentCommands(
             raise UserError("tournament.error.none")
         return (here or found)[0]
 
-    async def run(self, interaction: discord.Interaction, work) -> None:
+    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
         await self.bot.desk.guarded(interaction, None, work)
 
     # ---- organizers ---------------------------------------------------------------------------
@@ -174,7 +179,7 @@ class TournamentCommands(
     @app_commands.autocomplete(game=autocomplete_game)
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         game: str,
         name: app_commands.Range[str, 1, 80],
         format: str = "swiss",
@@ -252,7 +257,7 @@ class TournamentCommands(
         "Organizer: close sign-up and seat round 1",
     )
     @names_an_event
-    async def start(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+    async def start(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -268,7 +273,7 @@ class TournamentCommands(
         "Organizer: seat the next round",
     )
     @names_an_event
-    async def next(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+    async def next(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -286,7 +291,7 @@ class TournamentCommands(
     )
     @names_an_event
     async def add(
-        self, interaction: discord.Interaction, member: discord.Member, tournament: int | None = None
+        self, interaction: discord.Interaction[TabletopBot], member: discord.Member, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -309,7 +314,7 @@ class TournamentCommands(
     )
     @names_an_event
     async def remove(
-        self, interaction: discord.Interaction, member: discord.User, tournament: int | None = None
+        self, interaction: discord.Interaction[TabletopBot], member: discord.User, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -334,7 +339,7 @@ class TournamentCommands(
     @names_an_event
     async def replace(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         member: discord.User,
         new_member: discord.Member,
         tournament: int | None = None,
@@ -362,7 +367,7 @@ class TournamentCommands(
         "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )
     @names_an_event
-    async def cancel(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+    async def cancel(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -378,7 +383,7 @@ class TournamentCommands(
         "Current standings, with the tie-breaks",
     )
     @names_an_event
-    async def standings(self, interaction: discord.Interaction, tournament: int | None = None) -> None:
+    async def standings(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
             rows = await self.desk.service.standings(event)
@@ -399,7 +404,7 @@ class TournamentCommands(
     @app_commands.choices(kind=EXPORT_CHOICES)
     @names_an_event
     async def export(
-        self, interaction: discord.Interaction, kind: str = "csv", tournament: int | None = None
+        self, interaction: discord.Interaction[TabletopBot], kind: str = "csv", tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
@@ -412,7 +417,7 @@ class TournamentCommands(
         "cmd.tournament.help",
         "How tournaments are seated and ranked",
     )
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: discord.Interaction[TabletopBot]) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
         for section in ("formats", "points", "tie_breaks", "timeouts", "ratings"):

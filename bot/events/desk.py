@@ -42,7 +42,7 @@ class TournamentDesk:
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
 
     # ---- who may organize ---------------------------------------------------------------------
-    def is_organizer(self, interaction: discord.Interaction, tournament: Tournament | None = None) -> bool:
+    def is_organizer(self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None) -> bool:
         user = interaction.user
         if tournament is not None and user.id == tournament.organizer_id:
             return True
@@ -54,7 +54,7 @@ class TournamentDesk:
         return bool(wanted) and any(wanted in (r.name, str(r.id)) for r in roles)
 
     def require_organizer(
-        self, interaction: discord.Interaction, tournament: Tournament | None = None
+        self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None
     ) -> None:
         if not self.is_organizer(interaction, tournament):
             raise UserError("tournament.error.organizer_only")
@@ -97,10 +97,10 @@ class TournamentDesk:
         await self.service.store.update(tournament.id, message_id=message.id)
 
     # ---- buttons ------------------------------------------------------------------------------
-    async def on_button(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
+    async def on_button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
         await self.bot.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
 
-    async def _button(self, interaction: discord.Interaction, verb: str, tournament_id: int) -> None:
+    async def _button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
         tr = member_lang(interaction)
         user = interaction.user
         if verb == "join":

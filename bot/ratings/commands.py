@@ -7,6 +7,7 @@ the bot becomes sure of a player, and one lucky game does not top the board.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -21,11 +22,14 @@ from bot.ratings import model as ratings
 from bot.tables.desk import member_lang
 from bot.tables.render import IMAGE_NAME
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 LEADERBOARD_SIZE = 20
 RECENT = 5
 
 
-async def autocomplete_game(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def autocomplete_game(interaction: discord.Interaction[TabletopBot], current: str) -> list[Choice[str]]:
     """The registered games whose name (in the member's language) or id contains what was typed."""
     tr = member_lang(interaction)
     return [
@@ -36,7 +40,7 @@ async def autocomplete_game(interaction: discord.Interaction, current: str) -> l
 
 
 class RatingCommands(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @property
@@ -49,7 +53,7 @@ class RatingCommands(commands.Cog):
         game="The game",
     )
     @app_commands.autocomplete(game=autocomplete_game)
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction[TabletopBot], game: str) -> None:
         async def work():
             tr = member_lang(interaction)
             if interaction.guild is None:
@@ -78,7 +82,7 @@ class RatingCommands(commands.Cog):
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def profile(
-        self, interaction: discord.Interaction, member: discord.User | None = None, game: str | None = None
+        self, interaction: discord.Interaction[TabletopBot], member: discord.User | None = None, game: str | None = None
     ) -> None:
         async def work():
             tr = member_lang(interaction)

@@ -33,7 +33,7 @@ class Scheduler:
 
     async def rearm(self) -> None:
         """Arm the timer for the next due time (or disarm when nothing is due)."""
-        if self.bot.store is None:
+        if self.bot.is_closed():
             return
         times = [await self.bot.store.next_due()] + [await source.next_due() for source in self.sources]
         due = min((t for t in times if t is not None), default=None)
@@ -55,7 +55,7 @@ class Scheduler:
 
     async def run_due(self) -> None:
         async with self.busy:
-            if self.bot.store is None:
+            if self.bot.is_closed():
                 return
             for table in await self.bot.store.due_tables(now()):
                 try:

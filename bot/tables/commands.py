@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -14,22 +16,25 @@ from bot.tables import render
 from bot.tables.delivery import jump_url
 from bot.tables.desk import member_lang
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 
 class TableCommands(
     commands.GroupCog,
     group_name=locale_str("table", key="cmd.table.name"),
     group_description=locale_str("Manage the table in this channel", key="cmd.table.description"),
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
-    async def here(self, interaction: discord.Interaction):
+    async def here(self, interaction: discord.Interaction[TabletopBot]):
         tables = await self.bot.service.store.tables_here(interaction.channel_id or 0)
         if not tables:
             raise UserError("error.no_table_here")
         return tables[0]
 
-    async def run(self, interaction: discord.Interaction, work) -> None:
+    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
         async def guarded():
             table = await self.here(interaction)
             text = await work(table)
@@ -42,17 +47,17 @@ class TableCommands(
         "cmd.table.pause",
         "Host: pause the table; the clock stops for everyone",
     )
-    async def pause(self, interaction: discord.Interaction) -> None:
+    async def pause(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.set_paused(interaction, True)
 
     @command(
         "cmd.table.resume",
         "Host: resume a paused table",
     )
-    async def resume(self, interaction: discord.Interaction) -> None:
+    async def resume(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.set_paused(interaction, False)
 
-    async def set_paused(self, interaction: discord.Interaction, paused: bool) -> None:
+    async def set_paused(self, interaction: discord.Interaction[TabletopBot], paused: bool) -> None:
         async def work(table):
             await self.bot.service.pause(table.id, interaction.user.id, paused)
             return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
@@ -66,7 +71,7 @@ class TableCommands(
         member="Who takes the seat",
     )
     async def replace(
-        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 8], member: discord.Member
+        self, interaction: discord.Interaction[TabletopBot], seat: app_commands.Range[int, 1, 8], member: discord.Member
     ) -> None:
         async def work(table):
             name = member.display_name
@@ -79,7 +84,7 @@ class TableCommands(
         "cmd.table.abandon",
         "Host: end this table without a result",
     )
-    async def abandon(self, interaction: discord.Interaction) -> None:
+    async def abandon(self, interaction: discord.Interaction[TabletopBot]) -> None:
         async def work(table):
             await self.bot.service.abandon(table.id, interaction.user.id)
             return member_lang(interaction)("table_cmd.abandoned")
@@ -88,14 +93,14 @@ class TableCommands(
 
 
 class PlayerCommands(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
         "cmd.mygames",
         "Your open tables in every server, with whose turn it is",
     )
-    async def mygames(self, interaction: discord.Interaction) -> None:
+    async def mygames(self, interaction: discord.Interaction[TabletopBot]) -> None:
         tr = member_lang(interaction)
         tables = await self.bot.service.store.tables_of_user(interaction.user.id)
         if not tables:
@@ -136,7 +141,7 @@ class PlayerCommands(commands.Cog):
         "Turn DMs for your turns on or off",
         turn_dms="DM me when it is my turn",
     )
-    async def notifications(self, interaction: discord.Interaction, turn_dms: bool) -> None:
+    async def notifications(self, interaction: discord.Interaction[TabletopBot], turn_dms: bool) -> None:
         await self.bot.service.store.set_turn_dms(interaction.user.id, turn_dms)
         key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"
         await interaction.response.send_message(member_lang(interaction)(key), ephemeral=True)

@@ -8,13 +8,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+if TYPE_CHECKING:
+    from bot.tables.desk import Desk
 
-def _desk(interaction: discord.Interaction) -> Any:
-    return interaction.client.desk  # type: ignore[attr-defined]
+Interaction = discord.Interaction["TabletopBot"]
+
+
+def _desk(interaction: Interaction) -> Desk:
+    return interaction.client.desk
 
 
 class TableButton(
@@ -27,11 +32,11 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
     ):
         return cls(match["verb"], int(match["tid"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         await _desk(interaction).on_table_button(interaction, self.verb, self.table_id)
 
 
@@ -45,11 +50,11 @@ class ActButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
     ):
         return cls(int(match["tid"]), int(match["ver"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
 
 
@@ -65,11 +70,11 @@ class ActSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
     ):
         return cls(int(match["tid"]), int(match["ver"]), int(match["n"] or 0))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         values = (interaction.data or {}).get("values", [])
         await _desk(interaction).on_act(interaction, self.table_id, self.version, values[0] if values else "")
 
@@ -81,11 +86,11 @@ class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
     ):
         return cls(int(match["tid"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         values = (interaction.data or {}).get("values", [])
         await _desk(interaction).on_kick(interaction, self.table_id, int(values[0]) if values else -1)
 
@@ -101,11 +106,11 @@ class SettingSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
     ):
         return cls(match["what"], int(match["tid"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         values = (interaction.data or {}).get("values", [])
         await _desk(interaction).on_setting(
             interaction, self.table_id, self.what, values[0] if values else ""
@@ -118,11 +123,11 @@ class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
     ):
         return cls(int(match["tid"]), int(match["n"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: Interaction) -> None:
         await _desk(interaction).on_stale(interaction)
 
 
@@ -138,12 +143,12 @@ class EventButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
     ):
         return cls(match["verb"], int(match["eid"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)  # type: ignore[attr-defined]
+    async def callback(self, interaction: Interaction) -> None:
+        await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)
 
 
 ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)

@@ -30,7 +30,7 @@ NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
 THREAD_ARCHIVE_MINUTES = 10080
 
 
-def member_lang(interaction: discord.Interaction) -> Lang:
+def member_lang(interaction: discord.Interaction[TabletopBot]) -> Lang:
     return Lang(language_of(interaction.locale))
 
 
@@ -48,13 +48,13 @@ class Desk:
         return self.bot.delivery
 
     # ---- replies ----------------------------------------------------------------------------
-    async def reply(self, interaction: discord.Interaction, text: str) -> None:
+    async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
-    async def guarded(self, interaction: discord.Interaction, table_id: int | None, work) -> None:
+    async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
         """Run ``work``; turn every failure into a specific ephemeral message."""
         try:
             await work
@@ -62,7 +62,7 @@ class Desk:
             await self.report(interaction, table_id, exc)
 
     async def report(
-        self, interaction: discord.Interaction, table_id: int | None, exc: BaseException
+        self, interaction: discord.Interaction[TabletopBot], table_id: int | None, exc: BaseException
     ) -> None:
         """Tell the member what went wrong; an unexpected error is logged under an id they see."""
         tr = member_lang(interaction)
@@ -95,7 +95,7 @@ class Desk:
     # ---- opening a table ----------------------------------------------------------------------
     async def open_table(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         game: str,
         size: int,
         options: dict[str, Any],
@@ -104,7 +104,7 @@ class Desk:
         await self.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
     async def _open(
-        self, interaction: discord.Interaction, game: str, size: int, options: dict[str, Any], rated: bool
+        self, interaction: discord.Interaction[TabletopBot], game: str, size: int, options: dict[str, Any], rated: bool
     ):
         tr = member_lang(interaction)
         channel = interaction.channel
@@ -205,7 +205,7 @@ class Desk:
             name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
         )
 
-    async def send_rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def send_rules(self, interaction: discord.Interaction[TabletopBot], game: str) -> None:
         tr = member_lang(interaction)
         ui = REGISTRY[game]
         embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
@@ -214,10 +214,10 @@ class Desk:
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ---- buttons ----------------------------------------------------------------------------
-    async def on_table_button(self, interaction: discord.Interaction, verb: str, table_id: int) -> None:
+    async def on_table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
         await self.guarded(interaction, table_id, self._table_button(interaction, verb, table_id))
 
-    async def _table_button(self, interaction: discord.Interaction, verb: str, table_id: int) -> None:
+    async def _table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
         user = interaction.user
         service = self.service
         if verb == "hand":
@@ -244,7 +244,7 @@ class Desk:
         await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
 
     async def answer(
-        self, interaction: discord.Interaction, table, rendered: render.Rendered, done: str
+        self, interaction: discord.Interaction[TabletopBot], table, rendered: render.Rendered, done: str
     ) -> None:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
@@ -256,10 +256,10 @@ class Desk:
         await self.delivery.refresh(table.id)
 
     @staticmethod
-    def on_table_message(interaction: discord.Interaction, table) -> bool:
+    def on_table_message(interaction: discord.Interaction[TabletopBot], table) -> bool:
         return interaction.message is not None and interaction.message.id == table.message_id
 
-    async def on_kick(self, interaction: discord.Interaction, table_id: int, position: int) -> None:
+    async def on_kick(self, interaction: discord.Interaction[TabletopBot], table_id: int, position: int) -> None:
         async def work():
             table = await self.service.remove(table_id, interaction.user.id, position)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
@@ -267,7 +267,7 @@ class Desk:
         await self.guarded(interaction, table_id, work())
 
     async def on_setting(
-        self, interaction: discord.Interaction, table_id: int, what: str, value: str
+        self, interaction: discord.Interaction[TabletopBot], table_id: int, what: str, value: str
     ) -> None:
         async def work():
             if what == "clock":
@@ -279,14 +279,14 @@ class Desk:
 
         await self.guarded(interaction, table_id, work())
 
-    async def start(self, interaction: discord.Interaction, table_id: int, user_id: int | None) -> None:
+    async def start(self, interaction: discord.Interaction[TabletopBot], table_id: int, user_id: int | None) -> None:
         outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
         await self.answer(
             interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
         )
 
-    async def show_hand(self, interaction: discord.Interaction, table_id: int) -> None:
+    async def show_hand(self, interaction: discord.Interaction[TabletopBot], table_id: int) -> None:
         table = await self.service.table(table_id)
         if table.status != "running":
             raise UserError("error.table_closed")
@@ -298,11 +298,11 @@ class Desk:
         await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
 
     async def on_act(
-        self, interaction: discord.Interaction, table_id: int, version: int, action: str
+        self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str
     ) -> None:
         await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
 
-    async def _act(self, interaction: discord.Interaction, table_id: int, version: int, action: str) -> None:
+    async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
         outcome = await self.service.act(table_id, interaction.user.id, version, action)
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
@@ -320,7 +320,7 @@ class Desk:
         await self.delivery.refresh(table_id)
 
     # ---- moves by slash command ----------------------------------------------------------------
-    async def seat_here(self, interaction: discord.Interaction, game: str):
+    async def seat_here(self, interaction: discord.Interaction[TabletopBot], game: str):
         """(table, engine, seat) of the member's running ``game`` table in this channel or thread."""
         for table in await self.service.store.running_tables_at(game, interaction.channel_id or 0):
             seat = table.seat_of(interaction.user.id)
@@ -328,7 +328,7 @@ class Desk:
                 return table, await self.service.engine(table), seat
         raise UserError("error.no_table_here")
 
-    async def autocomplete_actions(self, interaction: discord.Interaction, game: str, label) -> list:
+    async def autocomplete_actions(self, interaction: discord.Interaction[TabletopBot], game: str, label) -> list:
         """Autocomplete choices for the member's legal actions here; ``label(action)`` names each."""
         try:
             _table, engine, seat = await self.seat_here(interaction, game)
@@ -337,7 +337,7 @@ class Desk:
         return [(label(a), a) for a in engine.legal_actions(seat)]
 
     async def play_command(
-        self, interaction: discord.Interaction, game: str, action: str, announce: str | None = None
+        self, interaction: discord.Interaction[TabletopBot], game: str, action: str, announce: str | None = None
     ) -> None:
         """Apply a move typed as a slash command; the answer is ephemeral.
 
@@ -362,5 +362,5 @@ class Desk:
 
         await self.guarded(interaction, None, work())
 
-    async def on_stale(self, interaction: discord.Interaction) -> None:
+    async def on_stale(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unplayable"))

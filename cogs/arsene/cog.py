@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -14,6 +16,9 @@ from bot.core.translator import command
 from bot.tables import render
 from cogs.arsene.render import ArseneUI
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 UI = ArseneUI()
 
 
@@ -22,7 +27,7 @@ class Arsene(
     group_name=locale_str("arsene", key="arsene.cmd.name"),
     group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
@@ -34,7 +39,7 @@ class Arsene(
     )
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 4] = 4,
         advanced: bool = False,
         rated: bool = False,
@@ -42,15 +47,15 @@ class Arsene(
         await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced}, rated=rated)
 
     @command("arsene.cmd.rules", "How to play Arsène")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, "arsene")
 
     @command("arsene.cmd.play", "Make your move at the Arsène table here", move="Your move (type to search)")
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
         await self.bot.desk.play_command(interaction, "arsene", move)
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
         tr = Lang(language_of(interaction.locale))
         names = await self._names(interaction)
         found = await self.bot.desk.autocomplete_actions(
@@ -59,7 +64,7 @@ class Arsene(
         wanted = current.lower()
         return [app_commands.Choice(name=n[:100], value=a) for n, a in found if wanted in n.lower()][:25]
 
-    async def _names(self, interaction: discord.Interaction) -> list[str]:
+    async def _names(self, interaction: discord.Interaction[TabletopBot]) -> list[str]:
         """Seat names of the member's table here, for "Push to <name>" labels."""
         try:
             table, _engine, _seat = await self.bot.desk.seat_here(interaction, "arsene")
@@ -68,6 +73,6 @@ class Arsene(
         return render.seat_names(table, Lang(language_of(interaction.locale)))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(UI)
     await bot.add_cog(Arsene(bot))

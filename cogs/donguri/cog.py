@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -10,6 +12,9 @@ from discord.ext import commands
 from bot.core.games import register
 from bot.core.translator import command
 from cogs.donguri.render import DonguriUI
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 LENGTH_CHOICES = [
     app_commands.Choice(
@@ -28,7 +33,7 @@ class Donguri(
     group_name=locale_str("donguri", key="donguri.cmd.name"),
     group_description=locale_str("Donguri to Yamaneko (3–5 players)", key="donguri.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
@@ -41,7 +46,7 @@ class Donguri(
     @app_commands.choices(length=LENGTH_CHOICES)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 5] = 4,
         length: str = "standard",
         rated: bool = False,
@@ -49,10 +54,10 @@ class Donguri(
         await self.bot.desk.open_table(interaction, "donguri", players, {"length": length}, rated=rated)
 
     @command("donguri.cmd.rules", "How to play Donguri to Yamaneko")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, "donguri")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(DonguriUI())
     await bot.add_cog(Donguri(bot))

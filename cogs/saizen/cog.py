@@ -7,6 +7,7 @@ instead of a table that cannot start. ``/saizen play`` is a typed alternative to
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -22,6 +23,9 @@ from bot.tables.desk import member_lang
 from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
 from cogs.saizen.render import SUIT, SaizenUI
 from cogs.saizen.rules_core import format_layout, parse_layout
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 GAME = "saizen"
 
@@ -65,7 +69,7 @@ class Saizen(
         "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
     ),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
@@ -79,7 +83,7 @@ class Saizen(
     @app_commands.choices(jokers=JOKER_CHOICES)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 2, 6] = 4,
         jokers: int = 0,
         layout: str = "",
@@ -95,7 +99,7 @@ class Saizen(
         await self.bot.desk.open_table(interaction, GAME, players, options, rated=rated)
 
     @command("saizen.cmd.rules", "How to play Saizen")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
     @command(
@@ -103,11 +107,11 @@ class Saizen(
         "Play a card or make your chip move at your Saizen table here",
         move="A card (e.g. ♠Q), a chip move or Pass",
     )
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
         await self.bot.desk.play_command(interaction, GAME, typed_action(move))
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
         tr = member_lang(interaction)
 
         def label(action: str) -> str:
@@ -129,6 +133,6 @@ class Saizen(
         ][:25]
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(SaizenUI())
     await bot.add_cog(Saizen(bot))

@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.engine import Engine, IllegalAction
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 ENGINE_FILES = sorted((ROOT / "cogs").glob("*/engine.py"))
 GAMES_PER_CONFIG = 12
 MAX_STEPS = 20_000

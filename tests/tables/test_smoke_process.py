@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.fake_discord import FakeDiscord
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]
 TOKEN = "smoke-test-token.not.real"
 STEP_TIMEOUT = 40.0  # any single step of start-up
 SHUTDOWN_LIMIT = 5.0  # SIGTERM to exit

@@ -20,7 +20,7 @@ from bot.core.i18n import _flatten, catalog, t
 from bot.core.translator import CatalogTranslator, translate_key, valid_name
 from tests.support.table import embed_text, enabled_ids, hand_dm, labels
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Catalogs that must be complete in both languages now; other games join when they get a ja.toml.
 REQUIRED = {"bot", "donguri"}
 

@@ -682,7 +682,7 @@ def test_observation_shows_own_hand_only():
 
 
 def test_locale_has_every_code():
-    catalog = tomllib.loads((Path(__file__).parents[1] / "cogs/saizen/locales/en.toml").read_text())["saizen"]
+    catalog = tomllib.loads((Path(__file__).parents[3] / "cogs/saizen/locales/en.toml").read_text())["saizen"]
     seen_events, seen_errors = set(), set()
     rng = random.Random(5)
     for game in range(30):

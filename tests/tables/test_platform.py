@@ -16,7 +16,7 @@ from bot.storage.store import Store
 from bot.tables.service import TableService
 from cogs.donguri.render import DonguriUI
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 # ---- config -------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import pytest
 from bot.core.engine import IllegalAction
 from cogs.arsene.engine import DUMMY, ArseneEngine, deck_for, sort_key
 
-LOCALE = Path(__file__).resolve().parents[1] / "cogs" / "arsene" / "locales" / "en.toml"
+LOCALE = Path(__file__).resolve().parents[3] / "cogs" / "arsene" / "locales" / "en.toml"
 
 
 # ---- helpers ------------------------------------------------------------------------------------
