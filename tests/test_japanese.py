@@ -92,7 +92,7 @@ class Channel:
         self.sent.append(content)
 
 
-async def ping(language: str, players: int, key: str = "clock.turn_ping") -> str:
+async def ping(language: str, players: int, key: str) -> str:
     """The text ``Delivery.call_players`` posts at the table for this many players."""
     channel = Channel()
 
@@ -110,34 +110,29 @@ async def ping(language: str, players: int, key: str = "clock.turn_ping") -> str
 WHEN = "<t:1800000000:R>"
 
 
-@pytest.mark.parametrize(
-    ("language", "players", "expected"),
-    [
-        ("ja", 1, f"<@1> さんの手番です。⏰ 期限は {WHEN} です。"),
-        ("ja", 2, f"<@1> さん、<@2> さんの手番です。⏰ 期限は {WHEN} です。"),
-        ("ja", 3, f"<@1> さん、<@2> さん、<@3> さんの手番です。⏰ 期限は {WHEN} です。"),
-        ("en", 1, f"<@1>, it is your turn. ⏰ Move due {WHEN}."),
-        ("en", 2, f"<@1> and <@2>, it is your turn. ⏰ Moves due {WHEN}."),
-        ("en", 3, f"<@1>, <@2> and <@3>, it is your turn. ⏰ Moves due {WHEN}."),
-    ],
-)
-async def test_a_turn_ping_reads_right_for_one_two_and_three_players(language, players, expected):
-    assert await ping(language, players) == expected
+TURN, DUE = "clock.turn_ping", "clock.reminder"
 
 
 @pytest.mark.parametrize(
-    ("language", "players", "expected"),
+    ("key", "language", "players", "expected"),
     [
-        ("ja", 1, f"⏳ <@1> さん、手番の期限が近づいています({WHEN})。"),
-        ("ja", 2, f"⏳ <@1> さん、<@2> さん、手番の期限が近づいています({WHEN})。"),
-        ("ja", 3, f"⏳ <@1> さん、<@2> さん、<@3> さん、手番の期限が近づいています({WHEN})。"),
-        ("en", 1, f"⏳ <@1>, your move is due {WHEN}."),
-        ("en", 2, f"⏳ <@1> and <@2>, your moves are due {WHEN}."),
-        ("en", 3, f"⏳ <@1>, <@2> and <@3>, your moves are due {WHEN}."),
+        (TURN, "ja", 1, f"<@1> さんの手番です。⏰ 期限は {WHEN} です。"),
+        (TURN, "ja", 2, f"<@1> さん、<@2> さんの手番です。⏰ 期限は {WHEN} です。"),
+        (TURN, "ja", 3, f"<@1> さん、<@2> さん、<@3> さんの手番です。⏰ 期限は {WHEN} です。"),
+        (TURN, "en", 1, f"<@1>, it is your turn. ⏰ Move due {WHEN}."),
+        (TURN, "en", 2, f"<@1> and <@2>, it is your turn. ⏰ Moves due {WHEN}."),
+        (TURN, "en", 3, f"<@1>, <@2> and <@3>, it is your turn. ⏰ Moves due {WHEN}."),
+        (DUE, "ja", 1, f"⏳ <@1> さん、手番の期限が近づいています({WHEN})。"),
+        (DUE, "ja", 2, f"⏳ <@1> さん、<@2> さん、手番の期限が近づいています({WHEN})。"),
+        (DUE, "ja", 3, f"⏳ <@1> さん、<@2> さん、<@3> さん、手番の期限が近づいています({WHEN})。"),
+        (DUE, "en", 1, f"⏳ <@1>, your move is due {WHEN}."),
+        (DUE, "en", 2, f"⏳ <@1> and <@2>, your moves are due {WHEN}."),
+        (DUE, "en", 3, f"⏳ <@1>, <@2> and <@3>, your moves are due {WHEN}."),
     ],
 )
-async def test_a_reminder_reads_right_for_one_two_and_three_players(language, players, expected):
-    assert await ping(language, players, "clock.reminder") == expected
+async def test_a_ping_reads_right_for_one_two_and_three_players(key, language, players, expected):
+    """One さん per name and no singular あなた in Japanese; "and" and plural moves in English."""
+    assert await ping(language, players, key) == expected
 
 
 # ---- rules and terms from the seeds -----------------------------------------------------------
