@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +89,14 @@ class Lang:
 
     def has(self, key: str) -> bool:
         return has(key, self.language)
+
+    def join(self, names: Iterable[str]) -> str:
+        """Names inside a sentence, as the language writes a list: "A, B and C", 「A、B、C」.
+
+        The separators are catalog entries (``list.separator``, ``list.last``), so a sentence
+        never carries English commas into Japanese.
+        """
+        names = list(names)
+        if len(names) < 2:
+            return "".join(names)
+        return self("list.separator").join(names[:-1]) + self("list.last") + names[-1]

@@ -82,7 +82,7 @@ def event_message(
     lines = []
     for row in round_rows:
         if row.number == 0:
-            lines.append(tr("tournament.byes", players=", ".join(t.name_of(p) for p in row.players)))
+            lines.append(tr("tournament.byes", players=tr.join(t.name_of(p) for p in row.players)))
             continue
         mark = "✅" if row.table_id in done else "⏳"
         link = urls.get(row.table_id or 0)

@@ -123,7 +123,7 @@ class PlayerCommands(commands.Cog):
                 turn = tr("mygames.your_turn")
             else:
                 turn = tr(
-                    "mygames.waiting", players=", ".join(render.seat_name(s, tr) for s in waiting) or "—"
+                    "mygames.waiting", players=tr.join(render.seat_name(s, tr) for s in waiting) or "—"
                 )
         return tr(
             "mygames.line",

@@ -238,9 +238,10 @@ class Delivery:
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline)
-        mentions = ", ".join(f"<@{s.user_id}>" for s in seats)
+        mentions = tr.join(tr("clock.addressee", player=f"<@{s.user_id}>") for s in seats)
         await self.messageable(table.home_channel_id).send(
-            tr(table_key, players=mentions, when=when), allowed_mentions=discord.AllowedMentions(users=True)
+            tr(table_key, players=mentions, when=when, count=len(seats)),
+            allowed_mentions=discord.AllowedMentions(users=True),
         )
         await self.dm_players(table, seats, dm_key, when)
 

@@ -153,7 +153,7 @@ class Desk:
     def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
         missing = [p for p in wanted if not getattr(perms, p)]
         if missing:
-            names = ", ".join(tr(f"permission.{p}") for p in missing)
+            names = tr.join(tr(f"permission.{p}") for p in missing)
             raise UserError("error.missing_permissions", permissions=names)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:

@@ -175,7 +175,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
         return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
-        filter(None, [tr("table.to_act", players=", ".join(waiting)), clock_text(table, tr)])
+        filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
     )
     public = ui.public_choices(engine.public_view(), seat_names(table, tr), tr)
     version = len(engine.history)

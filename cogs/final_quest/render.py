@@ -293,7 +293,7 @@ class FinalQuestUI(GameUI):
         if obs["centre_card"]:
             lines.append(tr(f"{G}.centre_known", card=num(obs["centre_card"])))
         if obs["rebuttals_seen"]:
-            seen = ", ".join(
+            seen = tr.join(
                 tr(f"{G}.prompt.secret_card", card=num(c), player=names[s])
                 for c, s in obs["rebuttals_seen"].items()
             )

@@ -73,7 +73,7 @@ def trick_text(tr: Lang, trick: dict[str, Any], names: list[str]) -> str:
         head = tr(
             "saizen.event.playoff_started",
             number=number_label(playoff["number"]),
-            players=", ".join(names[s] for s in playoff["seats"]),
+            players=tr.join(names[s] for s in playoff["seats"]),
         )
         body = [plays_text(tr, playoff["plays"], names)] if playoff["plays"] else []
         body += [tr("saizen.event.playoff_out_of_cards", player=names[s]) for s in playoff["out_of_cards"]]
@@ -147,7 +147,7 @@ class SaizenUI(GameUI):
         if trick and trick["plays"]:
             text = f"{led_text(tr, trick)}: {trick_text(tr, trick, names)}"
             if phase == PHASE_PLAYOFF:
-                players = ", ".join(names[s] for s in trick["playoff_seats"])
+                players = tr.join(names[s] for s in trick["playoff_seats"])
                 text += "\n" + tr("saizen.trick.playoff_waiting", players=players)
             view.fields.append((tr("saizen.current_trick"), text))
         if public["last_trick"]:
@@ -194,7 +194,7 @@ class SaizenUI(GameUI):
             reasons = self.blocked_reasons(engine, seat, hand, legal, names, tr)
             lines += [tr("saizen.prompt.blocked", reason=reason) for reason in reasons]
         else:
-            lines.append(tr("saizen.prompt.waiting", player=", ".join(names[s] for s in obs["to_act"])))
+            lines.append(tr("saizen.prompt.waiting", player=tr.join(names[s] for s in obs["to_act"])))
         if phase != PHASE_OVER:
             round_tricks = obs["round_tricks"][-1][seat]
             lines.append(tr("saizen.prompt.tricks", round=round_tricks, total=obs["scores"][seat]))

@@ -180,14 +180,14 @@ async def test_playoff_prompts_only_its_players_and_the_record_shows_it(simcord_
         table = table_message(world)
         waiting = field(table, "On the table")
         playoff = re.search(r"⚔ Playoff: (.+) play one more card each", waiting)
-        if playoff and len(playoff.group(1).split(", ")) == 2:
+        if playoff and len(playoff.group(1).split(" and ")) == 2:
             break
         (member,) = to_act(world)
         dm = dms(member)[-1]
         await (choose(member, dm, "pass") if is_chip_prompt(dm) else play_from_dm(member))
     else:
         raise AssertionError("no two-player playoff came up")
-    in_playoff = {m for m in (alice, bob, carol) if m.name in playoff.group(1).split(", ")}
+    in_playoff = {m for m in (alice, bob, carol) if m.name in playoff.group(1).split(" and ")}
     (outsider,) = {alice, bob, carol} - in_playoff
     (member,) = to_act(world)
     assert member in in_playoff

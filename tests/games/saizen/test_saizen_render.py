@@ -45,7 +45,7 @@ def test_trick_line_names_every_play_and_the_playoff_even_across_batches():
     lines = batches(e, "S5", "H5", "S13", "C2", "D3")
     (line,) = [x for x in lines if x.startswith("Trick 1")]
     assert line == (
-        "Trick 1 · ♠︎ led: ♠︎5 ann · ~~♥5 ben~~ · ♠︎K cat ⚔ playoff on 5 (ann, ben): ♣︎2 ann · ♦3 ben → **ben**"
+        "Trick 1 · ♠︎ led: ♠︎5 ann · ~~♥5 ben~~ · ♠︎K cat ⚔ playoff on 5 (ann and ben): ♣︎2 ann · ♦3 ben → **ben**"
     )
 
 
