@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.delivery import Delivery
-from bot.i18n import Lang, catalog
+from bot.tables.delivery import Delivery
+from bot.core.i18n import Lang, catalog
 
 # ---- no sentence joined to another with ": " --------------------------------------------------
 
