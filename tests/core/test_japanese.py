@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.tables.delivery import Delivery
 from bot.core.i18n import Lang, catalog
+from bot.tables.delivery import Delivery
 
 # ---- no sentence joined to another with ": " --------------------------------------------------
 
