@@ -18,6 +18,7 @@ from bot.storage.store import Store
 from bot.tables import components
 from bot.tables.clock import Scheduler
 from bot.tables.clock import now as clock_now
+from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.service import TableService
@@ -41,10 +42,17 @@ class TabletopBot(commands.Bot):
     speech: Speech
     scheduler: Scheduler
     tournaments: TournamentDesk
+    computers: Computers
 
     def __init__(self, config: Config) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # No member chunking is needed, so READY need not wait 2 s for guilds to stream in.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            guild_ready_timeout=0.2,
+        )
         self.config = config
         self._announced = False
         self._startup: asyncio.Future | None = None
@@ -53,6 +61,7 @@ class TabletopBot(commands.Bot):
         self.store = await Store.open(self.config.database)
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
+        self.computers = Computers(self)
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)
         self.scheduler = Scheduler(self)
@@ -85,6 +94,7 @@ class TabletopBot(commands.Bot):
 
     async def _recover(self) -> None:
         await self.delivery.recover()
+        await self.computers.recover()
         for table in await self.store.unsettled_tables():
             try:
                 await self.delivery.settle(table)
@@ -92,6 +102,13 @@ class TabletopBot(commands.Bot):
                 log.exception("table %s: settling failed", table.id)
         await self.tournaments.recover()
         await self.scheduler.run_due()
+
+    async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        """A button or menu whose id matches nothing (an old layout, a forged id) still gets an answer."""
+        if interaction.type is discord.InteractionType.component:
+            custom_id = (interaction.data or {}).get("custom_id", "")
+            if not components.known(self, custom_id):
+                await self.desk.on_unknown(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         await self.speech.on_message(message)
@@ -109,6 +126,9 @@ class TabletopBot(commands.Bot):
             startup.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await startup
+        for service in ("computers", "delivery"):
+            if hasattr(self, service):
+                await getattr(self, service).worker.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

@@ -26,6 +26,8 @@ class Config:
     log_level: str = "INFO"
     default_language: str = "en"
     organizer_role: str = ""
+    #: Messages and edits the bot makes in one channel per 5 seconds (Discord allows about 5).
+    channel_budget: int = 5
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -43,7 +45,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -55,11 +57,14 @@ def parse(raw: dict[str, Any]) -> Config:
         default_language=_expect(raw, "default_language", str, "en"),
         organizer_role=_expect(raw, "organizer_role", str, ""),
         games=_expect(raw, "games", dict, {}),
+        channel_budget=_expect(raw, "channel_budget", int, 5),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")
     if cfg.default_language not in LANGUAGES:
         raise ConfigError(f"config key 'default_language' must be one of {sorted(LANGUAGES)}")
+    if cfg.channel_budget < 1:
+        raise ConfigError("config key 'channel_budget' must be at least 1")
     if not cfg.database:
         raise ConfigError("config key 'database' must not be empty")
     return cfg

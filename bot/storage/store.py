@@ -6,6 +6,7 @@ an action committed here is the single source of truth and Discord is only a vie
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
+from bot.storage.connection import Connection
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -22,7 +23,7 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-async def insert_row(db: aiosqlite.Connection, table: str, fields: dict[str, Any]) -> int:
+async def insert_row(db: Connection, table: str, fields: dict[str, Any]) -> int:
     """Insert one row with creation and update stamps; returns its id."""
     fields = {**fields, "created_at": now()}
     fields["updated_at"] = fields["created_at"]
@@ -33,7 +34,7 @@ async def insert_row(db: aiosqlite.Connection, table: str, fields: dict[str, Any
     return cur.lastrowid
 
 
-async def update_row(db: aiosqlite.Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
+async def update_row(db: Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
     fields = {**fields, "updated_at": now()}
     sets = ", ".join(f"{k} = ?" for k in fields)
     await db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*fields.values(), row_id))
@@ -47,6 +48,7 @@ class Seat:
     name: str
     away: bool = False
     timeouts: int = 0
+    level: str = "normal"
 
     @property
     def is_computer(self) -> bool:
@@ -90,6 +92,10 @@ class TableRow:
     rated: bool = False
     settled: bool = False
     tournament_id: int | None = None
+    version: int = 0
+    recorded: int = 0
+    ping_message_id: int | None = None
+    computer_turn: bool = False
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -102,24 +108,26 @@ class TableRow:
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     @classmethod
     async def open(cls, path: str) -> Store:
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path)
-        db.row_factory = sqlite3.Row
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL"):
-            async with db.execute(f"PRAGMA {pragma}"):
-                pass
+        db = await Connection.open(path)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+            await db.execute(f"PRAGMA {pragma}")
         store = cls(db)
         await store.migrate()
         return store
 
     async def close(self) -> None:
         await self.db.close()
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """Everything inside commits together or not at all (see ``connection.py``)."""
+        return self.db.transaction()
 
     async def migrate(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cur:
@@ -160,15 +168,17 @@ class Store:
         data["paused"] = bool(data["paused"])
         data["rated"] = bool(data["rated"])
         data["settled"] = bool(data["settled"])
+        data["computer_turn"] = bool(data["computer_turn"])
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
         table = TableRow(**data)
         async with self.db.execute(
-            "SELECT position, user_id, name, away, timeouts FROM seats WHERE table_id = ? ORDER BY position",
+            "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
+            " ORDER BY position",
             (table.id,),
         ) as cur:
             table.seats = [
-                Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"])
+                Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"])
                 async for r in cur
             ]
         return table
@@ -201,8 +211,9 @@ class Store:
     async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(
-            "INSERT INTO seats (table_id, position, user_id, name, away, timeouts) VALUES (?, ?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts) for s in seats],
+            "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
         )
         await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
         await self.db.commit()
@@ -224,10 +235,64 @@ class Store:
                 for i, (seat, action, bot) in enumerate(entries)
             ],
         )
+        await self.db.commit()
+
+    # ---- what the record and the Discord surfaces follow -------------------------------------------
+    async def bump(self, table_id: int, **fields: Any) -> None:
+        """A committed change Discord must show: the version goes up and the table is dirty."""
+        for key in ("options", "turn_seats", "ping_seats"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key])
+        fields = {**fields, "updated_at": now()}
+        sets = "".join(f", {k} = ?" for k in fields)
         await self.db.execute(
-            "UPDATE game_tables SET dirty = 1, updated_at = ? WHERE id = ?", (stamp, table_id)
+            f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
+            (*fields.values(), table_id),
         )
         await self.db.commit()
+
+    async def clear_dirty(self, table_id: int, version: int) -> bool:
+        """Mark the table shown, unless a change was committed after ``version`` was rendered."""
+        cur = await self.db.execute(
+            "UPDATE game_tables SET dirty = 0 WHERE id = ? AND version = ?", (table_id, version)
+        )
+        await self.db.commit()
+        return cur.rowcount > 0
+
+    async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
+        """Record lines as data: (kind, code, data, deal) after the table's last line."""
+        if not rows:
+            return
+        async with self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE table_id = ?", (table_id,)
+        ) as cur:
+            (last,) = await cur.fetchone()
+        await self.db.executemany(
+            "INSERT INTO table_log (table_id, seq, kind, code, data, deal) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, last + 1 + i, kind, code, json.dumps(data), deal)
+                for i, (kind, code, data, deal) in enumerate(rows)
+            ],
+        )
+        await self.db.commit()
+
+    async def log_after(self, table_id: int, seq: int) -> list[sqlite3.Row]:
+        async with self.db.execute(
+            "SELECT * FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+        ) as cur:
+            return await cur.fetchall()
+
+    async def computer_tables(self) -> list[int]:
+        async with self.db.execute(
+            "SELECT id FROM game_tables WHERE status = 'running' AND computer_turn = 1 ORDER BY id"
+        ) as cur:
+            return [r["id"] async for r in cur]
+
+    async def dirty_ids(self) -> list[int]:
+        async with self.db.execute(
+            "SELECT id FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id"
+        ) as cur:
+            return [r["id"] async for r in cur]
 
     # ---- Discord messages the table owns ----------------------------------------------------
     async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:

@@ -51,7 +51,12 @@ class Scheduler:
         self.handle = None
         self.armed_for = None
         task = asyncio.get_running_loop().create_task(self.run_due())
-        task.add_done_callback(lambda t: t.exception() and log.error("clock failed", exc_info=t.exception()))
+        task.add_done_callback(self._done)
+
+    @staticmethod
+    def _done(task: asyncio.Task) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("clock failed", exc_info=task.exception())
 
     async def run_due(self) -> None:
         async with self.busy:
@@ -60,8 +65,8 @@ class Scheduler:
             for table in await self.bot.store.due_tables(now()):
                 try:
                     if table.deadline is not None and table.deadline <= now():
-                        await self.bot.service.expire(table.id)
-                        await self.bot.delivery.refresh(table.id)
+                        if await self.bot.service.expire(table.id):
+                            self.bot.delivery.request(table.id)
                     elif table.remind_at is not None and table.remind_at <= now():
                         await self.bot.delivery.remind(table)
                 except Exception:

@@ -152,3 +152,12 @@ class EventButton(
 
 
 ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)
+
+
+def known(client: discord.Client, custom_id: str) -> bool:
+    """Whether some component of this bot answers ``custom_id`` (a template, or a live view)."""
+    if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL):
+        return True
+    store = getattr(client._connection, "_view_store", None)
+    views = getattr(store, "_views", {}) if store is not None else {}
+    return any(key[1] == custom_id for items in views.values() for key in items)

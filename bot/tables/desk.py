@@ -47,6 +47,21 @@ class Desk:
     def delivery(self):
         return self.bot.delivery
 
+    async def lang_of(self, user_id: int | None, default: str) -> Lang:
+        """The language of a member's private messages when no interaction carries it."""
+        return Lang(default)
+
+    async def checked(self, interaction: discord.Interaction[TabletopBot], table_id: int):
+        """The table, if this interaction may touch it: from the table's own server, or from the DM
+        of a member seated there. A forged id from elsewhere changes nothing."""
+        table = await self.service.table(table_id)
+        if interaction.guild_id is None:
+            if table.seat_of(interaction.user.id) is None:
+                raise UserError("error.not_seated")
+        elif table.guild_id is not None and interaction.guild_id != table.guild_id:
+            raise UserError("error.wrong_server")
+        return table
+
     # ---- replies ----------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
         if interaction.response.is_done():
@@ -220,6 +235,7 @@ class Desk:
     async def _table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
         user = interaction.user
         service = self.service
+        await self.checked(interaction, table_id)
         if verb == "hand":
             await self.show_hand(interaction, table_id)
             return
@@ -261,6 +277,7 @@ class Desk:
 
     async def on_kick(self, interaction: discord.Interaction[TabletopBot], table_id: int, position: int) -> None:
         async def work():
+            await self.checked(interaction, table_id)
             table = await self.service.remove(table_id, interaction.user.id, position)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
@@ -270,6 +287,7 @@ class Desk:
         self, interaction: discord.Interaction[TabletopBot], table_id: int, what: str, value: str
     ) -> None:
         async def work():
+            await self.checked(interaction, table_id)
             if what == "clock":
                 setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
@@ -287,7 +305,7 @@ class Desk:
         )
 
     async def show_hand(self, interaction: discord.Interaction[TabletopBot], table_id: int) -> None:
-        table = await self.service.table(table_id)
+        table = await self.checked(interaction, table_id)
         if table.status != "running":
             raise UserError("error.table_closed")
         seat = table.seat_of(interaction.user.id)
@@ -303,21 +321,28 @@ class Desk:
         await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
 
     async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
+        """The move is committed, then answered in one call: the clicked hand is redrawn in the
+        interaction response itself; every other surface follows through the delivery worker."""
+        await self.checked(interaction, table_id)
         outcome = await self.service.act(table_id, interaction.user.id, version, action)
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None
-        tr = Lang(table.language) if in_dm else member_lang(interaction)
-        if self.on_table_message(interaction, table):
-            await interaction.response.defer()
-            await self.delivery.refresh(table_id)
-            return
-        header = tr("dm.header", url=jump_url(table)) if in_dm else ""
-        rendered = render.prompt_message(table, engine, seat, tr, header=header)
-        await interaction.response.edit_message(**rendered.edit_kwargs())
-        if in_dm:
-            self.delivery.shown[(table.id, seat)] = fingerprint(rendered)
-        await self.delivery.refresh(table_id)
+        try:
+            if self.on_table_message(interaction, table):
+                await interaction.response.defer()
+                return
+            tr = await self.lang_of(interaction.user.id, table.language) if in_dm else member_lang(interaction)
+            header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+            rendered = render.prompt_message(table, engine, seat, tr, header=header)
+            await interaction.response.edit_message(**rendered.edit_kwargs())
+            if in_dm:
+                self.delivery.hand_shown(table, engine, seat)
+        except discord.HTTPException as exc:
+            # The move is committed whatever happened to this answer: the worker shows it.
+            log.warning("table %s: answering a move failed: %s", table_id, exc)
+        finally:
+            self.delivery.request(table_id)
 
     # ---- moves by slash command ----------------------------------------------------------------
     async def seat_here(self, interaction: discord.Interaction[TabletopBot], game: str):
@@ -361,6 +386,9 @@ class Desk:
             await self.delivery.refresh(table.id)
 
         await self.guarded(interaction, None, work())
+
+    async def on_unknown(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        await self.reply(interaction, member_lang(interaction)("error.unknown_button"))
 
     async def on_stale(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unplayable"))

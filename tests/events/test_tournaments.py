@@ -72,6 +72,7 @@ async def play_round(service, tournament_id):
         table = await service.tables.table(table_id)
         for seat in table.seats:
             await service.tables.hand_to_computer(table_id, seat.user_id)
+        await service.tables.play_computers(table_id)
         table = await service.tables.table(table_id)
         assert table.status == "finished"
         await service.ratings.settle(table)
