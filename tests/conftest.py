@@ -41,6 +41,8 @@ def restart(simcord_env, bot_config, bots):
 
     async def do_restart():
         for old in bots:
+            if hasattr(old, "scheduler"):
+                old.scheduler.stop()
             for service in ("computers", "delivery"):
                 if hasattr(old, service):
                     await getattr(old, service).worker.close()

@@ -98,13 +98,13 @@ class Connection:
         async with self.lock:
             token = self._owner.set(self)
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                await self._statement("execute", "BEGIN IMMEDIATE", ())
                 try:
                     yield self
                 except BaseException:
-                    await self.db.execute("ROLLBACK")
+                    await self._statement("execute", "ROLLBACK", ())
                     raise
-                await self.db.execute("COMMIT")
+                await self._statement("execute", "COMMIT", ())
                 self.commits += 1
             finally:
                 self._owner.reset(token)
@@ -114,7 +114,7 @@ class Connection:
         task = asyncio.current_task()
         self._implicit = task
         try:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._statement("execute", "BEGIN IMMEDIATE", ())
         except BaseException:
             self._implicit = None
             self.lock.release()
@@ -127,8 +127,11 @@ class Connection:
             asyncio.get_running_loop().create_task(self._end_implicit("ROLLBACK"))
 
     async def _end_implicit(self, verb: str) -> None:
+        task = self._implicit
+        if task is not None and not task.done():
+            task.remove_done_callback(self._abandoned)
         try:
-            await self.db.execute(verb)
+            await self._statement("execute", verb, ())
             if verb == "COMMIT":
                 self.commits += 1
         finally:
@@ -163,9 +166,15 @@ class Connection:
             return await self._statement(verb, sql, params)
 
     async def _statement(self, verb: str, sql: str, params: Any) -> Rows:
-        cursor = await getattr(self.db, verb)(sql, params)
-        try:
-            rows = await cursor.fetchall() if cursor.description else []
-            return Rows(list(rows), cursor.lastrowid, cursor.rowcount)
-        finally:
-            await cursor.close()
+        """One trip to the database thread per statement: run it, fetch its rows, close it."""
+        conn = self.db._conn  # aiosqlite's own sqlite3 connection, used only on its thread
+
+        def run() -> Rows:
+            cursor = getattr(conn, verb)(sql, params)
+            try:
+                rows = cursor.fetchall() if cursor.description else []
+                return Rows(rows, cursor.lastrowid, cursor.rowcount)
+            finally:
+                cursor.close()
+
+        return await self.db._execute(run)

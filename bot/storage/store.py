@@ -107,6 +107,14 @@ class TableRow:
         return next((s.position for s in self.seats if s.user_id == user_id), None)
 
 
+#: A table row with its seats in one statement (a JSON array of [position, user, name, away,
+#: timeouts, level]), since every lookup of a table needs both.
+TABLE_SELECT = (
+    "SELECT t.*, (SELECT json_group_array(json_array(position, user_id, name, away, timeouts, level))"
+    " FROM (SELECT * FROM seats WHERE table_id = t.id ORDER BY position)) AS seats_json FROM game_tables t"
+)
+
+
 class Store:
     def __init__(self, db: Connection) -> None:
         self.db = db
@@ -153,7 +161,7 @@ class Store:
         await update_row(self.db, "game_tables", table_id, fields)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute("SELECT * FROM game_tables WHERE id = ?", (table_id,)) as cur:
+        async with self.db.execute(f"{TABLE_SELECT} WHERE id = ?", (table_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
@@ -162,6 +170,7 @@ class Store:
     async def _with_seats(self, row: sqlite3.Row) -> TableRow:
         data = dict(row)
         data.pop("created_at"), data.pop("updated_at")
+        seats_json = data.pop("seats_json", None)
         data["options"] = json.loads(data["options"])
         data["dirty"] = bool(data["dirty"])
         data["locked"] = bool(data["locked"])
@@ -172,6 +181,9 @@ class Store:
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
         table = TableRow(**data)
+        if seats_json is not None:
+            table.seats = [Seat(p, u, n, bool(a), t, lv) for p, u, n, a, t, lv in json.loads(seats_json)]
+            return table
         async with self.db.execute(
             "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
             " ORDER BY position",
@@ -186,7 +198,7 @@ class Store:
     async def unsettled_tables(self) -> list[TableRow]:
         """Finished tables whose rating (or tournament result) is not yet recorded."""
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE status IN ('finished', 'cancelled') AND settled = 0"
+            f"{TABLE_SELECT} WHERE status IN ('finished', 'cancelled') AND settled = 0"
             " AND (rated = 1 OR tournament_id IS NOT NULL) ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
@@ -195,7 +207,7 @@ class Store:
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         marks = ", ".join("?" for _ in statuses)
         async with self.db.execute(
-            f"SELECT * FROM game_tables WHERE status IN ({marks}) ORDER BY id", statuses
+            f"{TABLE_SELECT} WHERE status IN ({marks}) ORDER BY id", statuses
         ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
@@ -203,7 +215,7 @@ class Store:
     async def dirty_tables(self) -> list[TableRow]:
         """Tables whose Discord side may lag behind the stored state, or may still be locked."""
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id"
+            f"{TABLE_SELECT} WHERE dirty = 1 OR locked = 1 ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
@@ -341,7 +353,7 @@ class Store:
 
     async def speech_tables(self, channel_id: int) -> list[TableRow]:
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
+            f"{TABLE_SELECT} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
             (channel_id,),
         ) as cur:
             rows = await cur.fetchall()
@@ -350,7 +362,7 @@ class Store:
     async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
         """Running tables of ``game`` whose thread or channel is ``channel_id``."""
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
+            f"{TABLE_SELECT} WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
             " ORDER BY id",
             (game, channel_id, channel_id),
         ) as cur:
@@ -368,7 +380,7 @@ class Store:
 
     async def due_tables(self, now: float) -> list[TableRow]:
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE status = 'running' AND paused = 0"
+            f"{TABLE_SELECT} WHERE status = 'running' AND paused = 0"
             " AND (deadline <= ? OR remind_at <= ?) ORDER BY id",
             (now, now),
         ) as cur:
@@ -378,7 +390,7 @@ class Store:
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""
         async with self.db.execute(
-            "SELECT * FROM game_tables WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
+            f"{TABLE_SELECT} WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
             " ORDER BY id DESC",
             (channel_id, channel_id),
         ) as cur:

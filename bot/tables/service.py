@@ -88,7 +88,9 @@ class TableService:
     async def engine(self, table: TableRow) -> Engine:
         """The table's engine at its stored version: cached, or replayed from the log."""
         cached = self.engines.get(table.id)
-        if cached is not None and cached[0] == table.version:
+        # A newer cached engine serves a reader holding an older row (the delivery worker while a
+        # computer moves on); whoever needs the exact version re-reads the row under the lock.
+        if cached is not None and cached[0] >= table.version:
             self.engines.move_to_end(table.id)
             return cached[1]
         cls = REGISTRY[table.game].engine
@@ -98,6 +100,9 @@ class TableService:
         return engine
 
     def _remember(self, table: TableRow, engine: Engine) -> None:
+        cached = self.engines.get(table.id)
+        if cached is not None and cached[0] > table.version and cached[1] is not engine:
+            return
         self.engines[table.id] = (table.version, engine)
         self.engines.move_to_end(table.id)
         while len(self.engines) > ENGINE_CACHE:

@@ -10,10 +10,15 @@ from collections import Counter
 from itertools import combinations
 
 import discord
+import pytest
 
 from tests.support.table import components, embed_text
 
 NAMES = ("olga", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
+
+# Whole events of computer games run inside one simulated minute: each computer move is its own
+# transaction, so a round takes longer than SimCord's default 5 s to settle on a busy machine.
+pytestmark = pytest.mark.simcord(settle_timeout=60)
 
 
 def event_world(env, players: int = 9):
