@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from bot.core import cards
 from bot.core.engine import Engine, Event
 from bot.core.i18n import Lang
+from bot.core.options import Option
 
 
 @dataclass
@@ -60,7 +61,23 @@ class GameUI:
     channel_mode: ClassVar[str] = "thread"
 
     def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        return ""
+        """The lobby's and the sign-up's lines for the table options, one per declared option."""
+        declared = self.engine.declared_options
+        return "\n".join(self.option_line(o, options.get(o.name, o.default), tr) for o in declared)
+
+    def option_line(self, option: Option, value: Any, tr: Lang) -> str:
+        """One option and its value in words, like "Length: short (…)" (its catalog ``summary``)."""
+        return tr(f"{option.key}.summary", value=self.option_label(option, value, tr), raw=value)
+
+    def option_label(self, option: Option, value: Any, tr: Lang) -> str:
+        """A value in words: its own catalog entry, else the option's ``value`` pattern, else as is.
+        A game overrides this for a value that needs drawing (Saizen's starting layout)."""
+        own = f"{option.key}.{option.token(value)}"
+        if tr.has(own):
+            return tr(own)
+        if tr.has(f"{option.key}.value"):
+            return tr(f"{option.key}.value", value=value)
+        return option.token(value)
 
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
         """Draw the public table from ``engine.public_view()`` only, so nothing hidden can leak."""

@@ -66,17 +66,20 @@ class Option:
             return "true" if value else "false"
         return str(value)
 
-    def parse(self, token: str) -> Any:
-        """The inverse of ``token``, checked: typed text becomes a legal value or ``IllegalAction``."""
+    def read(self, token: str) -> Any:
+        """The inverse of ``token``, unchecked: ``"3"`` is 3 for a number, ``"none"`` None ..."""
         text = token.strip()
-        value: Any = text
         if text.lower() == "none" and self.default is None:
-            value = None
-        elif self.kind is bool:
-            value = {"true": True, "false": False}.get(text.lower(), text)
-        elif self.kind is int and text.lstrip("-").isdigit():
-            value = int(text)
-        return self.check(value)
+            return None
+        if self.kind is bool:
+            return {"true": True, "false": False}.get(text.lower(), text)
+        if self.kind is int and text.lstrip("-").isdigit():
+            return int(text)
+        return text
+
+    def parse(self, token: str) -> Any:
+        """Typed text as a legal value, or ``IllegalAction``."""
+        return self.check(self.read(token))
 
     def listed(self) -> list[Any]:
         """The values worth offering without typing: the default, the choices, the suggestions."""
