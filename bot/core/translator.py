@@ -106,10 +106,14 @@ def command(key: str, description: str, *, options_key: str | None = None, **opt
     return decorate
 
 
+#: The catalog key of the ``rated`` parameter every ``/<game> new`` shares.
+RATED = "cmd.new.rated"
+
+
 def game_options(engine: type[Engine]):
     """A ``/<game> new`` parameter for each option the engine declares, for a callback that takes
     them as ``**options``: type, range, choices and texts all come from the declaration and its
-    catalog entries. They go before the shared ``rated`` parameter."""
+    catalog entries. They go before the shared ``rated`` parameter, whose texts come from here too."""
     declared = engine.declared_options
 
     def text(key: str) -> locale_str:
@@ -125,12 +129,11 @@ def game_options(engine: type[Engine]):
             for o in declared
         ]
         func.__signature__ = inspect.Signature([*params[:at], *added, *params[at:]])
-        if not declared:
-            return func
-        func = app_commands.describe(**{o.name: text(f"{o.key}.description") for o in declared})(func)
-        func = app_commands.rename(**{o.name: locale_str(o.name, key=f"{o.key}.name") for o in declared})(
-            func
-        )
+        keys = {o.name: o.key for o in declared} | ({"rated": RATED} if at < len(params) else {})
+        func = app_commands.describe(**{name: text(f"{key}.description") for name, key in keys.items()})(func)
+        func = app_commands.rename(
+            **{name: locale_str(name, key=f"{key}.name") for name, key in keys.items()}
+        )(func)
         choices = {
             o.name: [app_commands.Choice(name=text(f"{o.key}.{o.token(v)}"), value=v) for v in o.choices]
             for o in declared

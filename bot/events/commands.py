@@ -77,6 +77,7 @@ def parse_points(text: str | None) -> list[float] | None:
 
 #: The ``/tournament create`` fields for game options, each offering the chosen game's options.
 OPTION_SLOTS = ("option1", "option2", "option3")
+MAX_CHOICE = 100
 
 
 async def autocomplete_option(
@@ -90,15 +91,17 @@ async def autocomplete_option(
     tr = member_lang(interaction)
     others = [str(getattr(interaction.namespace, slot, None) or "") for slot in OPTION_SLOTS]
     taken = {text.partition("=")[0] for text in others if text and text != current}
+    # A field already holding a picked ``name=value`` offers that option's values again.
+    name, sep, typed = current.partition("=")
     choices = []
     for option in ui.engine.declared_options:
-        name, sep, typed = current.partition("=")
         if option.name in taken or (sep and name.strip() != option.name):
             continue
         line_of = partial(ui.option_line, option, tr=tr)
         for value in option.offers(typed if sep else current, line_of):
-            line = line_of(value)
-            choices.append(Choice(name=line[:100], value=f"{option.name}={option.token(value)}"[:100]))
+            picked = f"{option.name}={option.token(value)}"
+            if len(picked) <= MAX_CHOICE:  # a longer value cannot travel in a choice
+                choices.append(Choice(name=line_of(value)[:MAX_CHOICE], value=picked))
     return choices[:25]
 
 

@@ -35,7 +35,6 @@ class Arsene(
         "arsene.cmd.new",
         "Open an Arsène table in this channel",
         players="Table size (3 or 4; with 3 a dummy player joins)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @game_options(ArseneEngine)
     async def new(

@@ -30,7 +30,6 @@ class Donguri(
         "donguri.cmd.new",
         "Open a Donguri to Yamaneko table in this channel",
         players="Table size (3–5)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @game_options(DonguriEngine)
     async def new(

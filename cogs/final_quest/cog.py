@@ -86,11 +86,7 @@ class FinalQuest(
         return self.bot.desk
 
     # ---- the table ---------------------------------------------------------------------------
-    @command(
-        "final_quest.cmd.new",
-        "Open a Final Quest table in a channel of its own",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
+    @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
     @game_options(FinalQuestEngine)
     async def new(
         self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any

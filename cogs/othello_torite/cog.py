@@ -41,11 +41,7 @@ class OthelloTorite(
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
-    @command(
-        "othello_torite.cmd.new",
-        "Open an Othello de Torite table in this channel",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
+    @command("othello_torite.cmd.new", "Open an Othello de Torite table in this channel")
     @game_options(OthelloToriteEngine)
     async def new(
         self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any

@@ -68,7 +68,6 @@ class Saizen(
         "saizen.cmd.new",
         "Open a Saizen table in this channel",
         players="Table size (2–6)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
     @game_options(SaizenEngine)
     async def new(

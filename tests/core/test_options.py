@@ -125,6 +125,7 @@ def test_new_offers_exactly_the_declared_options(game):
     params = {p.name: p for p in COGS[game].new.parameters}
     assert set(params) - {"players", "rated"} == {o.name for o in declared}
     assert list(params)[-1] == "rated", "the game's own options come before the shared one"
+    assert params["rated"].description == catalog("en")["cmd.new.rated.description"]
     for option in declared:
         param = params[option.name]
         assert param.type is OPTION_TYPES[option.kind] and not param.required
