@@ -7,7 +7,9 @@ never build lobby, hand-delivery or persistence code of their own.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 from bot.core import cards
@@ -64,6 +66,20 @@ class GameUI:
         """The lobby's and the sign-up's lines for the table options, one per declared option."""
         declared = self.engine.declared_options
         return "\n".join(self.option_line(o, options.get(o.name, o.default), tr) for o in declared)
+
+    def option_choices(self, typed: str, taken: Collection[str], tr: Lang) -> list[tuple[str, str]]:
+        """(words, ``name=value``) for every option value worth offering while a member types
+        ``typed``, leaving out the options ``taken`` elsewhere. Text already holding a picked
+        ``name=value`` offers that option's values again."""
+        name, sep, rest = typed.partition("=")
+        found = []
+        for option in self.engine.declared_options:
+            if option.name in taken or (sep and name.strip() != option.name):
+                continue
+            line = partial(self.option_line, option, tr=tr)
+            for value in option.offers(rest if sep else typed, line):
+                found.append((line(value), f"{option.name}={option.token(value)}"))
+        return found
 
     def option_line(self, option: Option, value: Any, tr: Lang) -> str:
         """One option and its value in words, like "Length: short (…)" (its catalog ``summary``)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -88,21 +87,11 @@ async def autocomplete_option(
     ui = REGISTRY.get(str(getattr(interaction.namespace, "game", None) or ""))
     if ui is None:
         return []
-    tr = member_lang(interaction)
     others = [str(getattr(interaction.namespace, slot, None) or "") for slot in OPTION_SLOTS]
     taken = {text.partition("=")[0] for text in others if text and text != current}
-    # A field already holding a picked ``name=value`` offers that option's values again.
-    name, sep, typed = current.partition("=")
-    choices = []
-    for option in ui.engine.declared_options:
-        if option.name in taken or (sep and name.strip() != option.name):
-            continue
-        line_of = partial(ui.option_line, option, tr=tr)
-        for value in option.offers(typed if sep else current, line_of):
-            picked = f"{option.name}={option.token(value)}"
-            if len(picked) <= MAX_CHOICE:  # a longer value cannot travel in a choice
-                choices.append(Choice(name=line_of(value)[:MAX_CHOICE], value=picked))
-    return choices[:25]
+    pairs = ui.option_choices(current, taken, member_lang(interaction))
+    # A value longer than a choice may carry cannot be offered.
+    return [Choice(name=words[:MAX_CHOICE], value=v) for words, v in pairs if len(v) <= MAX_CHOICE][:25]
 
 
 def chosen_options(game: str, picked: list[str | None]) -> dict[str, Any]:
