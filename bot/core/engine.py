@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from bot.core.options import Option
 
 
 class IllegalAction(Exception):
@@ -43,13 +46,16 @@ class Engine:
     game_id: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    #: The table options (``bot.core.options.Option``): checked here before ``setup``, and the
+    #: source of the ``/new`` parameters, the lobby summary and the tournament choices.
+    declared_options: ClassVar[tuple[Option, ...]] = ()
 
     def __init__(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= num_players <= self.max_players:
             raise IllegalAction("bad_player_count", n=num_players)
         self.num_players = num_players
         self.seed = seed
-        self.options: dict[str, Any] = dict(options or {})
+        self.options: dict[str, Any] = self.check_options(options or {})
         self.rng = random.Random(seed)
         self.history: list[tuple[int, str]] = []
         self.setup()
@@ -97,6 +103,15 @@ class Engine:
         return IllegalAction("illegal_action", action=action)
 
     # ---- optional information for the platform --------------------------------------------
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Every declared option with its legal value, defaults filled; ``bad_option`` otherwise."""
+        known = {option.name for option in cls.declared_options}
+        for name, value in options.items():
+            if name not in known:
+                raise IllegalAction("bad_option", option=name, value=value)
+        return {o.name: o.check(options.get(o.name, o.default)) for o in cls.declared_options}
+
     @classmethod
     def teams(cls, num_players: int) -> list[list[int]] | None:
         """Seats that play as one side (partners share a result); None when everyone plays alone."""

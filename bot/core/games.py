@@ -7,12 +7,15 @@ never build lobby, hand-delivery or persistence code of their own.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
 from bot.core.i18n import Lang
+from bot.core.options import Option
 
 
 @dataclass
@@ -60,7 +63,37 @@ class GameUI:
     channel_mode: ClassVar[str] = "thread"
 
     def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        return ""
+        """The lobby's and the sign-up's lines for the table options, one per declared option."""
+        declared = self.engine.declared_options
+        return "\n".join(self.option_line(o, options.get(o.name, o.default), tr) for o in declared)
+
+    def option_choices(self, typed: str, taken: Collection[str], tr: Lang) -> list[tuple[str, str]]:
+        """(words, ``name=value``) for every option value worth offering while a member types
+        ``typed``, leaving out the options ``taken`` elsewhere. Text already holding a picked
+        ``name=value`` offers that option's values again."""
+        name, sep, rest = typed.partition("=")
+        found = []
+        for option in self.engine.declared_options:
+            if option.name in taken or (sep and name.strip() != option.name):
+                continue
+            line = partial(self.option_line, option, tr=tr)
+            for value in option.offers(rest if sep else typed, line):
+                found.append((line(value), f"{option.name}={option.token(value)}"))
+        return found
+
+    def option_line(self, option: Option, value: Any, tr: Lang) -> str:
+        """One option and its value in words, like "Length: short (…)" (its catalog ``summary``)."""
+        return tr(f"{option.key}.summary", value=self.option_label(option, value, tr), raw=value)
+
+    def option_label(self, option: Option, value: Any, tr: Lang) -> str:
+        """A value in words: its own catalog entry, else the option's ``value`` pattern, else as is.
+        A game overrides this for a value that needs drawing (Saizen's starting layout)."""
+        own = f"{option.key}.{option.token(value)}"
+        if tr.has(own):
+            return tr(own)
+        if tr.has(f"{option.key}.value"):
+            return tr(f"{option.key}.value", value=value)
+        return option.token(value)
 
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
         """Draw the public table from ``engine.public_view()`` only, so nothing hidden can leak."""

@@ -9,15 +9,19 @@ one bad catalog entry cannot make the whole command sync fail.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import unicodedata
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.app_commands import locale_str
 
+from bot.core.engine import Engine
 from bot.core.i18n import FALLBACK, catalog, language_of
+from bot.core.options import Option
 
 log = logging.getLogger(__name__)
 
@@ -100,3 +104,49 @@ def command(key: str, description: str, *, options_key: str | None = None, **opt
         )
 
     return decorate
+
+
+#: The catalog key of the ``rated`` parameter every ``/<game> new`` shares.
+RATED = "cmd.new.rated"
+
+
+def game_options(engine: type[Engine]):
+    """A ``/<game> new`` parameter for each option the engine declares, for a callback that takes
+    them as ``**options``: type, range, choices and texts all come from the declaration and its
+    catalog entries. They go before the shared ``rated`` parameter, whose texts come from here too."""
+    declared = engine.declared_options
+
+    def text(key: str) -> locale_str:
+        return locale_str(catalog(FALLBACK)[key], key=key)
+
+    def decorate(func):
+        params = [p for p in inspect.signature(func).parameters.values() if p.kind is not p.VAR_KEYWORD]
+        at = next((i for i, p in enumerate(params) if p.name == "rated"), len(params))
+        added = [
+            inspect.Parameter(
+                o.name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=o.default, annotation=_type(o)
+            )
+            for o in declared
+        ]
+        func.__signature__ = inspect.Signature([*params[:at], *added, *params[at:]])
+        keys = {o.name: o.key for o in declared} | ({"rated": RATED} if at < len(params) else {})
+        func = app_commands.describe(**{name: text(f"{key}.description") for name, key in keys.items()})(func)
+        func = app_commands.rename(
+            **{name: locale_str(name, key=f"{key}.name") for name, key in keys.items()}
+        )(func)
+        choices = {
+            o.name: [app_commands.Choice(name=text(f"{o.key}.{o.token(v)}"), value=v) for v in o.choices]
+            for o in declared
+            if o.choices
+        }
+        return app_commands.choices(**choices)(func) if choices else func
+
+    return decorate
+
+
+def _type(option: Option) -> Any:
+    """The parameter annotation discord.py reads: the kind, a range for bounded numbers."""
+    kind: Any = option.kind
+    if kind is int and not option.choices and (option.low is not None or option.high is not None):
+        kind = app_commands.Range[int, option.low, option.high]
+    return kind | None if option.default is None else kind

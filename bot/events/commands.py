@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -12,13 +12,14 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import language_of
+from bot.core.options import find
 from bot.core.translator import command
 from bot.events import render as view
 from bot.events.standings import TIE_BREAKS
 from bot.events.store import Tournament
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
-from bot.tables.desk import display, member_lang
+from bot.tables.desk import checked_options, display, member_lang
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:
@@ -73,26 +74,38 @@ def parse_points(text: str | None) -> list[float] | None:
         raise UserError("tournament.error.bad_points_text", value=text[:50]) from None
 
 
-def parse_options(text: str | None) -> dict:
-    """Game options as ``key=value`` pairs ("length=short, advanced=true"); the engine checks them."""
-    options: dict = {}
-    for part in (text or "").replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip():
-            raise UserError("tournament.error.bad_options", option=part.strip()[:40])
-        value = value.strip()
-        lowered = value.lower()
-        if lowered in ("true", "yes", "on"):
-            options[key.strip()] = True
-        elif lowered in ("false", "no", "off"):
-            options[key.strip()] = False
-        elif value.lstrip("-").isdigit():
-            options[key.strip()] = int(value)
-        else:
-            options[key.strip()] = value
-    return options
+#: The ``/tournament create`` fields for game options, each offering the chosen game's options.
+OPTION_SLOTS = ("option1", "option2", "option3")
+MAX_CHOICE = 100
+
+
+async def autocomplete_option(
+    interaction: discord.Interaction[TabletopBot], current: str
+) -> list[Choice[str]]:
+    """The chosen game's options not picked in another field, each value worded as the lobby shows
+    it ("Length: short (…)"); the choice's value is ``name=value``."""
+    ui = REGISTRY.get(str(getattr(interaction.namespace, "game", None) or ""))
+    if ui is None:
+        return []
+    others = [str(getattr(interaction.namespace, slot, None) or "") for slot in OPTION_SLOTS]
+    taken = {text.partition("=")[0] for text in others if text and text != current}
+    pairs = ui.option_choices(current, taken, member_lang(interaction))
+    # A value longer than a choice may carry cannot be offered.
+    return [Choice(name=words[:MAX_CHOICE], value=v) for words, v in pairs if len(v) <= MAX_CHOICE][:25]
+
+
+def chosen_options(game: str, picked: list[str | None]) -> dict[str, Any]:
+    """The options picked in the option fields (``name=value``, as the suggestions send them),
+    checked against the game's declaration."""
+    declared = REGISTRY[game].engine.declared_options
+    options: dict[str, Any] = {}
+    for text in filter(None, picked):
+        name, sep, token = text.partition("=")
+        option = find(declared, name.strip())
+        if not sep or option is None or option.name in options:
+            raise UserError("tournament.error.bad_options", option=text[:40])
+        options[option.name] = option.read(token)
+    return checked_options(game, options)
 
 
 async def autocomplete_event(interaction: discord.Interaction[TabletopBot], current: str) -> list[Choice[int]]:
@@ -171,12 +184,14 @@ class TournamentCommands(
         advance="Elimination: players per table who go through (default 1)",
         group_size="Round robin: players per group (default twice the table size)",
         teams="Team games: fixed pairs, or new partners each round",
-        options="Game options as in the game's /new, e.g. length=short or advanced=true",
+        option1="A game option, as in the game's /new: pick the game first, then type to see its choices",
+        option2="Another game option (from the chosen game's choices)",
+        option3="A third game option (from the chosen game's choices)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES, clock=CLOCK_CHOICES, on_timeout=POLICY_CHOICES, teams=TEAM_CHOICES
     )
-    @app_commands.autocomplete(game=autocomplete_game)
+    @app_commands.autocomplete(game=autocomplete_game, **dict.fromkeys(OPTION_SLOTS, autocomplete_option))
     async def create(
         self,
         interaction: discord.Interaction[TabletopBot],
@@ -193,7 +208,9 @@ class TournamentCommands(
         advance: app_commands.Range[int, 1, 5] = 1,
         group_size: app_commands.Range[int, 2, 64] | None = None,
         teams: str | None = None,
-        options: str | None = None,
+        option1: str | None = None,
+        option2: str | None = None,
+        option3: str | None = None,
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -243,7 +260,7 @@ class TournamentCommands(
                 teams=teams,
                 language=language,
                 seed=self.desk.new_seed(),
-                options=parse_options(options),
+                options=chosen_options(game, [option1, option2, option3]),
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)
@@ -420,7 +437,7 @@ class TournamentCommands(
     async def help(self, interaction: discord.Interaction[TabletopBot]) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
-        for section in ("formats", "points", "tie_breaks", "timeouts", "ratings"):
+        for section in ("formats", "points", "options", "tie_breaks", "timeouts", "ratings"):
             embed.add_field(
                 name=tr(f"tournament.help.{section}.title"),
                 value=tr(

@@ -14,7 +14,7 @@ import discord
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.i18n import Lang, language_of
+from bot.core.i18n import Lang, has, language_of
 from bot.tables import render
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
 from bot.tables.service import TableService
@@ -36,6 +36,17 @@ def member_lang(interaction: discord.Interaction[TabletopBot]) -> Lang:
 
 def display(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options as its engine declares them, defaults filled. A bad one is refused in the
+    game's own words when it has them (``<game>.error.bad_<option>``, then ``<game>.error.bad_option``)."""
+    try:
+        return REGISTRY[game].engine.check_options(options)
+    except IllegalAction as exc:
+        option = exc.params.get("option")
+        keys = (f"{game}.error.bad_{option}", f"{game}.error.bad_option", "error.bad_option")
+        raise UserError(next(k for k in keys if has(k)), **exc.params) from None
 
 
 class Desk:
@@ -143,7 +154,7 @@ class Desk:
             channel_id=channel.id,
             host=(interaction.user.id, display(interaction.user)),
             size=size,
-            options=options,
+            options=checked_options(game, options),
             language=language,
             rated=rated,
         )

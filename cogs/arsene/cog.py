@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -12,8 +12,9 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang, language_of
-from bot.core.translator import command
+from bot.core.translator import command, game_options
 from bot.tables import render
+from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
 
 if TYPE_CHECKING:
@@ -34,17 +35,16 @@ class Arsene(
         "arsene.cmd.new",
         "Open an Arsène table in this channel",
         players="Table size (3 or 4; with 3 a dummy player joins)",
-        advanced="Advanced rules: contest mode (chip exchanges) after the first shop empties",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
+    @game_options(ArseneEngine)
     async def new(
         self,
         interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 4] = 4,
-        advanced: bool = False,
         rated: bool = False,
+        **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced}, rated=rated)
+        await self.bot.desk.open_table(interaction, "arsene", players, options, rated=rated)
 
     @command("arsene.cmd.rules", "How to play Arsène")
     async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:

@@ -58,9 +58,6 @@ class ArseneUI(GameUI):
     engine = ArseneEngine
     rules_sections = ("goal", "setup", "trump", "play", "scoring", "end", "advanced", "three")
 
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        return tr("arsene.option.advanced_on" if options.get("advanced") else "arsene.option.advanced_off")
-
     def action_label(self, action: str, names: list[str], tr: Lang) -> str:
         """A move in words (slash-command autocomplete and buttons)."""
         kind, _, arg = action.partition(":")

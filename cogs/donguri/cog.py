@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -10,22 +10,12 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.games import register
-from bot.core.translator import command
+from bot.core.translator import command, game_options
+from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
-
-LENGTH_CHOICES = [
-    app_commands.Choice(
-        name=locale_str("standard (3p: 9 deals, 4p: 8, 5p: 5)", key="donguri.cmd.new.length.standard"),
-        value="standard",
-    ),
-    app_commands.Choice(
-        name=locale_str("short (3p: 6 deals, 4p: 4, 5p: 5)", key="donguri.cmd.new.length.short"),
-        value="short",
-    ),
-]
 
 
 class Donguri(
@@ -40,18 +30,16 @@ class Donguri(
         "donguri.cmd.new",
         "Open a Donguri to Yamaneko table in this channel",
         players="Table size (3–5)",
-        length="Standard or short game (number of deals)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
-    @app_commands.choices(length=LENGTH_CHOICES)
+    @game_options(DonguriEngine)
     async def new(
         self,
         interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 5] = 4,
-        length: str = "standard",
         rated: bool = False,
+        **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "donguri", players, {"length": length}, rated=rated)
+        await self.bot.desk.open_table(interaction, "donguri", players, options, rated=rated)
 
     @command("donguri.cmd.rules", "How to play Donguri to Yamaneko")
     async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:

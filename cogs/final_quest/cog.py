@@ -10,7 +10,7 @@ Each command is checked before it reaches the engine so a mistake gets a specifi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -20,14 +20,13 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang
-from bot.core.translator import command
+from bot.core.translator import command, game_options
 from bot.tables.desk import display, member_lang
 from cogs.final_quest.engine import (
     HAND_SIZE,
     NUMBERS,
-    OPT_REBUTTAL,
-    OPT_ROUND_CAP,
     QUESTIONS,
+    FinalQuestEngine,
     askq_action,
     fq_action,
 )
@@ -39,17 +38,6 @@ if TYPE_CHECKING:
 G = "final_quest"
 FACE = {"a": 1, "j": 11, "q": 12, "k": 13}
 QUESTION_MAX = 300
-
-REBUTTAL_CHOICES = [
-    app_commands.Choice(
-        name=locale_str("everyone (the original rule)", key="final_quest.cmd.new.rebuttal.public"),
-        value="public",
-    ),
-    app_commands.Choice(
-        name=locale_str("the asker only, by DM", key="final_quest.cmd.new.rebuttal.asker"),
-        value="asker",
-    ),
-]
 
 
 def parse_cards(text: str) -> list[int]:
@@ -98,22 +86,11 @@ class FinalQuest(
         return self.bot.desk
 
     # ---- the table ---------------------------------------------------------------------------
-    @command(
-        "final_quest.cmd.new",
-        "Open a Final Quest table in a channel of its own",
-        rebuttal="Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
-        round_cap="Draw after this many rounds (leave empty for no limit)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
-    @app_commands.choices(rebuttal=REBUTTAL_CHOICES)
+    @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
+    @game_options(FinalQuestEngine)
     async def new(
-        self,
-        interaction: discord.Interaction[TabletopBot],
-        rebuttal: str = "public",
-        round_cap: app_commands.Range[int, 1, 99] | None = None,
-        rated: bool = False,
+        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
     ) -> None:
-        options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
         await self.desk.open_table(interaction, G, 4, options, rated=rated)
 
     @command("final_quest.cmd.rules", "How to play Final Quest")

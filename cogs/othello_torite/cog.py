@@ -6,7 +6,7 @@ legal squares; ``/othello record`` shows the game record of the table in this ch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -15,9 +15,10 @@ from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.games import register
-from bot.core.translator import command
+from bot.core.translator import command, game_options
 from bot.tables.desk import member_lang
 from bot.tables.render import seat_names
+from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
@@ -40,13 +41,12 @@ class OthelloTorite(
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
-    @command(
-        "othello_torite.cmd.new",
-        "Open an Othello de Torite table in this channel",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
-    async def new(self, interaction: discord.Interaction[TabletopBot], rated: bool = False) -> None:
-        await self.bot.desk.open_table(interaction, GAME, 2, {}, rated=rated)
+    @command("othello_torite.cmd.new", "Open an Othello de Torite table in this channel")
+    @game_options(OthelloToriteEngine)
+    async def new(
+        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
+    ) -> None:
+        await self.bot.desk.open_table(interaction, GAME, 2, options, rated=rated)
 
     @command("othello_torite.cmd.rules", "How to play Othello de Torite")
     async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:

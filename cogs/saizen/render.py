@@ -9,9 +9,9 @@ from bot.core import cards
 from bot.core.engine import Engine, Event
 from bot.core.games import Choice, GameUI, Menu, Prompt, TableView
 from bot.core.i18n import Lang
+from bot.core.options import Option
 from bot.tables.render import MAX_BUTTONS
 from cogs.saizen.engine import (
-    OPTION_JOKERS,
     OPTION_LAYOUT,
     PHASE_CHIPS,
     PHASE_OVER,
@@ -108,19 +108,17 @@ class SaizenUI(GameUI):
     engine = SaizenEngine
     rules_sections = ("goal", "cards", "chips", "play", "playoff", "jokers", "rounds")
 
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        second = parse_layout(options.get(OPTION_LAYOUT, ""))
+    def option_label(self, option: Option, value: Any, tr: Lang) -> str:
+        """The starting layout drawn as the rule cards show it: "♠︎ 小 low, MAY follow · ♥ 決勝 playoff"."""
+        if option.name != OPTION_LAYOUT:
+            return super().option_label(option, value, tr)
+        second = parse_layout(value)
         layout = " · ".join(
             f"{SUIT[s]} " + ", ".join(side_tag(tr, SIDES[sw][1]) for sw in SWITCHES if (s, sw) in second)
             for s in SUITS
             if any((s, sw) in second for sw in SWITCHES)
         )
-        return "\n".join(
-            (
-                tr("saizen.option.jokers", count=options.get(OPTION_JOKERS, 0)),
-                tr("saizen.option.layout", layout=layout or tr("saizen.option.standard")),
-            )
-        )
+        return layout or tr(f"{option.key}.standard")
 
     # ---- the public table ------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:

@@ -169,8 +169,9 @@ def test_designer_terms():
 def test_tournament_help_names_what_a_japanese_member_sees():
     ja = catalog("ja")
     texts = [
-        ja["cmd.tournament.opt.options.description"],
+        ja["cmd.tournament.opt.option1.description"],
         ja["tournament.error.bad_options"],
+        ja["tournament.help.options.text"],
         ja["tournament.help.ratings.text"],
     ]
     new, length, rated = (

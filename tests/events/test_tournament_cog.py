@@ -234,7 +234,7 @@ async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(
 async def test_a_final_quest_event_seats_fixed_pairs_in_channels_of_their_own(simcord_env, simcord_bot):
     guild, channel, organizer, members = event_world(simcord_env, players=8)
     signup = await create_swiss(
-        organizer, channel, game="final_quest", table_size=4, rounds=1, options="round_cap=2"
+        organizer, channel, game="final_quest", table_size=4, rounds=1, option1="round_cap=2"
     )
     assert "Teams: fixed pairs" in embed_text(signup)
     await sign_up_all(signup, members)
