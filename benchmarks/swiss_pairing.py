@@ -25,10 +25,10 @@ from itertools import combinations
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bot import swiss_search  # noqa: E402
-from bot.pairing import choose_byes, met_counts, pair_key, swiss, table_sizes  # noqa: E402
-from bot.standings import default_points, place_points  # noqa: E402
-from bot.tournament_fairness import place_value  # noqa: E402
+from bot.events import swiss_search  # noqa: E402
+from bot.events.fairness import place_value  # noqa: E402
+from bot.events.pairing import choose_byes, met_counts, pair_key, swiss, table_sizes  # noqa: E402
+from bot.events.standings import default_points, place_points  # noqa: E402
 
 MODES = ("standings", "repeats")
 

@@ -6,12 +6,14 @@ import pytest
 import pytest_asyncio
 
 from bot.app import create_bot
-from bot.config import Config
+from bot.core.config import Config
 
 
 @pytest.fixture
 def bot_config(tmp_path) -> Config:
-    return Config(token="unused", database=str(tmp_path / "tabletop.sqlite3"))
+    # The simulator's clock does not run by itself; the channel budget is measured by the process
+    # tests against the loopback fake Discord instead.
+    return Config(token="unused", database=str(tmp_path / "tabletop.sqlite3"), channel_budget=10_000)
 
 
 @pytest_asyncio.fixture
@@ -20,9 +22,10 @@ async def bots(bot_config):
     made = []
     yield made
     for bot in made:
-        if bot.store is not None:
-            await bot.store.close()
-            bot.store = None
+        store = getattr(bot, "store", None)
+        if store is not None:
+            del bot.store
+            await store.close()
 
 
 @pytest.fixture
@@ -38,9 +41,15 @@ def restart(simcord_env, bot_config, bots):
 
     async def do_restart():
         for old in bots:
-            if old.store is not None:
-                await old.store.close()
-                old.store = None
+            if hasattr(old, "scheduler"):
+                old.scheduler.stop()
+            for service in ("computers", "delivery"):
+                if hasattr(old, service):
+                    await getattr(old, service).worker.close()
+            store = getattr(old, "store", None)
+            if store is not None:
+                del old.store
+                await store.close()
         fresh = create_bot(bot_config)
         bots.append(fresh)
         await simcord_env.restart_bot(fresh)
@@ -52,12 +61,12 @@ def restart(simcord_env, bot_config, bots):
 @pytest_asyncio.fixture
 async def world(tmp_path):
     """The tournament service and ratings on a real database, without Discord."""
-    from bot.games import REGISTRY, register
-    from bot.rating_store import RatingStore
-    from bot.storage import Store
-    from bot.tables import TableService
-    from bot.tournament_store import TournamentStore
-    from bot.tournaments import TournamentService
+    from bot.core.games import REGISTRY, register
+    from bot.events.service import TournamentService
+    from bot.events.store import TournamentStore
+    from bot.ratings.store import RatingStore
+    from bot.storage.store import Store
+    from bot.tables.service import TableService
     from cogs.donguri.render import DonguriUI
     from cogs.final_quest.render import FinalQuestUI
     from cogs.othello_torite.render import OthelloToriteUI
@@ -71,3 +80,23 @@ async def world(tmp_path):
     service = TournamentService(TournamentStore(store.db), RatingStore(store.db), tables)
     yield service
     await store.close()
+
+
+@pytest.fixture
+def client_locales(simcord_env, monkeypatch):
+    """Discord sends each interaction with the clicking member's client locale and the server's
+    preferred locale; SimCord sends "en-US" for both, so fill them in as Discord would."""
+    import simcord.interactions as sim
+
+    locales: dict[int, str] = {}
+    original = sim.base_payload
+
+    def base_payload(backend, **kwargs):
+        record, payload = original(backend, **kwargs)
+        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
+        if kwargs.get("guild_id") is not None:
+            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
+        return record, payload
+
+    monkeypatch.setattr(sim, "base_payload", base_payload)
+    return locales

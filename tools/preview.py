@@ -17,7 +17,7 @@ import tempfile
 import simcord
 
 from bot.app import create_bot
-from bot.config import Config
+from bot.core.config import Config
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
 

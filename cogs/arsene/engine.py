@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 
 from .rules_scoring import (
     SHOP_GROUPS,
@@ -33,7 +34,6 @@ from .rules_scoring import (
 
 OPT_ADVANCED = "advanced"
 ADVANCED_VALUES = (False, True)
-DEFAULT_OPTIONS: dict[str, Any] = {OPT_ADVANCED: False}
 
 DUMMY = "dummy"
 HAND_SIZE = 11
@@ -106,6 +106,7 @@ class ArseneEngine(Engine):
     game_id = "arsene"
     min_players = 3
     max_players = 4
+    declared_options = (Option(OPT_ADVANCED, bool, False, "arsene.cmd.new.advanced"),)
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
@@ -113,13 +114,7 @@ class ArseneEngine(Engine):
 
     # ---- setup and dealing ------------------------------------------------------------------
     def setup(self) -> None:
-        for key in self.options:
-            if key not in DEFAULT_OPTIONS:
-                raise IllegalAction("bad_option", option=key, value=self.options[key])
-        advanced = self.options.setdefault(OPT_ADVANCED, False)
-        if advanced not in ADVANCED_VALUES or not isinstance(advanced, bool):
-            raise IllegalAction("bad_option", option=OPT_ADVANCED, value=advanced)
-        self.advanced: bool = advanced
+        self.advanced: bool = self.options[OPT_ADVANCED]
         self.has_dummy = self.num_players == 3
         self.holdings: Holdings = new_holdings(self.num_players)
         self.dealer = self.rng.randrange(self.num_players)

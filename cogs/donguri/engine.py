@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import SUITS, rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import SUITS, rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 
 LENGTHS = ("standard", "short")
 DEALS = {3: {"standard": 9, "short": 6}, 4: {"standard": 8, "short": 4}, 5: {"standard": 5, "short": 5}}
@@ -49,6 +50,7 @@ class DonguriEngine(Engine):
     game_id = "donguri"
     min_players = 3
     max_players = 5
+    declared_options = (Option("length", str, "standard", "donguri.cmd.new.length", choices=LENGTHS),)
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
@@ -56,9 +58,7 @@ class DonguriEngine(Engine):
 
     def setup(self) -> None:
         n = self.num_players
-        length = self.options.setdefault("length", "standard")
-        if length not in LENGTHS:
-            raise IllegalAction("bad_option", option="length", value=length)
+        length = self.options["length"]
         if n == 3:
             self.removed_suit = self.rng.choice(SUITS)
             suits = [s for s in SUITS if s != self.removed_suit]

@@ -25,8 +25,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from bot.cards import code, rank_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import code, rank_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 
 SUIT = "D"
 NUMBERS = tuple(range(1, 14))
@@ -41,8 +42,7 @@ REBUTTAL_PUBLIC = "public"  # the seed's rule: the rebuttal card is shown to eve
 REBUTTAL_ASKER = "asker"  # table option: only the asker (and the target) see the rebuttal card
 REBUTTAL_CHOICES = (REBUTTAL_PUBLIC, REBUTTAL_ASKER)
 OPT_ROUND_CAP = "round_cap"  # None = no cap; a positive int = draw after that many rounds
-ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # for the cog's choices; any positive int is accepted
-DEFAULT_OPTIONS: dict[str, Any] = {OPT_REBUTTAL: REBUTTAL_PUBLIC, OPT_ROUND_CAP: None}
+ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # offered first; any number of rounds from 1 to 99 is accepted
 
 # Views carry the public facts of the last FACTS_WINDOW_TURNS turns (the current one included:
 # everything since the viewer's own previous turn). The whole record grows without bound and every
@@ -130,6 +130,18 @@ class FinalQuestEngine(Engine):
     game_id = "final_quest"
     min_players = 4
     max_players = 4
+    declared_options = (
+        Option(OPT_REBUTTAL, str, REBUTTAL_PUBLIC, "final_quest.cmd.new.rebuttal", choices=REBUTTAL_CHOICES),
+        Option(
+            OPT_ROUND_CAP,
+            int,
+            None,
+            "final_quest.cmd.new.round_cap",
+            low=1,
+            high=99,
+            suggestions=ROUND_CAP_SUGGESTIONS,
+        ),
+    )
 
     @classmethod
     def teams(cls, num_players: int) -> list[list[int]] | None:
@@ -137,15 +149,8 @@ class FinalQuestEngine(Engine):
 
     # ---- setup -------------------------------------------------------------------------------
     def setup(self) -> None:
-        opts = {**DEFAULT_OPTIONS, **self.options}
-        if opts[OPT_REBUTTAL] not in REBUTTAL_CHOICES:
-            raise IllegalAction("bad_option", option=OPT_REBUTTAL, value=opts[OPT_REBUTTAL])
-        cap = opts[OPT_ROUND_CAP]
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-            raise IllegalAction("bad_option", option=OPT_ROUND_CAP, value=cap)
-        self.options = opts
-        self.rebuttal_mode: str = opts[OPT_REBUTTAL]
-        self.round_cap: int | None = cap
+        self.rebuttal_mode: str = self.options[OPT_REBUTTAL]
+        self.round_cap: int | None = self.options[OPT_ROUND_CAP]
 
         deck = list(NUMBERS)
         self.rng.shuffle(deck)

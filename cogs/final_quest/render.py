@@ -10,19 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import rank_of
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
-from bot.i18n import Lang
+from bot.core.cards import rank_of
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.i18n import Lang
 from cogs.final_quest.engine import (
-    OPT_REBUTTAL,
-    OPT_ROUND_CAP,
     PHASE_ANSWER,
     PHASE_OVER,
     PHASE_REBUTTAL,
     QUESTIONS,
     REBUTTAL_ASKER,
-    REBUTTAL_PUBLIC,
     TEAM_SEATS,
     TEAMS,
     FinalQuestEngine,
@@ -131,22 +128,6 @@ class FinalQuestUI(GameUI):
     engine = FinalQuestEngine
     channel_mode = "channel"
     rules_sections = ("goal", "turn", "final_quest", "speaking", "here", "options")
-
-    # ---- options ----------------------------------------------------------------------------
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        mode = options.get(OPT_REBUTTAL) or REBUTTAL_PUBLIC
-        cap = options.get(OPT_ROUND_CAP)
-        rounds = tr(f"{G}.option.round_cap_value", rounds=cap) if cap else tr(f"{G}.option.round_cap_none")
-        return "\n".join(
-            [
-                tr(
-                    f"{G}.option.line",
-                    name=tr(f"{G}.option.rebuttal"),
-                    value=tr(f"{G}.option.rebuttal_{mode}"),
-                ),
-                tr(f"{G}.option.line", name=tr(f"{G}.option.round_cap"), value=rounds),
-            ]
-        )
 
     def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
         out = super().format_params(params, names)
@@ -293,7 +274,7 @@ class FinalQuestUI(GameUI):
         if obs["centre_card"]:
             lines.append(tr(f"{G}.centre_known", card=num(obs["centre_card"])))
         if obs["rebuttals_seen"]:
-            seen = ", ".join(
+            seen = tr.join(
                 tr(f"{G}.prompt.secret_card", card=num(c), player=names[s])
                 for c, s in obs["rebuttals_seen"].items()
             )

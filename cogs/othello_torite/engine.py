@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.engine import Engine, Event, IllegalAction
 
 from .rules_board import FULL, SQUARE_INDEX, SQUARE_NAMES, flips, moves, moves2, names
 
@@ -21,9 +21,6 @@ WILD = "wild"
 COLOURS = ("black", "white")
 COLOUR_LETTERS = ("B", "W")
 DISCS_PER_SUIT = 15
-# No options: the game has no variants.
-OPTIONS: dict[str, list[Any]] = {}
-DEFAULT_OPTIONS: dict[str, Any] = {}
 
 PHASE_LEAD, PHASE_FOLLOW, PHASE_OVER = "lead", "follow", "over"
 END_ALL_PLACED, END_BOTH_STUCK = "all_placed", "both_stuck"

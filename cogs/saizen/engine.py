@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import SUITS, standard_deck
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import SUITS, standard_deck
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 from cogs.saizen.rules_core import (
     JOKER_CODES,
     JOKER_NUMBER,
@@ -40,7 +41,6 @@ DEFAULT_JOKERS = 0
 OPTION_LAYOUT = "layout"
 DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
-OPTIONS: dict[str, Any] = {OPTION_JOKERS: DEFAULT_JOKERS, OPTION_LAYOUT: DEFAULT_LAYOUT}
 ROUNDS = 3
 
 PHASE_CHIPS = "chips"
@@ -64,14 +64,22 @@ class SaizenEngine(Engine):
     game_id = "saizen"
     min_players = 2
     max_players = 6
+    declared_options = (
+        Option(OPTION_JOKERS, int, DEFAULT_JOKERS, "saizen.cmd.new.jokers", choices=JOKER_CHOICES),
+        Option(
+            OPTION_LAYOUT,
+            str,
+            DEFAULT_LAYOUT,
+            "saizen.cmd.new.layout",
+            suggestions=LAYOUT_EXAMPLES[1:],
+            normalize=lambda text: format_layout(parse_layout(text)),
+        ),
+    )
 
     # ---- setup ----------------------------------------------------------------------------
     def setup(self) -> None:
-        jokers = self.options.get(OPTION_JOKERS, DEFAULT_JOKERS)
-        if jokers not in JOKER_CHOICES or isinstance(jokers, bool):
-            raise IllegalAction("bad_option", option=OPTION_JOKERS, value=str(jokers))
-        self.jokers: int = jokers
-        second = parse_layout(self.options.get(OPTION_LAYOUT, DEFAULT_LAYOUT))
+        self.jokers: int = self.options[OPTION_JOKERS]
+        second = parse_layout(self.options[OPTION_LAYOUT])
         self.layout = format_layout(second)
         # rule_cards[suit][switch] = index of the side in force (0 first-named, 1 second)
         self.sides: dict[str, dict[str, int]] = {
@@ -79,7 +87,7 @@ class SaizenEngine(Engine):
         }
         self.moved: dict[str, dict[str, bool]] = {s: {sw: False for sw in SWITCHES} for s in SUITS}
         n = self.num_players
-        deck = standard_deck() + list(JOKER_CODES[:jokers])
+        deck = standard_deck() + list(JOKER_CODES[: self.jokers])
         self.rng.shuffle(deck)
         self.start_player = self.rng.randrange(n)
         self.hands: list[list[str]] = [[] for _ in range(n)]

@@ -1,6 +1,6 @@
 """Pure Saizen helpers: rule-card switches, the starting layout, and trick judging.
 
-Cards are ``bot.cards`` codes ("S12" = ♠Q) plus jokers "J0"/"J1". A card's *number* is its rank
+Cards are ``bot.core.cards`` codes ("S12" = ♠Q) plus jokers "J0"/"J1". A card's *number* is its rank
 (A = 1 … K = 13); jokers have number 0 here, which pairs only with the other joker and is stronger
 than every number under both 大 and 小.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from bot.cards import SUIT_SYMBOLS, SUITS
-from bot.engine import IllegalAction
+from bot.core.cards import SUIT_SYMBOLS, SUITS
+from bot.core.engine import IllegalAction
 
 # The five switches of a rule card, in the order printed on the card, and their two sides.
 # The first-named side is in force at setup (ruling); moving a switch's chip flips it once.

@@ -1,0 +1,64 @@
+"""Standings for the service: tie-break ratings frozen when each entry started playing, final
+standings read back once stored, and fixed teams ranked as teams. A part of TournamentService."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from bot.events import fairness as fair
+from bot.events.standings import Standing, standings, team_standings
+from bot.events.store import Tournament
+
+if TYPE_CHECKING:
+    from bot.events.store import TournamentStore
+    from bot.ratings.store import RatingStore
+
+
+class Ranking:
+    store: TournamentStore
+    ratings: RatingStore
+
+    async def live_ratings(self, tournament: Tournament, players: list[int]) -> dict[int, float]:
+        return await self.ratings.conservative(tournament.guild_id, tournament.game, players)
+
+    async def tie_break_ratings(self, tournament: Tournament) -> dict[int, float]:
+        """The ratings frozen when each entry started playing (live ones before the start)."""
+        if tournament.status == "signup":
+            return await self.live_ratings(tournament, [e.user_id for e in tournament.entrants])
+        return {e.user_id: e.rating or 0.0 for e in tournament.entrants}
+
+    async def standings(self, tournament: Tournament) -> list[Standing]:
+        stored = fair.thawed(tournament)
+        if stored is not None:
+            return stored[0]
+        dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
+        return standings(
+            [e.user_id for e in tournament.entrants],
+            await self.store.finishes(tournament.id),
+            await self.tie_break_ratings(tournament),
+            tournament.seed,
+            dropped=dropped,
+            elimination=tournament.format == "elimination",
+        )
+
+    async def team_standings(self, tournament: Tournament) -> list[Standing] | None:
+        """Fixed teams are ranked as teams (``player`` is the team number); None otherwise."""
+        if tournament.teams != "fixed" or tournament.status == "signup":
+            return None
+        stored = fair.thawed(tournament)
+        if stored is not None:
+            return stored[1]
+        teams: defaultdict[int, list[int]] = defaultdict(list)
+        for entrant in tournament.entrants:
+            if entrant.team is not None:
+                teams[entrant.team].append(entrant.user_id)
+        dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
+        return team_standings(
+            dict(sorted(teams.items())),
+            await self.store.finishes(tournament.id),
+            await self.tie_break_ratings(tournament),
+            tournament.seed,
+            dropped=dropped,
+            elimination=tournament.format == "elimination",
+        )

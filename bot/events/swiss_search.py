@@ -1,0 +1,375 @@
+"""Finding the best Swiss seating: which units share each table, given the sizes of the tables.
+
+A seating's cost adds, table by table, a weight per repeat meeting, the spread of standings points
+within the table, and (far smaller, to settle ties and round 1) the spread of standing positions.
+Costs are integers so every comparison is exact and every run gives the same tables.
+
+Small fields are searched exactly (branch and bound, tables of one size being interchangeable);
+large ones by a local search (swaps between tables, which also moves who sits at a short table)
+restarted from several layouts and from kicked copies of the best one. Budgets are counts, never
+clock time, so the result does not depend on the machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+
+EXACT_MAX = 16  # units; beyond this the exact search rarely finishes within its node budget
+NODE_BUDGET = 40_000
+WINDOW = 3  # tables either side tried for swaps; a table with a repeat tries all
+
+
+@dataclass
+class Costs:
+    """How a table is scored. ``value``: standings points as integers; ``pos``: standing position."""
+
+    value: dict[int, int]
+    pos: dict[int, int]
+    met: dict[int, dict[int, int]]
+    repeat: int  # cost of one repeat meeting
+    scale: int  # cost of one unit of points spread; position spread costs 1
+    clash: dict[int, dict[int, int]] = field(default_factory=dict)  # extra pair costs (colours)
+
+    def table(self, members: Iterable[int]) -> int:
+        members = list(members)
+        if not members:
+            return 0
+        total = 0
+        for a, b in combinations(members, 2):
+            total += self.repeat * self.met.get(a, {}).get(b, 0) + self.clash.get(a, {}).get(b, 0)
+        values = [self.value[u] for u in members]
+        places = [self.pos[u] for u in members]
+        return total + self.scale * (max(values) - min(values)) + max(places) - min(places)
+
+    def weight(self, a: int, b: int) -> int:
+        """What seating a and b together costs beyond the spreads."""
+        return self.repeat * self.met.get(a, {}).get(b, 0) + self.clash.get(a, {}).get(b, 0)
+
+    def repeats(self, members: Iterable[int]) -> int:
+        return sum(self.met.get(a, {}).get(b, 0) for a, b in combinations(list(members), 2))
+
+
+def total(tables: list[list[int]], costs: Costs) -> int:
+    return sum(costs.table(t) for t in tables)
+
+
+def seat(units: list[int], sizes: list[int], costs: Costs, seed: int) -> list[list[int]]:
+    """Tables for ``units`` (best standing first) with the given sizes; the lowest cost found."""
+    if not sizes:
+        return []
+    rng = random.Random(seed)
+    best = local_search(units, sizes, costs, rng)
+    if len(units) <= EXACT_MAX:
+        exact, _complete = branch_and_bound(units, sizes, costs, total(best, costs))
+        if exact is not None:
+            best = exact
+    return best
+
+
+# ---- costs ----------------------------------------------------------------------------------------
+
+
+POINT_STEPS = 120  # standings points are compared in 1/120ths: exact for shared places and scaled tables
+
+
+def seating_costs(
+    seated: list[int],
+    tables: int,
+    met: Counter,
+    points: dict[int, float],
+    mode: str,
+    place_value: float,
+    colours: dict[int, list[int]] | None = None,
+) -> Costs:
+    """The integer weights of a Swiss seating's cost (see bot/events/swiss_search.py)."""
+    if mode not in PAIRING_MODES:
+        raise ValueError(f"unknown pairing mode {mode!r}")
+    value = {u: round(points.get(u, 0.0) * POINT_STEPS) for u in seated}
+    pos = {u: i for i, u in enumerate(seated)}
+    neighbours: dict[int, dict[int, int]] = {}
+    members = set(seated)
+    for key, times in met.items():
+        a, b = tuple(key)
+        if times and a in members and b in members:
+            neighbours.setdefault(a, {})[b] = times
+            neighbours.setdefault(b, {})[a] = times
+    scale = tables * len(seated) + 1  # one step of points outweighs every position difference
+    place = max(1, round(place_value * POINT_STEPS)) * scale
+    clash: dict[int, dict[int, int]] = {}
+    if colours is not None:
+        for a, b in combinations(seated, 2):
+            need_a, need_b = colour_need(colours.get(a, [])), colour_need(colours.get(b, []))
+            if need_a[1] == need_b[1] and min(need_a[0], need_b[0]) >= 2:
+                # Both must (or should) have the same seat: one of them will not.
+                weight = place // 2 if need_a[0] == need_b[0] == 3 else place // 6
+                clash.setdefault(a, {})[b] = clash.setdefault(b, {})[a] = weight
+    if mode == "standings":
+        repeat = place
+    else:
+        spread = max(value.values(), default=0) - min(value.values(), default=0)
+        clashes = sum(v for row in clash.values() for v in row.values())
+        repeat = tables * (scale * (spread + 1) + len(seated)) + clashes + 1
+    return Costs(value=value, pos=pos, met=neighbours, repeat=repeat, scale=scale, clash=clash)
+
+
+PAIRING_MODES = ("standings", "repeats")
+
+
+def colour_need(seats: list[int]) -> tuple[int, int]:
+    """(strength, seat) a unit should have next at a two-seat table, from the seats it had (0 or 1).
+    3: must (the same seat twice running, or two more of one seat); 2: should (one more of one
+    seat); 1: would like to alternate; 0: no history."""
+    if not seats:
+        return 0, 0
+    difference = seats.count(0) - seats.count(1)
+    if len(seats) >= 2 and seats[-1] == seats[-2]:
+        return 3, 1 - seats[-1]
+    if abs(difference) >= 2:
+        return 3, 1 if difference > 0 else 0
+    if difference:
+        return 2, 1 if difference > 0 else 0
+    return 1, 1 - seats[-1]
+
+
+def colour_order(table: list[int], colours: dict[int, list[int]], seed: int) -> list[int]:
+    """Who takes seat 0 (the first colour) at a two-seat table listed best first: both get what they
+    need when they differ; otherwise the stronger need wins, then the better standing; with no
+    history at all, a seeded coin."""
+    if len(table) != 2:
+        raise ValueError("colours are for two-seat tables")
+    first, second = table
+    need_a, need_b = colour_need(colours.get(first, [])), colour_need(colours.get(second, []))
+    if need_a[0] == need_b[0] == 0:
+        return list(table) if random.Random(seed).random() < 0.5 else [second, first]
+    if need_a[0] and need_b[0] and need_a[1] != need_b[1]:
+        return [first, second] if need_a[1] == 0 else [second, first]
+    winner, need = (first, need_a) if need_a[0] >= need_b[0] else (second, need_b)
+    other = second if winner == first else first
+    return [winner, other] if need[1] == 0 else [other, winner]
+
+
+# ---- local search ---------------------------------------------------------------------------------
+
+
+def layouts(units: list[int], sizes: list[int]) -> list[list[list[int]]]:
+    """Starting points: the standings cut into tables, with the short tables at the bottom, at the
+    top, and spread through the field."""
+    orders = [sorted(sizes, reverse=True), sorted(sizes)]
+    if len(set(sizes)) > 1:
+        full, short = [s for s in sizes if s == max(sizes)], sorted(s for s in sizes if s < max(sizes))
+        mixed: list[int] = []
+        step = max(1, len(sizes) // max(1, len(short)))
+        for i in range(len(sizes)):
+            mixed.append(
+                short.pop() if short and i % step == step // 2 else full.pop() if full else short.pop()
+            )
+        orders.append(mixed)
+    result = []
+    for order in orders:
+        tables, start = [], 0
+        for size in order:
+            tables.append(list(units[start : start + size]))
+            start += size
+        result.append(tables)
+    return result
+
+
+def local_search(units: list[int], sizes: list[int], costs: Costs, rng: random.Random) -> list[list[int]]:
+    best, best_cost = None, None
+    for tables in layouts(units, sizes):
+        improve(tables, costs)
+        cost = total(tables, costs)
+        if best_cost is None or cost < best_cost:
+            best, best_cost = tables, cost
+    assert best is not None and best_cost is not None
+    kicks = max(8, min(40, 4000 // max(1, len(units))))
+    for _ in range(kicks if len(best) > 1 else 0):
+        tables = [list(t) for t in best]
+        improve(tables, costs, kick(tables, rng))
+        cost = total(tables, costs)
+        if cost < best_cost:
+            best, best_cost = tables, cost
+    return best
+
+
+def kick(tables: list[list[int]], rng: random.Random) -> set[int]:
+    """A few random swaps between neighbouring tables, to leave a local optimum; the tables touched."""
+    touched = set()
+    for _ in range(max(2, min(8, len(tables) // 4))):
+        i = rng.randrange(len(tables))
+        j = min(len(tables) - 1, max(0, i + rng.choice((-2, -1, 1, 2))))
+        if i != j:
+            a, b = rng.randrange(len(tables[i])), rng.randrange(len(tables[j]))
+            tables[i][a], tables[j][b] = tables[j][b], tables[i][a]
+            touched.update((i, j))
+    return touched
+
+
+def improve(tables: list[list[int]], costs: Costs, start: Iterable[int] | None = None) -> None:
+    """Swap units between tables while a swap lowers the cost (best swap per pair of tables, costs
+    are ints so it ends). Only the tables in ``start`` (default all) and those a swap changes are
+    looked at, and within ``WINDOW`` tables of each other unless a table holds a repeat."""
+    count = len(tables)
+    info = [_summary(t, costs) for t in tables]
+    pending = sorted(range(count) if start is None else start, reverse=True)
+    queued = set(pending)
+    while pending:
+        i = pending.pop()
+        queued.discard(i)
+        partners = range(count) if info[i][0] else range(max(0, i - WINDOW), min(count, i + WINDOW + 1))
+        for j in partners:
+            if j == i or _settled(info[i], info[j]):
+                continue
+            if swap_best(tables, info, i, j, costs):
+                for k in (i, j):
+                    if k not in queued:
+                        queued.add(k)
+                        pending.append(k)
+
+
+def _settled(a: tuple, b: tuple) -> bool:
+    """No swap can help two tables without pair costs when one lies wholly above the other in both
+    standing and points: a contiguous split already has the smallest spreads."""
+    if a[0] or b[0]:
+        return False
+    _, _, lv, hv, lp, hp, _ = a
+    _, _, lv2, hv2, lp2, hp2, _ = b
+    return (hp < lp2 and lv >= hv2) or (hp2 < lp and lv2 >= hv)
+
+
+def swap_best(tables: list[list[int]], info: list[tuple], i: int, j: int, costs: Costs) -> bool:
+    """Make the best improving swap between tables i and j, if there is one. Each candidate swap is
+    priced in constant time from the tables' summaries, as this is the search's inner loop."""
+    left, right = tables[i], tables[j]
+    weight = costs.weight
+    rest_left, rest_right = info[i][6], info[j][6]
+    into_left = [sum(weight(b, x) for x in left) for b in right]
+    into_right = [sum(weight(a, x) for x in right) for a in left]
+    value, pos, scale = costs.value, costs.pos, costs.scale
+    before = info[i][1] + info[j][1]
+    best_gain, best = 0, None
+    for ia, a in enumerate(left):
+        own_a, lv, hv, lp, hp = rest_left[ia]
+        va, pa = value[a], pos[a]
+        for ib, b in enumerate(right):
+            own_b, lv2, hv2, lp2, hp2 = rest_right[ib]
+            vb, pb = value[b], pos[b]
+            w = weight(a, b)
+            new_left = (
+                own_a + into_left[ib] - w + scale * (max(hv, vb) - min(lv, vb)) + max(hp, pb) - min(lp, pb)
+            )
+            new_right = (
+                own_b
+                + into_right[ia]
+                - w
+                + scale * (max(hv2, va) - min(lv2, va))
+                + max(hp2, pa)
+                - min(lp2, pa)
+            )
+            gain = before - new_left - new_right
+            if gain > best_gain:
+                best_gain, best = gain, (ia, ib)
+    if best is None:
+        return False
+    ia, ib = best
+    left[ia], right[ib] = right[ib], left[ia]
+    info[i], info[j] = _summary(left, costs), _summary(right, costs)
+    return True
+
+
+def _summary(table: list[int], costs: Costs) -> tuple:
+    """(pair costs, cost, lowest and highest points, lowest and highest position, per member: the
+    pair costs among the others and the others' bounds). A table of one leaves bounds adding nothing."""
+    weight, value, pos = costs.weight, costs.value, costs.pos
+    pairs = sum(weight(a, b) for a, b in combinations(table, 2))
+    values = [value[x] for x in table]
+    places = [pos[x] for x in table]
+    rests = []
+    for k, unit in enumerate(table):
+        if len(table) == 1:
+            rests.append((0, values[0], values[0], places[0], places[0]))
+            continue
+        own = pairs - sum(weight(unit, x) for x in table if x != unit)
+        vs = values[:k] + values[k + 1 :]
+        ps = places[:k] + places[k + 1 :]
+        rests.append((own, min(vs), max(vs), min(ps), max(ps)))
+    lv, hv, lp, hp = min(values), max(values), min(places), max(places)
+    cost = pairs + costs.scale * (hv - lv) + hp - lp
+    return (pairs, cost, lv, hv, lp, hp, rests)
+
+
+# ---- exact search ---------------------------------------------------------------------------------
+
+
+def branch_and_bound(
+    units: list[int], sizes: list[int], costs: Costs, upper: int, budget: int = NODE_BUDGET
+) -> tuple[list[list[int]] | None, bool]:
+    """The cheapest seating below ``upper`` (None when none is cheaper), and whether the search was
+    complete: when the budget runs out first, what was found is still a valid, cheaper seating.
+
+    Adding a unit never makes a table cheaper, so the cost so far bounds every completion; units
+    come in standing order, so good seatings are met early and prune the rest."""
+    count = len(sizes)
+    tables: list[list[int]] = [[] for _ in sizes]
+    low_v, high_v = [0] * count, [0] * count
+    low_p, high_p = [0] * count, [0] * count
+    met, clash, value, pos = costs.met, costs.clash, costs.value, costs.pos
+    repeat, scale = costs.repeat, costs.scale
+    best: list[list[int]] | None = None
+    best_cost = upper
+    nodes = 0
+
+    def place(index: int, spent: int) -> None:
+        nonlocal best, best_cost, nodes
+        if index == len(units):
+            if spent < best_cost:
+                best_cost, best = spent, [list(t) for t in tables]
+            return
+        nodes += 1
+        if nodes > budget:
+            return
+        unit = units[index]
+        v, p = value[unit], pos[unit]
+        mine, rivals = met.get(unit, {}), clash.get(unit, {})
+        options = []
+        tried_empty: set[int] = set()
+        for t in range(count):
+            members = tables[t]
+            if len(members) >= sizes[t]:
+                continue
+            if not members:
+                if sizes[t] in tried_empty:
+                    continue  # empty tables of one size are interchangeable
+                tried_empty.add(sizes[t])
+                options.append((0, t))
+                continue
+            extra = 0
+            for other in members:
+                extra += repeat * mine.get(other, 0) + rivals.get(other, 0)
+            lv, hv, lp, hp = low_v[t], high_v[t], low_p[t], high_p[t]
+            extra += scale * (max(hv, v) - min(lv, v) - hv + lv) + max(hp, p) - min(lp, p) - hp + lp
+            options.append((extra, t))
+        options.sort()
+        for extra, t in options:
+            if spent + extra >= best_cost:
+                break
+            saved = (low_v[t], high_v[t], low_p[t], high_p[t])
+            if tables[t]:
+                low_v[t], high_v[t] = min(low_v[t], v), max(high_v[t], v)
+                low_p[t], high_p[t] = min(low_p[t], p), max(high_p[t], p)
+            else:
+                low_v[t] = high_v[t] = v
+                low_p[t] = high_p[t] = p
+            tables[t].append(unit)
+            place(index + 1, spent + extra)
+            tables[t].pop()
+            low_v[t], high_v[t], low_p[t], high_p[t] = saved
+            if nodes > budget:
+                return
+
+    place(0, 0)
+    return best, nodes <= budget
