@@ -46,7 +46,7 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int) -> list[T
 async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:
     while not stop.is_set():
         click = await players.move(table)
-        if click is None or not click.accepted(players.fake):
+        if click is None or not click.accepted:
             await asyncio.sleep(0.1)
 
 
@@ -88,10 +88,10 @@ async def test_kill_9_at_random_moments_loses_nothing_and_leaves_nothing_stale(t
             await fake.quiet(SETTLE, timeout=90)
 
             truths = audit.read_tables(bot.database)
-            moves = sum(c.accepted(fake) for c in players.clicks)
+            moves = sum(c.accepted for c in players.clicks)
             assert moves > 10 * len(tables), f"only {moves} moves were played"
             report = {
-                "acknowledged moves lost or doubled": audit.lost_or_doubled(fake, players.clicks, truths),
+                "acknowledged moves lost or doubled": audit.lost_or_doubled(players.clicks, truths),
                 "stuck tables": audit.stuck(players, tables, truths),
                 "stale surfaces": audit.stale(players, tables, truths),
                 "record lines lost or repeated": audit.record_lines(fake, tables, truths),

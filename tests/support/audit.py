@@ -5,6 +5,7 @@ pure engine. Each check returns a list of readable problems (empty when all is w
 
 * :func:`lost_or_doubled`: every move acknowledged to a member is in the log exactly once, at the
   version its button carried, and no human move is in the log that nobody pressed;
+* :func:`committed_unacknowledged`: no member was told a committed move failed;
 * :func:`stuck`: the seat to act can move from what Discord shows it (an enabled card in its hand
   DM at the committed version), and no computer is left to act;
 * :func:`stale`: the table message and every hand DM show the committed state;
@@ -109,7 +110,7 @@ def read_tables(database: Path) -> dict[int, Truth]:
         db.close()
 
 
-def lost_or_doubled(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
+def lost_or_doubled(clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
     problems = []
     acknowledged: Counter[tuple[int, int]] = Counter()
     pressed: set[tuple[int, int, str]] = set()
@@ -117,7 +118,7 @@ def lost_or_doubled(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Tr
         truth = truths[click.table.id]
         seat = truth.seat_of(click.user.id)
         pressed.add((truth.id, seat, click.action))
-        if not click.accepted(fake):
+        if not click.accepted:
             continue
         acknowledged[(truth.id, click.version)] += 1
         entry = truth.log[click.version] if click.version < len(truth.log) else None
@@ -128,7 +129,7 @@ def lost_or_doubled(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Tr
     problems += [
         f"table {t}: version {v} acknowledged {n} times" for (t, v), n in acknowledged.items() if n > 1
     ]
-    for truth in truths.values():
+    for truth in (truths[t] for t in sorted({c.table.id for c in clicks})):
         moves = Counter(
             (deal, seat, action) for deal, (_, seat, action, _) in zip(truth.deals, truth.log, strict=True)
         )
@@ -136,6 +137,27 @@ def lost_or_doubled(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Tr
         for idx, seat, action, by_computer in truth.log:
             if not by_computer and (truth.id, seat, action) not in pressed:
                 problems.append(f"table {truth.id}: move {idx} {action} of seat {seat} was never pressed")
+    return problems
+
+
+def committed_unacknowledged(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
+    """Moves that were committed while their mover was not told so (an error, or no answer)."""
+    problems = []
+    acknowledged = {(c.table.id, c.version, c.action) for c in clicks if c.accepted}
+    for click in clicks:
+        truth = truths[click.table.id]
+        entry = truth.log[click.version] if click.version < len(truth.log) else None
+        if entry is None or entry[1:3] != (truth.seat_of(click.user.id), click.action):
+            continue
+        if (truth.id, click.version, click.action) in acknowledged:
+            continue  # another press of the same button (a stale copy of the DM) was the one taken
+        sent = click.sent
+        told = [fake.message(m).content for m in sent.followups] if sent else []
+        answer = (sent.response or {}).get("content") if sent else None
+        problems.append(
+            f"table {truth.id}: {click.custom_id} was committed but {click.user.name} got "
+            f"{sent.response_type if sent else 'nothing'} {answer or ''} {told or ''}".rstrip()
+        )
     return problems
 
 

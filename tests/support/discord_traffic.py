@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,13 +156,13 @@ class Fault:
 
     A call matches when every given filter does: ``kind`` (a prefix of :attr:`Call.label`, e.g.
     ``"dm.message.edit"`` or ``"channel.message"``), ``method``, ``path`` (a regex searched in the
-    path) and ``channel_id``. ``times`` limits how many calls it hits (None: until removed).
+    path) and ``channel_id`` (one id or several). ``times`` limits how many calls it hits (None: until removed).
     """
 
     kind: str | None = None
     method: str | None = None
     path: str | None = None
-    channel_id: str | None = None
+    channel_id: str | Collection[str] | None = None
     status: int = 0
     code: int = 0
     retry_after: float = 0.05
@@ -180,7 +180,9 @@ class Fault:
             return False
         if self.path is not None and not re.search(self.path, call.path):
             return False
-        return self.channel_id is None or call.channel_id == self.channel_id
+        if isinstance(self.channel_id, str):
+            return call.channel_id == self.channel_id
+        return self.channel_id is None or call.channel_id in self.channel_id
 
     def response(self) -> web.Response | None:
         if not self.status:

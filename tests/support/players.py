@@ -59,7 +59,8 @@ class Click:
     def action(self) -> str:
         return self.custom_id.split(":", 4)[4]
 
-    def accepted(self, fake: FakeDiscord) -> bool:
+    @property
+    def accepted(self) -> bool:
         sent = self.sent
         if sent is None or sent.response_type not in (UPDATE, DEFERRED_UPDATE) or sent.followups:
             return False
@@ -213,6 +214,6 @@ class Players:
         self.clicks.append(click)
         if wait and sent is not None:
             await sent.wait(ANSWER_TIMEOUT)
-            if via == "dm" and sent.answered and not click.accepted(self.fake):
+            if via == "dm" and sent.answered and not click.accepted:
                 self.refused.add((message.id, len(message.edits)))
         return click
