@@ -58,7 +58,9 @@ def turn_starts(table: Table, truth: audit.Truth) -> dict[str, int]:
     """How many times each member's turn began: at the start, and whenever the turn came to them."""
     engine = type(truth.engine)(len(truth.seats), truth.engine.seed, dict(truth.engine.options))
     counts = {u.name: 0 for u in table.players}
-    names = {s.position: next((u.name for u in table.players if u.id == s.user_id), None) for s in truth.seats}
+    names = {
+        s.position: next((u.name for u in table.players if u.id == s.user_id), None) for s in truth.seats
+    }
     before: set[int] = set()
     for _, seat, action, _ in [(None, None, None, None), *truth.log]:
         if seat is not None:
@@ -72,7 +74,9 @@ def turn_starts(table: Table, truth: audit.Truth) -> dict[str, int]:
 
 
 def most_alive_at_once(messages: list[Message]) -> int:
-    events = sorted([(m.created_at, 1) for m in messages] + [(m.deleted_at, -1) for m in messages if m.deleted_at])
+    events = sorted(
+        [(m.created_at, 1) for m in messages] + [(m.deleted_at, -1) for m in messages if m.deleted_at]
+    )
     alive = most = 0
     for _, change in events:
         alive += change

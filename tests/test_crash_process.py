@@ -96,6 +96,7 @@ async def test_kill_9_at_random_moments_loses_nothing_and_leaves_nothing_stale(t
                 "stale surfaces": audit.stale(players, tables, truths),
                 "record lines lost or repeated": audit.record_lines(fake, tables, truths),
                 "hand DMs missing or repeated": audit.hand_dms(players, tables, truths),
+                "errors logged": bot.errors(),
             }
             failed = {k: v for k, v in report.items() if v}
             assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())

@@ -126,7 +126,9 @@ async def scenario(directory) -> dict[str, Outcome]:
             for case, clicks in zip(CASES, await asyncio.gather(*runs), strict=True):
                 outcomes[case].during = clicks
             spent = [f for f in faults if f.times is not None]
-            await fake.wait_until(lambda: all(len(f.hits) == f.times for f in spent), timeout=60, what="faults")
+            await fake.wait_until(
+                lambda: all(len(f.hits) == f.times for f in spent), timeout=60, what="faults"
+            )
             await fake.quiet(3.0, timeout=60)  # the bot has given up or finished
             fake.clear_faults()
             await fake.quiet(3.0, timeout=60)  # nobody acts: the bot catches up by itself

@@ -176,7 +176,7 @@ class Rest:
             message = self.model.messages[sent.message_id]
         sent.answer(kind, data, message.id if message else None)
         self.fake.pending.pop(sent.token, None)
-        await self.fake.changed()
+        await self.fake.changed(sent.channel_id)
         response: dict[str, Any] = {
             "interaction": {
                 "id": sent.id,
@@ -218,7 +218,7 @@ class Rest:
             )
             message.flags = flags
         sent.followups.append(message.id)
-        await self.fake.changed()
+        await self.fake.changed(message.channel_id)
         return self.message_json(message)
 
     async def followup_message(self, request: web.Request) -> web.Response:
@@ -238,7 +238,7 @@ class Rest:
             return self.message_json(message)
         if request.method == "DELETE":
             message.deleted_at = time.monotonic()
-            await self.fake.changed()
+            await self.fake.changed(message.channel_id)
             await self.fake.dispatch_from_rest(
                 "MESSAGE_DELETE", {"id": message.id, "channel_id": message.channel_id}
             )
@@ -246,7 +246,7 @@ class Rest:
         if request.method == "PATCH":
             message.apply(self.attachments(self.body(request) or {}, request[CALL].files))
             message.edits.append(time.monotonic())
-            await self.fake.changed()
+            await self.fake.changed(message.channel_id)
             return self.message_json(message)
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "PATCH", "DELETE"])
 
@@ -261,7 +261,7 @@ class Rest:
             return error_response(403, "Cannot send messages to this user", CLOSED_DMS)
         data = self.attachments(self.body(request) or {}, request[CALL].files)
         message = self.model.post(channel.id, self.model.bot.id, data)
-        await self.fake.changed()
+        await self.fake.changed(channel.id)
         if self.fake.echo_messages:
             await self.fake.dispatch_from_rest("MESSAGE_CREATE", message.payload(self.model))
         return self.message_json(message)
@@ -285,7 +285,7 @@ class Rest:
             message = self.model.messages.get(str(mid))
             if message is not None and message.live:
                 message.deleted_at = time.monotonic()
-        await self.fake.changed()
+        await self.fake.changed(request.match_info["cid"])
         return web.Response(status=204)
 
     # ---- channels and threads -------------------------------------------------------------------

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from dataclasses import dataclass, field
 
 from tests.support.discord_interactions import DEFERRED_UPDATE, UPDATE, Sent, Undelivered
@@ -181,7 +182,12 @@ class Players:
         def offered():
             return next(((u, found) for u in members if (found := self.playable(table, u))), None)
 
-        ready = await self.fake.wait_for(offered, self.patience)
+        ready = offered()
+        dms = [self.fake.model.dm_of[u.id] for u in members if u.id in self.fake.model.dm_of]
+        deadline = time.monotonic() + self.patience
+        while not ready and dms and (left := deadline - time.monotonic()) > 0:
+            await self.fake.watch(dms, left)
+            ready = offered()
         if ready:
             user, found = ready
             return await self._press(table, user, *found, "dm", wait)
