@@ -76,12 +76,15 @@ class Truth:
         return out
 
 
-def read_tables(database: Path) -> dict[int, Truth]:
-    """Every Donguri table in the database, replayed (read-only; the bot may be running)."""
+def read_tables(database: Path, table_id: int | None = None) -> dict[int, Truth]:
+    """Every Donguri table in the database (or one), replayed (read-only; the bot may be running)."""
     db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     db.row_factory = sqlite3.Row
     try:
-        tables = db.execute("SELECT * FROM game_tables WHERE game = 'donguri' ORDER BY id").fetchall()
+        tables = db.execute(
+            "SELECT * FROM game_tables WHERE game = 'donguri' AND (? IS NULL OR id = ?) ORDER BY id",
+            (table_id, table_id),
+        ).fetchall()
         out = {}
         for row in tables:
             seats = [

@@ -262,10 +262,11 @@ class FakeDiscord:
                 raise AssertionError(f"fake Discord: no {what} within {timeout}s\n{self.summary()}") from None
 
     async def quiet(self, seconds: float, *, timeout: float) -> None:
-        """Wait until the bot has made no REST call for ``seconds`` (its work has settled)."""
-        deadline = time.monotonic() + timeout
+        """Wait until the bot has made no REST call for ``seconds`` from now on (its work has settled)."""
+        begun = time.monotonic()
+        deadline = begun + timeout
         while True:
-            last = self.calls[-1].at if self.calls else 0.0
+            last = max(self.calls[-1].at if self.calls else 0.0, begun)
             idle = time.monotonic() - last
             if idle >= seconds:
                 return

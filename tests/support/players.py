@@ -8,8 +8,9 @@ tells them to. Button ids are the bot's: ``tt:join:<table>``, ``tt:a:<table>:<ve
 (see ``bot/components.py``).
 
 A click counts as an accepted move when the bot answered by updating the clicked message (or
-deferring that update), the card pressed is gone from the updated hand, and no private message
-followed: anything else (a refusal, "out of date", "unexpected error", no answer) is not.
+deferring that update), the card pressed is gone from the updated hand (or it was the last card,
+and the next deal's hand is shown), and no private message followed: anything else (a refusal,
+"out of date", "unexpected error", no answer) is not.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ class Click:
     label: str
     sent: Sent | None  # None: not delivered (no bot connected)
     via: str = "dm"  # "dm" or "hand" (the ephemeral My hand answer)
+    hand: int = 0  # cards on the clicked message: 1 means the last card of the deal
 
     @property
     def version(self) -> int:
@@ -70,7 +72,7 @@ class Click:
             if buttons is None:
                 return False
             labels = [c.get("label") for row in buttons for c in row.get("components", [])]
-            return self.label not in labels
+            return self.label not in labels or self.hand == 1  # the last card: a new deal is shown
         return True
 
 
@@ -216,7 +218,7 @@ class Players:
             sent = await self.fake.click(user, message, custom_id)
         except Undelivered:
             sent = None
-        click = Click(table, user, custom_id, label, sent, via)
+        click = Click(table, user, custom_id, label, sent, via, len(message.buttons()))
         self.clicks.append(click)
         if wait and sent is not None:
             await sent.wait(ANSWER_TIMEOUT)
