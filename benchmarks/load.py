@@ -7,8 +7,9 @@ Usage: nice python benchmarks/load.py [--quick] [--tables 1,10,100,1000] [--rate
 Measures, each side by side in one run:
 * P1: durable moves/s of the real bot in a closed loop (every table moves again as soon as its
   last move is answered), as a share of a null discord.py bot's (``benchmarks/null_bot.py``: one
-  single-row commit and one UPDATE_MESSAGE response per click), with CPU per move; raw aiosqlite
-  commits/s on this machine;
+  single-row commit and one UPDATE_MESSAGE response per click), with CPU per move; the two bots
+  run at once, each against its own fake Discord, and take turns (``--rounds``) so that a busy
+  machine weighs on both alike; raw aiosqlite commits/s on this machine;
 * errors under load: clicks of that closed loop not answered, answered late, or not taken, and
   errors the bot logged;
 * P2: p50/p99 per interaction (gateway frame sent to callback received) with moves arriving at
@@ -71,34 +72,61 @@ async def raw_commits(directory: pathlib.Path, seconds: float) -> float:
         return done / (time.monotonic() - start)
 
 
-def summary(tally: Tally, fake: FakeDiscord, bot: BotProcess, cpu: float, fake_cpu: float) -> dict:
-    calls = [c for c in fake.calls_between(tally.started, tally.ended)]
-    moves = max(tally.accepted, 1)
+def summary(tallies: list[Tally], fake: FakeDiscord, cpu: float = 0.0, fake_cpu: float = 0.0) -> dict:
+    """One measure over one or more windows (``tallies``) of the same fake Discord."""
+    calls = [c for t in tallies for c in fake.calls_between(t.started, t.ended)]
+    accepted = sum(t.accepted for t in tallies)
+    seconds = sum(t.seconds for t in tallies)
+    moves = max(accepted, 1)
     kinds = count_by_kind(calls)
-    channel, busiest = busiest_channel(calls)
-    lat = tally.latencies_ms()
+    lat = sorted(ms for t in tallies for ms in t.latencies_ms())
     return {
-        "moves": tally.accepted,
-        "moves_per_s": tally.accepted / tally.seconds,
+        "moves": accepted,
+        "moves_per_s": accepted / seconds,
         "cpu_ms_per_move": 1000 * cpu / moves,
-        "fake_cpu_share": fake_cpu / tally.seconds,
-        "unanswered": tally.unanswered,
-        "not_taken": tally.refused,
-        "late": sum(1 for s in tally.sent if s.refused),
-        "stuck": tally.stuck,
+        "fake_cpu_share": fake_cpu / seconds,
+        "unanswered": sum(t.unanswered for t in tallies),
+        "not_taken": sum(t.refused for t in tallies),
+        "late": sum(1 for t in tallies for s in t.sent if s.refused),
+        "stuck": sum(t.stuck for t in tallies),
         "p50_ms": percentile(lat, 0.5),
         "p99_ms": percentile(lat, 0.99),
         "calls_per_move": {k: round(v / moves, 2) for k, v in sorted(kinds.items())},
         "calls_per_move_total": round(sum(kinds.values()) / moves, 2),
-        "busiest_channel_per_5s": busiest,
+        "busiest_channel_per_5s": max(
+            (busiest_channel(fake.calls_between(t.started, t.ended))[1] for t in tallies), default=0
+        ),
     }
 
 
-async def measure_closed(fake, players, bot, lanes, seconds, rng, database) -> dict:
-    await closed_loop(fake, players, lanes, WARM_UP, rng, database)
-    cpu0, mine0 = bot.cpu_seconds(), time.process_time()
-    tally = await closed_loop(fake, players, lanes, seconds, rng, database)
-    return summary(tally, fake, bot, bot.cpu_seconds() - cpu0, time.process_time() - mine0)
+class Side:
+    """One bot with its own fake Discord, lanes and players, for measuring side by side."""
+
+    def __init__(self, fake: FakeDiscord, bot: BotProcess, players: Players, lanes: list, database) -> None:
+        self.fake, self.bot, self.players, self.lanes, self.database = fake, bot, players, lanes, database
+        self.rounds: list[tuple[Tally, float, float]] = []
+
+    async def round(self, seconds: float, rng: random.Random) -> None:
+        cpu0, mine0 = self.bot.cpu_seconds(), time.process_time()
+        tally = await closed_loop(self.fake, self.players, self.lanes, seconds, rng, self.database)
+        self.rounds.append((tally, self.bot.cpu_seconds() - cpu0, time.process_time() - mine0))
+
+    def summary(self) -> dict:
+        tallies = [t for t, _, _ in self.rounds]
+        out = summary(
+            tallies, self.fake, sum(c for _, c, _ in self.rounds), sum(f for _, _, f in self.rounds)
+        )
+        out["per_round_moves_per_s"] = [round(t.accepted / t.seconds) for t in tallies]
+        return out
+
+
+async def p1(real: Side, null: Side, rounds: int, seconds: float, rng: random.Random) -> None:
+    """Closed-loop rounds, the two bots taking turns, so that a busy machine weighs on both alike."""
+    for side in (real, null):
+        await closed_loop(side.fake, side.players, side.lanes, WARM_UP, rng, side.database)
+    for _ in range(rounds):
+        await null.round(seconds, rng)
+        await real.round(seconds, rng)
 
 
 async def run(args: argparse.Namespace) -> dict:
@@ -108,19 +136,16 @@ async def run(args: argparse.Namespace) -> dict:
         root = pathlib.Path(tmp)
         out["raw_commits_per_s"] = await raw_commits(root, min(args.seconds, 3.0))
         print(f"raw aiosqlite commits/s: {out['raw_commits_per_s']:.0f}", flush=True)
-        async with FakeDiscord(token=TOKEN, interaction_deadline=3.0) as fake:
+        async with FakeDiscord(token=TOKEN) as fake, FakeDiscord(token=TOKEN) as null_fake:
             players = Players(fake, rng)
-
-            # P1, null bot.
             (root / "null").mkdir()
-            null = BotProcess(fake, root / "null", module="benchmarks.null_bot")
-            await null.start_ready()
-            lanes = null_lanes(fake, args.closed)
-            out["null"] = await measure_closed(fake, players, null, lanes, args.seconds, rng, None)
-            await null.stop()
-            print("null bot:", json.dumps(out["null"]), flush=True)
+            null_bot = BotProcess(null_fake, root / "null", module="benchmarks.null_bot")
+            await null_bot.start_ready()
+            null = Side(
+                null_fake, null_bot, Players(null_fake, rng), null_lanes(null_fake, args.closed), None
+            )
 
-            # The real bot: P2 over a growing number of tables (RSS as they are touched), then P1.
+            # The real bot: P2 over a growing number of tables (RSS as they are touched).
             (root / "real").mkdir()
             bot = BotProcess(fake, root / "real")
             ready = await bot.start_ready()
@@ -138,7 +163,7 @@ async def run(args: argparse.Namespace) -> dict:
                     tally = await open_loop(
                         fake, players, lanes[:count], rate, args.seconds, rng, bot.database
                     )
-                    row = summary(tally, fake, bot, 0.0, 0.0)
+                    row = summary([tally], fake)
                     keys = ("moves_per_s", "p50_ms", "p99_ms", "unanswered", "late", "not_taken", "stuck")
                     cell = {
                         "tables": count,
@@ -154,18 +179,21 @@ async def run(args: argparse.Namespace) -> dict:
                 (rss[large] - rss[small]) / (large - small) * 1000 / 1024 if large > small else None
             )
 
+            # P1 and errors under load: closed loops, the real bot and the null bot taking turns.
+            real = Side(fake, bot, players, lanes[: args.closed], bot.database)
             errors_before = len(bot.errors())
-            out["real"] = await measure_closed(
-                fake, players, bot, lanes[: args.closed], args.seconds, rng, bot.database
-            )
+            await p1(real, null, args.rounds, args.seconds, rng)
+            out["null"], out["real"] = null.summary(), real.summary()
             out["real"]["errors_logged"] = len(bot.errors()) - errors_before
             out["real"]["ready_s"] = ready
             out["ratio"] = out["real"]["moves_per_s"] / max(out["null"]["moves_per_s"], 1e-9)
+            print("null bot:", json.dumps(out["null"]), flush=True)
             print("real bot:", json.dumps(out["real"]), flush=True)
             one = await open_loop(fake, players, lanes[:1], 20, 5.0, rng, bot.database)
-            out["one_table_20_per_s"] = summary(one, fake, bot, 0.0, 0.0)
+            out["one_table_20_per_s"] = summary([one], fake)
             print("one table at 20/s:", json.dumps(out["one_table_20_per_s"]), flush=True)
             await bot.stop()
+            await null_bot.stop()
 
         # P5: start-up with stored tables; recovery of dirty ones (each with a fake Discord of its own).
         async with FakeDiscord(token=TOKEN) as fake:
@@ -219,9 +247,9 @@ def report(out: dict) -> str:
         "| Measure | Result |",
         "|---|---|",
         f"| P1 durable moves/s, closed loop, {out['args']['closed']} tables | {real['moves_per_s']:.0f} "
-        f"({real['cpu_ms_per_move']:.2f} ms bot CPU per move) |",
+        f"({real['cpu_ms_per_move']:.2f} ms bot CPU per move; rounds {real['per_round_moves_per_s']}) |",
         f"| P1 null bot moves/s | {null['moves_per_s']:.0f} ({null['cpu_ms_per_move']:.2f} ms CPU per move; "
-        f"fake+driver at {null['fake_cpu_share']:.0%} of a core) |",
+        f"rounds {null['per_round_moves_per_s']}; fake+driver at {null['fake_cpu_share']:.0%} of a core) |",
         f"| P1 ratio | {out['ratio']:.1%} |",
         f"| Raw aiosqlite commits/s | {out['raw_commits_per_s']:.0f} |",
         f"| Errors under load ({out['args']['closed']} tables, closed loop) | {real['unanswered']} unanswered, "
@@ -261,6 +289,9 @@ def main() -> int:
     parser.add_argument("--rates", type=ints, default=None, help="moves/s for P2 (10,50,100)")
     parser.add_argument("--seconds", type=float, default=None, help="length of each measure (10)")
     parser.add_argument("--closed", type=int, default=100, help="tables of the closed loop (100)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="closed-loop rounds of each bot, taking turns (3)"
+    )
     parser.add_argument("--stored", type=int, default=10_000, help="stored tables at start-up (10000)")
     parser.add_argument("--dirty", type=int, default=None, help="dirty tables to recover (1000)")
     parser.add_argument("--seed", type=int, default=1)

@@ -157,6 +157,7 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
                 tally.stuck += 1
                 lane.engine = audit.read_tables(database, lane.table.id)[lane.table.id].engine
                 return
+        hand = len(message.buttons())  # before the answer redraws the message
         try:
             sent = await fake.click(user, message, custom_id)
         except Undelivered:
@@ -169,7 +170,7 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
         if lane.table is None:
             ok = sent.updated
         else:
-            ok = Click(lane.table, user, custom_id, label, sent, hand=len(message.buttons())).accepted
+            ok = Click(lane.table, user, custom_id, label, sent, hand=hand).accepted
             if ok:
                 lane.engine.apply(seat, action)
             else:  # out of step with the database: read it again

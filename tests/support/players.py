@@ -90,21 +90,19 @@ class Players:
     def table_message(self, table: Table) -> Message:
         return self.fake.message(table.message_id)
 
-    def hand_dm(self, table: Table, user: User) -> Message | None:
-        """The member's latest hand DM for this table (turn notices carry no buttons)."""
-        for message in reversed(self.fake.dms(user.id)):
-            titles = " ".join(e.get("title") or "" for e in message.embeds)
-            if message.components and re.search(rf"{re.escape(table.title_mark)}\b", titles):
-                return message
-        return None
-
     def hand_dms(self, table: Table, user: User) -> list[Message]:
+        """The member's hand DMs of this table, oldest first (turn notices have no embed)."""
         mark = re.compile(rf"{re.escape(table.title_mark)}\b")
         return [
             m
             for m in self.fake.dms(user.id)
             if m.embeds and any(mark.search(e.get("title") or "") for e in m.embeds)
         ]
+
+    def hand_dm(self, table: Table, user: User) -> Message | None:
+        """The member's latest hand DM of this table."""
+        dms = self.hand_dms(table, user)
+        return dms[-1] if dms else None
 
     def waiting_for(self, table: Table) -> list[User]:
         """Members the table message says the table is waiting for."""
@@ -214,11 +212,12 @@ class Players:
     async def _press(self, table, user, message: Message, ids: list[str], via: str, wait: bool) -> Click:
         custom_id = self.rng.choice(ids)
         label = next(c.get("label") for c in message.buttons() if c.get("custom_id") == custom_id)
+        hand = len(message.buttons())  # before the answer redraws the message
         try:
             sent = await self.fake.click(user, message, custom_id)
         except Undelivered:
             sent = None
-        click = Click(table, user, custom_id, label, sent, via, len(message.buttons()))
+        click = Click(table, user, custom_id, label, sent, via, hand)
         self.clicks.append(click)
         if wait and sent is not None:
             await sent.wait(ANSWER_TIMEOUT)
