@@ -39,6 +39,7 @@ import aiosqlite  # noqa: E402
 from benchmarks.load_driver import (  # noqa: E402
     Tally,
     closed_loop,
+    in_play,
     null_lanes,
     open_lanes,
     open_loop,
@@ -102,13 +103,18 @@ def summary(tallies: list[Tally], fake: FakeDiscord, cpu: float = 0.0, fake_cpu:
 class Side:
     """One bot with its own fake Discord, lanes and players, for measuring side by side."""
 
-    def __init__(self, fake: FakeDiscord, bot: BotProcess, players: Players, lanes: list, database) -> None:
+    def __init__(
+        self, fake: FakeDiscord, bot: BotProcess, players: Players, lanes: list, count: int, database
+    ):
         self.fake, self.bot, self.players, self.lanes, self.database = fake, bot, players, lanes, database
+        self.count = count  # tables in play; a finished one gives way to the next of ``lanes``
         self.rounds: list[tuple[Tally, float, float]] = []
 
     async def round(self, seconds: float, rng: random.Random) -> None:
         cpu0, mine0 = self.bot.cpu_seconds(), time.process_time()
-        tally = await closed_loop(self.fake, self.players, self.lanes, seconds, rng, self.database)
+        tally = await closed_loop(
+            self.fake, self.players, self.lanes, self.count, seconds, rng, self.database
+        )
         self.rounds.append((tally, self.bot.cpu_seconds() - cpu0, time.process_time() - mine0))
 
     def summary(self) -> dict:
@@ -123,7 +129,7 @@ class Side:
 async def p1(real: Side, null: Side, rounds: int, seconds: float, rng: random.Random) -> None:
     """Closed-loop rounds, the two bots taking turns, so that a busy machine weighs on both alike."""
     for side in (real, null):
-        await closed_loop(side.fake, side.players, side.lanes, WARM_UP, rng, side.database)
+        await closed_loop(side.fake, side.players, side.lanes, side.count, WARM_UP, rng, side.database)
     for _ in range(rounds):
         await null.round(seconds, rng)
         await real.round(seconds, rng)
@@ -141,27 +147,28 @@ async def run(args: argparse.Namespace) -> dict:
             (root / "null").mkdir()
             null_bot = BotProcess(null_fake, root / "null", module="benchmarks.null_bot")
             await null_bot.start_ready()
-            null = Side(
-                null_fake, null_bot, Players(null_fake, rng), null_lanes(null_fake, args.closed), None
-            )
+            lanes = null_lanes(null_fake, args.closed)
+            null = Side(null_fake, null_bot, Players(null_fake, rng), lanes, args.closed, None)
 
             # The real bot: P2 over a growing number of tables (RSS as they are touched).
             (root / "real").mkdir()
             bot = BotProcess(fake, root / "real")
             ready = await bot.start_ready()
             rss = {0: bot.proc_status("VmRSS")}
-            lanes: list = []
+            lanes = []
             out["grid"] = []
             for count in sorted(set(args.tables) | {args.closed}):
-                if count > len(lanes):
+                missing = count - len(in_play(lanes, count))
+                if missing > 0:
                     started = time.monotonic()
-                    lanes += await open_lanes(fake, players, bot.database, count - len(lanes))
+                    lanes += await open_lanes(fake, players, bot.database, missing)
                     out[f"setup_{count}_tables_s"] = time.monotonic() - started
                 await fake.quiet(1.0, timeout=300)
                 rss[len(lanes)] = bot.proc_status("VmRSS")
                 for rate in args.rates if count in args.tables else ():
+                    await fake.quiet(1.0, timeout=600)  # the last cell's backlog is done
                     tally = await open_loop(
-                        fake, players, lanes[:count], rate, args.seconds, rng, bot.database
+                        fake, players, lanes, count, rate, args.seconds, rng, bot.database
                     )
                     row = summary([tally], fake)
                     keys = ("moves_per_s", "p50_ms", "p99_ms", "unanswered", "late", "not_taken", "stuck")
@@ -180,16 +187,18 @@ async def run(args: argparse.Namespace) -> dict:
             )
 
             # P1 and errors under load: closed loops, the real bot and the null bot taking turns.
-            real = Side(fake, bot, players, lanes[: args.closed], bot.database)
+            await fake.quiet(1.0, timeout=600)
+            real = Side(fake, bot, players, lanes, args.closed, bot.database)
             errors_before = len(bot.errors())
             await p1(real, null, args.rounds, args.seconds, rng)
             out["null"], out["real"] = null.summary(), real.summary()
             out["real"]["errors_logged"] = len(bot.errors()) - errors_before
+            out["real"]["error_lines"] = bot.errors()[errors_before:][:20]
             out["real"]["ready_s"] = ready
             out["ratio"] = out["real"]["moves_per_s"] / max(out["null"]["moves_per_s"], 1e-9)
             print("null bot:", json.dumps(out["null"]), flush=True)
             print("real bot:", json.dumps(out["real"]), flush=True)
-            one = await open_loop(fake, players, lanes[:1], 20, 5.0, rng, bot.database)
+            one = await open_loop(fake, players, lanes, 1, 20, 5.0, rng, bot.database)
             out["one_table_20_per_s"] = summary([one], fake)
             print("one table at 20/s:", json.dumps(out["one_table_20_per_s"]), flush=True)
             await bot.stop()
@@ -237,6 +246,7 @@ async def stored_start(fake: FakeDiscord, directory: pathlib.Path, count: int, *
     result["calls"] = len(fake.calls) - calls
     result["peak_rss_mib"] = bot.proc_status("VmHWM") / 1024
     result["errors_logged"] = len(bot.errors())
+    result["error_lines"] = bot.errors()[:20]
     await bot.stop()
     return result
 
@@ -303,6 +313,8 @@ def main() -> int:
     args.dirty = args.dirty if args.dirty is not None else (200 if args.quick else 1000)
     out = asyncio.run(run(args))
     print(report(out))
+    for line in out["real"]["error_lines"]:
+        print("bot error:", line)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(out, indent=2, default=str))
     return 0

@@ -40,6 +40,12 @@ class Lane:
     message: Message | None = None  # the null bot's button message
     engine: DonguriEngine | None = None
     busy: bool = False
+    resync: bool = False  # a click went unanswered: read the log again before the next move
+
+    @property
+    def done(self) -> bool:
+        """The game is over: nothing left to press."""
+        return self.engine is not None and self.engine.is_terminal()
 
 
 @dataclass
@@ -144,6 +150,9 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
                 "Move",
             )
         else:
+            if lane.resync:
+                lane.engine = audit.read_tables(database, lane.table.id)[lane.table.id].engine
+                lane.resync = False
             engine = lane.engine
             if engine.is_terminal():
                 return
@@ -166,6 +175,7 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
         tally.sent.append(sent)
         if not await sent.wait(ANSWER_TIMEOUT):
             tally.unanswered += 1
+            lane.resync = lane.table is not None
             return
         if lane.table is None:
             ok = sent.updated
@@ -181,22 +191,39 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
         lane.busy = False
 
 
-async def closed_loop(fake, players, lanes: list[Lane], seconds: float, rng, database) -> Tally:
-    """Every lane moves again as soon as its last move is answered."""
+def in_play(lanes: list[Lane], count: int) -> list[Lane]:
+    """The first ``count`` lanes whose game is not over (a finished table gives way to the next)."""
+    return [lane for lane in lanes if not lane.done][:count]
+
+
+async def closed_loop(fake, players, lanes: list[Lane], count: int, seconds: float, rng, database) -> Tally:
+    """``count`` tables in play, each moving again as soon as its last move is answered."""
     tally = Tally(started=time.monotonic())
     until = tally.started + seconds
+    taken: set[int] = set()
 
-    async def run(lane: Lane) -> None:
-        while time.monotonic() < until:
+    def next_lane() -> Lane | None:
+        lane = next((x for x in lanes if not x.done and id(x) not in taken), None)
+        if lane is not None:
+            taken.add(id(lane))
+        return lane
+
+    async def run() -> None:
+        lane = next_lane()
+        while lane is not None and time.monotonic() < until:
+            if lane.done:
+                lane = next_lane()
+                continue
             await step(fake, players, lane, rng, tally, database)
 
-    await asyncio.gather(*(run(lane) for lane in lanes))
+    await asyncio.gather(*(run() for _ in range(count)))
     tally.ended = time.monotonic()
     return tally
 
 
-async def open_loop(fake, players, lanes: list[Lane], rate: float, seconds: float, rng, database) -> Tally:
-    """Moves arrive at ``rate`` per second (Poisson) on a random idle lane."""
+async def open_loop(fake, players, lanes: list[Lane], count: int, rate: float, seconds: float, rng, database):
+    """Moves arrive at ``rate`` per second (Poisson), each on a random idle one of ``count`` tables
+    in play; an arrival that finds every table busy is skipped."""
     tally = Tally(started=time.monotonic())
     tasks = []
     at = tally.started
@@ -205,7 +232,8 @@ async def open_loop(fake, players, lanes: list[Lane], rate: float, seconds: floa
         if at > tally.started + seconds:
             break
         await asyncio.sleep(max(0.0, at - time.monotonic()))
-        idle = [lane for lane in rng.sample(lanes, min(len(lanes), 8)) if not lane.busy]
+        playing = in_play(lanes, count)
+        idle = [lane for lane in rng.sample(playing, min(len(playing), 8)) if not lane.busy]
         if not idle:
             tally.skipped += 1
             continue

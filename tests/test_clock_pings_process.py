@@ -17,10 +17,9 @@ import pytest
 
 from bot.i18n import Lang
 from tests.support import audit
-from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.discord_model import Message
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Players, Table
+from tests.support.players import Table, bot_with_players
 
 MOVES = 9
 PENDING = pytest.mark.xfail(reason="core path rewrite pending (#13)", strict=False)
@@ -85,47 +84,41 @@ def most_alive_at_once(messages: list[Message]) -> int:
 
 
 async def scenario(directory) -> dict[str, Seen]:
-    async with FakeDiscord(token=TOKEN) as fake:
-        bot = BotProcess(fake, directory)
-        try:
-            await bot.start_ready()
-            players = Players(fake, random.Random(11))
-            clocked = await players.open_donguri(
-                fake.add_text_channel("clocked"), [fake.add_member(f"c{i}") for i in range(3)], clock=60
-            )
-            free = await players.open_donguri(
-                fake.add_text_channel("free"), [fake.add_member(f"f{i}") for i in range(3)]
-            )
-            seen = {"clocked": Seen(), "free": Seen()}
-            for table in (clocked, free):
-                await players.wait_started(table)
-                done = 0
-                while done < MOVES:
-                    click = await players.move(table)
-                    done += bool(click and click.accepted)
-                await fake.quiet(1.0, timeout=30)
-            truths = audit.read_tables(bot.database)
-            for name, table in (("clocked", clocked), ("free", free)):
-                seen[name].pings = pings(fake, table)
-                seen[name].turn_dms = turn_dms(fake, table)
-                seen[name].turn_starts = turn_starts(table, truths[table.id])
-                seen[name].to_act = " ".join(u.id for u in players.waiting_for(table))
+    async with bot_with_players(directory, random.Random(11)) as (fake, bot, players):
+        clocked = await players.open_donguri(
+            fake.add_text_channel("clocked"), [fake.add_member(f"c{i}") for i in range(3)], clock=60
+        )
+        free = await players.open_donguri(
+            fake.add_text_channel("free"), [fake.add_member(f"f{i}") for i in range(3)]
+        )
+        seen = {"clocked": Seen(), "free": Seen()}
+        for table in (clocked, free):
+            await players.wait_started(table)
+            done = 0
+            while done < MOVES:
+                click = await players.move(table)
+                done += bool(click and click.accepted)
+            await fake.quiet(1.0, timeout=30)
+        truths = audit.read_tables(bot.database)
+        for name, table in (("clocked", clocked), ("free", free)):
+            seen[name].pings = pings(fake, table)
+            seen[name].turn_dms = turn_dms(fake, table)
+            seen[name].turn_starts = turn_starts(table, truths[table.id])
+            seen[name].to_act = " ".join(u.id for u in players.waiting_for(table))
 
-            # The host pauses the clocked table; the member to act tries to move.
-            thread = fake.model.channels[clocked.message_id]
-            pause = await fake.slash(clocked.players[0], thread, "table pause")
-            await players.answered(pause, "/table pause")
-            await fake.quiet(1.0, timeout=30)
-            click = await players.move(clocked)
-            seen["clocked"].pause_move = bool(click and click.accepted)
-            await fake.quiet(1.0, timeout=30)
-            texts = [players.table_message(clocked).text()]
-            texts += [m.text() for m in fake.shown(thread.id)]
-            texts += [m.text() for u in clocked.players for m in fake.dms(u.id)]
-            seen["clocked"].paused_texts = texts
-            return seen
-        finally:
-            await bot.stop()
+        # The host pauses the clocked table; the member to act tries to move.
+        thread = fake.model.channels[clocked.message_id]
+        pause = await fake.slash(clocked.players[0], thread, "table pause")
+        await players.answered(pause, "/table pause")
+        await fake.quiet(1.0, timeout=30)
+        click = await players.move(clocked)
+        seen["clocked"].pause_move = bool(click and click.accepted)
+        await fake.quiet(1.0, timeout=30)
+        texts = [players.table_message(clocked).text()]
+        texts += [m.text() for m in fake.shown(thread.id)]
+        texts += [m.text() for u in clocked.players for m in fake.dms(u.id)]
+        seen["clocked"].paused_texts = texts
+        return seen
 
 
 @pytest.fixture(scope="module")

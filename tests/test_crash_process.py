@@ -20,9 +20,8 @@ import time
 import pytest
 
 from tests.support import audit
-from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Players, Table
+from tests.support.players import Players, Table, bot_with_players
 
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
 TABLES = int(os.environ.get("CRASH_TABLES", "6"))
@@ -61,46 +60,39 @@ async def play_for(players: Players, tables: list[Table], seconds: float) -> Non
 @pytest.mark.xfail(reason="core path rewrite pending (#13)", strict=False)
 async def test_kill_9_at_random_moments_loses_nothing_and_leaves_nothing_stale(tmp_path):
     rng = random.Random(SEED)
-    async with FakeDiscord(token=TOKEN) as fake:
-        bot = BotProcess(fake, tmp_path)
-        try:
-            await bot.start_ready()
-            players = Players(fake, rng)
-            tables = await open_tables(fake, players, TABLES)
-            waited_ready = True
-            for _ in range(KILLS):
-                # Mostly during play; after one restart in five, during start-up and recovery.
-                stop = asyncio.Event()
-                loops = [asyncio.create_task(keep_playing(players, t, stop)) for t in tables]
-                if waited_ready:
-                    await asyncio.sleep(rng.uniform(0.2, 2.5))
-                else:
-                    await asyncio.sleep(max(0.0, bot.started_at + rng.uniform(1.0, 4.0) - time.monotonic()))
-                await bot.kill()
-                stop.set()
-                await asyncio.gather(*loops)
-                await bot.start()
-                waited_ready = rng.random() >= 0.2
-                if waited_ready:
-                    await bot.ready()
-            await bot.ready()
-            await play_for(players, tables, 2.0)
-            await fake.quiet(SETTLE, timeout=90)
+    async with bot_with_players(tmp_path, rng) as (fake, bot, players):
+        tables = await open_tables(fake, players, TABLES)
+        waited_ready = True
+        for _ in range(KILLS):
+            # Mostly during play; after one restart in five, during start-up and recovery.
+            stop = asyncio.Event()
+            loops = [asyncio.create_task(keep_playing(players, t, stop)) for t in tables]
+            if waited_ready:
+                await asyncio.sleep(rng.uniform(0.2, 2.5))
+            else:
+                await asyncio.sleep(max(0.0, bot.started_at + rng.uniform(1.0, 4.0) - time.monotonic()))
+            await bot.kill()
+            stop.set()
+            await asyncio.gather(*loops)
+            await bot.start()
+            waited_ready = rng.random() >= 0.2
+            if waited_ready:
+                await bot.ready()
+        await bot.ready()
+        await play_for(players, tables, 2.0)
+        await fake.quiet(SETTLE, timeout=90)
 
-            truths = audit.read_tables(bot.database)
-            moves = sum(c.accepted for c in players.clicks)
-            assert moves > 10 * len(tables), f"only {moves} moves were played"
-            report = {
-                "acknowledged moves lost or doubled": audit.lost_or_doubled(players.clicks, truths),
-                "stuck tables": audit.stuck(players, tables, truths),
-                "stale surfaces": audit.stale(players, tables, truths),
-                "record lines lost or repeated": audit.record_lines(fake, tables, truths),
-                "hand DMs missing or repeated": audit.hand_dms(players, tables, truths),
-                "errors logged": bot.errors(),
-            }
-            failed = {k: v for k, v in report.items() if v}
-            assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())
-            assert not fake.unknown, fake.summary()
-        finally:
-            await bot.stop()
-            print(bot)
+        truths = audit.read_tables(bot.database)
+        moves = sum(c.accepted for c in players.clicks)
+        assert moves > 10 * len(tables), f"only {moves} moves were played"
+        report = {
+            "acknowledged moves lost or doubled": audit.lost_or_doubled(players.clicks, truths),
+            "stuck tables": audit.stuck(players, tables, truths),
+            "stale surfaces": audit.stale(players, tables, truths),
+            "record lines lost or repeated": audit.record_lines(fake, tables, truths),
+            "hand DMs missing or repeated": audit.hand_dms(players, tables, truths),
+            "errors logged": bot.errors(),
+        }
+        failed = {k: v for k, v in report.items() if v}
+        assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())
+        assert not fake.unknown, fake.summary()

@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from tests.support import audit
-from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Click, Players, Table
+from tests.support.players import Click, Players, Table, bot_with_players
 
 MOVES = 3  # after the fault
 PENDING = pytest.mark.xfail(reason="core path rewrite pending (#13)", strict=False)
@@ -106,53 +105,45 @@ def problems(players: Players, table: Table, truths) -> list[str]:
 
 
 async def scenario(directory) -> dict[str, Outcome]:
-    async with FakeDiscord(token=TOKEN) as fake:
-        bot = BotProcess(fake, directory)
-        try:
-            await bot.start_ready()
-            players = Players(fake, random.Random(3))
-            tables = {}
-            for case in CASES:
-                members = [fake.add_member(f"{case}-{i}") for i in range(3)]
-                tables[case] = await players.open_donguri(fake.add_text_channel(case), members)
-            for table in tables.values():
-                await players.wait_started(table)
-            await fake.quiet(1.0, timeout=30)
-            outcomes = {case: Outcome() for case in CASES}
-            truths = audit.read_tables(bot.database)
-            closed = next_to_act(tables["dm-403"], truths[tables["dm-403"].id])
-            faults = [fake.inject(**fault_for(fake, c, t, truths[t.id])) for c, t in tables.items()]
-            runs = [play(players, t, 1, 0.0) for t in tables.values()]
-            for case, clicks in zip(CASES, await asyncio.gather(*runs), strict=True):
-                outcomes[case].during = clicks
-            spent = [f for f in faults if f.times is not None]
-            await fake.wait_until(
-                lambda: all(len(f.hits) == f.times for f in spent), timeout=60, what="faults"
-            )
-            await fake.quiet(3.0, timeout=60)  # the bot has given up or finished
-            fake.clear_faults()
-            await fake.quiet(3.0, timeout=60)  # nobody acts: the bot catches up by itself
-            truths = audit.read_tables(bot.database)
-            for case, table in tables.items():
-                outcome = outcomes[case]
-                outcome.caught_up = problems(players, table, truths)
-                if case == "dm-403" and told_dms_closed(fake, table, closed):
-                    # Told once to use My hand / Play: their DM may stay as it was.
-                    outcome.caught_up = [p for p in outcome.caught_up if closed.name not in p]
-            runs = [play(players, t, MOVES, 0.2) for t in tables.values()]
-            for case, clicks in zip(CASES, await asyncio.gather(*runs), strict=True):
-                outcomes[case].after = clicks
-            await fake.quiet(2.0, timeout=60)
-            truths = audit.read_tables(bot.database)
-            for case, table in tables.items():
-                outcome = outcomes[case]
-                clicks = outcome.during + outcome.after
-                outcome.final = problems(players, table, truths) + audit.lost_or_doubled(clicks, truths)
-                outcome.unacknowledged = audit.committed_unacknowledged(fake, outcome.during, truths)
-            assert not fake.unknown, fake.summary()
-            return outcomes
-        finally:
-            await bot.stop()
+    async with bot_with_players(directory, random.Random(3)) as (fake, bot, players):
+        tables = {}
+        for case in CASES:
+            members = [fake.add_member(f"{case}-{i}") for i in range(3)]
+            tables[case] = await players.open_donguri(fake.add_text_channel(case), members)
+        for table in tables.values():
+            await players.wait_started(table)
+        await fake.quiet(1.0, timeout=30)
+        outcomes = {case: Outcome() for case in CASES}
+        truths = audit.read_tables(bot.database)
+        closed = next_to_act(tables["dm-403"], truths[tables["dm-403"].id])
+        faults = [fake.inject(**fault_for(fake, c, t, truths[t.id])) for c, t in tables.items()]
+        runs = [play(players, t, 1, 0.0) for t in tables.values()]
+        for case, clicks in zip(CASES, await asyncio.gather(*runs), strict=True):
+            outcomes[case].during = clicks
+        spent = [f for f in faults if f.times is not None]
+        await fake.wait_until(lambda: all(len(f.hits) == f.times for f in spent), timeout=60, what="faults")
+        await fake.quiet(3.0, timeout=60)  # the bot has given up or finished
+        fake.clear_faults()
+        await fake.quiet(3.0, timeout=60)  # nobody acts: the bot catches up by itself
+        truths = audit.read_tables(bot.database)
+        for case, table in tables.items():
+            outcome = outcomes[case]
+            outcome.caught_up = problems(players, table, truths)
+            if case == "dm-403" and told_dms_closed(fake, table, closed):
+                # Told once to use My hand / Play: their DM may stay as it was.
+                outcome.caught_up = [p for p in outcome.caught_up if closed.name not in p]
+        runs = [play(players, t, MOVES, 0.2) for t in tables.values()]
+        for case, clicks in zip(CASES, await asyncio.gather(*runs), strict=True):
+            outcomes[case].after = clicks
+        await fake.quiet(2.0, timeout=60)
+        truths = audit.read_tables(bot.database)
+        for case, table in tables.items():
+            outcome = outcomes[case]
+            clicks = outcome.during + outcome.after
+            outcome.final = problems(players, table, truths) + audit.lost_or_doubled(clicks, truths)
+            outcome.unacknowledged = audit.committed_unacknowledged(fake, outcome.during, truths)
+        assert not fake.unknown, fake.summary()
+        return outcomes
 
 
 @pytest.fixture(scope="module")

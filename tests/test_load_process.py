@@ -13,9 +13,8 @@ import random
 
 from bot.i18n import Lang
 from tests.support import audit
-from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Players, Table
+from tests.support.players import Players, Table, bot_with_players
 
 TABLES = int(os.environ.get("LOAD_TABLES", "30"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "5"))
@@ -41,30 +40,24 @@ async def keep_playing(players: Players, table: Table, until: float) -> None:
 
 
 async def test_dozens_of_tables_at_once_every_click_answered_and_no_error(tmp_path):
-    async with FakeDiscord(token=TOKEN) as fake:
-        bot = BotProcess(fake, tmp_path)
-        try:
-            await bot.start_ready()
-            players = Players(fake, random.Random(17))
-            tables = await open_tables(fake, players, TABLES)
-            until = asyncio.get_running_loop().time() + SECONDS
-            await asyncio.gather(*(keep_playing(players, t, until) for t in tables))
-            await fake.quiet(1.0, timeout=60)
+    async with bot_with_players(tmp_path, random.Random(17)) as (fake, bot, players):
+        tables = await open_tables(fake, players, TABLES)
+        until = asyncio.get_running_loop().time() + SECONDS
+        await asyncio.gather(*(keep_playing(players, t, until) for t in tables))
+        await fake.quiet(1.0, timeout=60)
 
-            sent = [s for s in fake.sent.values() if s.custom_id]
-            unanswered = [s.custom_id for s in sent if not s.answered]
-            late = [(s.custom_id, s.refused) for s in sent if s.refused]
-            texts = [(s.response or {}).get("content") or "" for s in sent]
-            texts += [fake.message(m).content for s in sent for m in s.followups]
-            told = [t for t in texts if UNEXPECTED in t]
-            moves = sum(c.accepted for c in players.clicks)
-            print(f"{len(tables)} tables, {SECONDS}s: {len(sent)} clicks, {moves} moves")
-            assert moves >= len(tables), f"only {moves} moves"
-            assert not unanswered, f"{len(unanswered)} of {len(sent)} clicks unanswered: {unanswered[:5]}"
-            assert not late, f"{len(late)} answers refused: {late[:5]}"
-            assert not told, f"{len(told)} of {moves} moves told: {told[:3]}"
-            assert not bot.errors(), "\n".join(bot.errors()[:20])
-            truths = audit.read_tables(bot.database)
-            assert not audit.lost_or_doubled(players.clicks, truths)
-        finally:
-            await bot.stop()
+        sent = [s for s in fake.sent.values() if s.custom_id]
+        unanswered = [s.custom_id for s in sent if not s.answered]
+        late = [(s.custom_id, s.refused) for s in sent if s.refused]
+        texts = [(s.response or {}).get("content") or "" for s in sent]
+        texts += [fake.message(m).content for s in sent for m in s.followups]
+        told = [t for t in texts if UNEXPECTED in t]
+        moves = sum(c.accepted for c in players.clicks)
+        print(f"{len(tables)} tables, {SECONDS}s: {len(sent)} clicks, {moves} moves")
+        assert moves >= len(tables), f"only {moves} moves"
+        assert not unanswered, f"{len(unanswered)} of {len(sent)} clicks unanswered: {unanswered[:5]}"
+        assert not late, f"{len(late)} answers refused: {late[:5]}"
+        assert not told, f"{len(told)} of {moves} moves told: {told[:3]}"
+        assert not bot.errors(), "\n".join(bot.errors()[:20])
+        truths = audit.read_tables(bot.database)
+        assert not audit.lost_or_doubled(players.clicks, truths)

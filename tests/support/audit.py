@@ -22,6 +22,7 @@ import json
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from bot.engine import Engine, Event
 from bot.i18n import Lang
 from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI, card_label
+from tests.support.discord_model import User
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Click, Players, Table
 
@@ -189,12 +191,23 @@ def stuck(players: Players, tables: list[Table], truths: dict[int, Truth]) -> li
     return problems
 
 
+def dealt(tables: list[Table], truths: dict[int, Truth]) -> Iterator[tuple[Table, Truth]]:
+    """The tables that have started, with their truth."""
+    for table in tables:
+        if truths[table.id].engine is not None:
+            yield table, truths[table.id]
+
+
+def members(table: Table, truth: Truth) -> Iterator[tuple[Seat, User]]:
+    """Every seat a member plays, with that member."""
+    for seat in truth.seats:
+        if not seat.computer:
+            yield seat, next(u for u in table.players if u.id == seat.user_id)
+
+
 def stale(players: Players, tables: list[Table], truths: dict[int, Truth]) -> list[str]:
     problems = []
-    for table in tables:
-        truth = truths[table.id]
-        if truth.engine is None:
-            continue
+    for table, truth in dealt(tables, truths):
         engine = truth.engine
         message = players.table_message(table)
         waiting = set(re.findall(r"<@!?(\d+)>", message.content or ""))
@@ -211,10 +224,7 @@ def stale(players: Players, tables: list[Table], truths: dict[int, Truth]) -> li
                 problems.append(
                     f"table {table.id}: {name} holds {counts[seat]} cards; the table shows {line!r}"
                 )
-        for seat in truth.seats:
-            if seat.computer:
-                continue
-            user = next(u for u in table.players if u.id == seat.user_id)
+        for seat, user in members(table, truth):
             dm = players.hand_dm(table, user)
             hand = sorted(card_label(c, len(truth.seats)) for c in engine.hands[seat.position])
             labels = sorted(c.get("label") for c in dm.buttons()) if dm else None
@@ -232,10 +242,7 @@ def stale(players: Players, tables: list[Table], truths: dict[int, Truth]) -> li
 def record_lines(fake: FakeDiscord, tables: list[Table], truths: dict[int, Truth]) -> list[str]:
     problems = []
     ui = DonguriUI()
-    for table in tables:
-        truth = truths[table.id]
-        if truth.engine is None:
-            continue
+    for table, truth in dealt(tables, truths):
         thread = fake.model.channels.get(table.message_id)  # a thread from a message has its id
         shown = Counter(
             line
@@ -251,14 +258,8 @@ def record_lines(fake: FakeDiscord, tables: list[Table], truths: dict[int, Truth
 
 def hand_dms(players: Players, tables: list[Table], truths: dict[int, Truth]) -> list[str]:
     problems = []
-    for table in tables:
-        truth = truths[table.id]
-        if truth.engine is None:
-            continue
-        for seat in truth.seats:
-            if seat.computer:
-                continue
-            user = next(u for u in table.players if u.id == seat.user_id)
+    for table, truth in dealt(tables, truths):
+        for _, user in members(table, truth):
             sent = len(players.hand_dms(table, user))
             if sent != truth.engine.deal_number:
                 problems.append(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import sys
 import time
@@ -18,6 +19,8 @@ PROJECT = Path(__file__).resolve().parent.parent.parent
 TOKEN = "smoke-test-token.not.real"
 OVERRIDES = ("DISCORD_TOKEN", "TABLETOP_CONFIG", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL")
 READY = "tabletop: ready as"
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")  # the start of a logged record
+TRACE_WORDS = ("Traceback", "During handling", "The above exception")
 
 
 def bot_env(**extra: str) -> dict[str, str]:
@@ -179,8 +182,25 @@ class BotProcess:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def errors(self) -> list[str]:
-        """Logged errors and tracebacks over every run."""
-        return [line for line in self.lines if " ERROR " in line or "Traceback" in line]
+        """Errors logged over every run, each with the exception its traceback ended with."""
+        out: list[str] = []
+        in_error = False  # inside a logged error's traceback
+        for n, line in enumerate(self.lines):
+            if LOG_LINE.match(line) or line.startswith("===="):
+                in_error = " ERROR " in line
+                if not in_error:
+                    continue
+            elif not line.startswith("Traceback") or in_error:
+                continue
+            in_error = True
+            exception = ""
+            for following in self.lines[n + 1 :]:
+                if LOG_LINE.match(following) or following.startswith("===="):
+                    break
+                if following and not following[0].isspace() and not following.startswith(TRACE_WORDS):
+                    exception = following
+            out.append(f"{line} | {exception}" if exception else line)
+        return out
 
     def __str__(self) -> str:
         return "bot stderr:\n" + "\n".join("  | " + line for line in self.lines[-80:])

@@ -18,8 +18,12 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.discord_interactions import DEFERRED_UPDATE, UPDATE, Sent, Undelivered
 from tests.support.discord_model import Channel, Message, User
 from tests.support.fake_discord import FakeDiscord
@@ -224,3 +228,19 @@ class Players:
             if via == "dm" and sent.answered and not click.accepted:
                 self.refused.add((message.id, len(message.edits)))
         return click
+
+
+@asynccontextmanager
+async def bot_with_players(
+    directory: Path, rng: random.Random
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess, Players]]:
+    """A fake Discord, the real bot started on it, and members to play; the bot is stopped at the
+    end (its stderr is printed, which pytest shows when the test failed)."""
+    async with FakeDiscord(token=TOKEN) as fake:
+        bot = BotProcess(fake, directory)
+        try:
+            await bot.start_ready()
+            yield fake, bot, Players(fake, rng)
+        finally:
+            await bot.stop()
+            print(bot)
