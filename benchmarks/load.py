@@ -157,11 +157,12 @@ async def run(args: argparse.Namespace) -> dict:
             rss = {0: bot.proc_status("VmRSS")}
             lanes = []
             out["grid"] = []
+            out["setup_failures"] = []
             for count in sorted(set(args.tables) | {args.closed}):
                 missing = count - len(in_play(lanes, count))
                 if missing > 0:
                     started = time.monotonic()
-                    lanes += await open_lanes(fake, players, bot.database, missing)
+                    lanes += await open_lanes(fake, players, bot.database, missing, out["setup_failures"])
                     out[f"setup_{count}_tables_s"] = time.monotonic() - started
                 await fake.quiet(1.0, timeout=300)
                 rss[len(lanes)] = bot.proc_status("VmRSS")
@@ -180,6 +181,7 @@ async def run(args: argparse.Namespace) -> dict:
                     }
                     out["grid"].append(cell)
                     print("P2:", json.dumps(cell), flush=True)
+            out["setup_errors"] = bot.errors()[:20]  # errors while tables were opened and played
             out["rss_kib"] = rss
             small, large = min((n for n in rss if n >= 10), default=0), max(rss)
             out["rss_per_1000_tables_mib"] = (
@@ -198,6 +200,7 @@ async def run(args: argparse.Namespace) -> dict:
             out["ratio"] = out["real"]["moves_per_s"] / max(out["null"]["moves_per_s"], 1e-9)
             print("null bot:", json.dumps(out["null"]), flush=True)
             print("real bot:", json.dumps(out["real"]), flush=True)
+            await fake.quiet(1.0, timeout=600)
             one = await open_loop(fake, players, lanes, 1, 20, 5.0, rng, bot.database)
             out["one_table_20_per_s"] = summary([one], fake)
             print("one table at 20/s:", json.dumps(out["one_table_20_per_s"]), flush=True)
@@ -262,8 +265,8 @@ def report(out: dict) -> str:
         f"rounds {null['per_round_moves_per_s']}; fake+driver at {null['fake_cpu_share']:.0%} of a core) |",
         f"| P1 ratio | {out['ratio']:.1%} |",
         f"| Raw aiosqlite commits/s | {out['raw_commits_per_s']:.0f} |",
-        f"| Errors under load ({out['args']['closed']} tables, closed loop) | {real['unanswered']} unanswered, "
-        f"{real['late']} late, {real['not_taken']} not taken, {real['stuck']} with no button, "
+        f"| Errors under load ({out['args']['closed']} tables, closed loop) | {real['unanswered']} unanswered "
+        f"({real['late']} answered after 3 s), {real['not_taken']} not taken, {real['stuck']} with no button, "
         f"{real['errors_logged']} errors logged |",
         f"| P3 REST calls per accepted move | {real['calls_per_move_total']} "
         f"({', '.join(f'{k} {v}' for k, v in real['calls_per_move'].items())}) |",
@@ -275,7 +278,8 @@ def report(out: dict) -> str:
         lines.append(
             f"| P2 {cell['tables']} tables, {cell['rate']} moves/s | p50 {cell['p50_ms']:.0f} ms, p99 "
             f"{cell['p99_ms']:.0f} ms ({cell['moves_per_s']:.0f} moves/s done, {cell['skipped']} skipped, "
-            f"{cell['unanswered'] + cell['late']} unanswered or late, {cell['stuck']} with no button) |"
+            f"{cell['unanswered']} unanswered in 3 s ({cell['late']} answered later), "
+            f"{cell['stuck']} with no button) |"
         )
     for key in ("stored", "dirty"):
         if key in out:
@@ -287,6 +291,8 @@ def report(out: dict) -> str:
             )
     per = out["rss_per_1000_tables_mib"]
     lines.append(f"| RSS per 1,000 touched tables | {'n/a' if per is None else f'{per:.1f} MiB'} |")
+    if out["setup_failures"]:
+        lines.append(f"| Tables that failed to open or start | {len(out['setup_failures'])} |")
     return "\n".join(lines)
 
 
@@ -313,8 +319,10 @@ def main() -> int:
     args.dirty = args.dirty if args.dirty is not None else (200 if args.quick else 1000)
     out = asyncio.run(run(args))
     print(report(out))
-    for line in out["real"]["error_lines"]:
+    for line in out["real"]["error_lines"] + out["setup_errors"]:
         print("bot error:", line)
+    for line in out["setup_failures"][:10]:
+        print("table not set up:", line)
     if args.json:
         pathlib.Path(args.json).write_text(json.dumps(out, indent=2, default=str))
     return 0

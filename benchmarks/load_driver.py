@@ -78,21 +78,29 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # ---- lanes ---------------------------------------------------------------------------------
-async def open_lanes(fake: FakeDiscord, players: Players, database: Path, count: int, parallel: int = 8):
-    """``count`` started Donguri tables, each in a channel of its own, as lanes."""
+async def open_lanes(
+    fake: FakeDiscord, players: Players, database: Path, count: int, failures: list[str], parallel: int = 8
+) -> list[Lane]:
+    """``count`` started Donguri tables, each in a channel of its own, as lanes. A table that fails
+    to open or start (the bot refused a click, or answered too late) is left out and its error
+    added to ``failures``."""
     gate = asyncio.Semaphore(parallel)
 
-    async def one(n: int) -> Table:
+    async def one(n: int) -> Table | None:
         async with gate:
             members = [fake.add_member(f"b{n}x{i}") for i in range(3)]
-            table = await players.open_donguri(
-                fake.add_text_channel(f"bench-{n}"), members, length="standard"
-            )
-            await players.wait_started(table, timeout=120)
+            try:
+                table = await players.open_donguri(
+                    fake.add_text_channel(f"bench-{n}"), members, length="standard"
+                )
+                await players.wait_started(table, timeout=120)
+            except AssertionError as exc:
+                failures.append(str(exc).splitlines()[0][:300])
+                return None
             return table
 
     start = len(fake.model.guilds[fake.guild.id].channels)
-    tables = await asyncio.gather(*(one(start + n) for n in range(count)))
+    tables = [t for t in await asyncio.gather(*(one(start + n) for n in range(count))) if t is not None]
     truths = audit.read_tables(database)
     lanes = []
     for table in tables:
