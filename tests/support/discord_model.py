@@ -186,10 +186,9 @@ class Message:
 
     def payload(self, model: Model) -> dict[str, Any]:
         author = model.users[self.author_id]
-        return {
+        data = {
             "id": self.id,
             "channel_id": self.channel_id,
-            "guild_id": model.channels[self.channel_id].guild_id,
             "type": 0,
             "content": self.content,
             "author": author.payload(),
@@ -205,6 +204,10 @@ class Message:
             "timestamp": TIMESTAMP,
             "edited_timestamp": TIMESTAMP if self.edits else None,
         }
+        guild_id = model.channels[self.channel_id].guild_id
+        if guild_id is not None:  # a DM's message has no guild_id at all (discord.py reads it if present)
+            data["guild_id"] = guild_id
+        return data
 
 
 @dataclass
