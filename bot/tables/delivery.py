@@ -315,6 +315,7 @@ class Delivery:
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
         try:
             if row is not None:
+                self.spend(row["channel_id"])
                 partial = self.bot.get_partial_messageable(row["channel_id"], type=discord.ChannelType.private)
                 await partial.get_partial_message(row["message_id"]).edit(**rendered.edit_kwargs())
             else:
