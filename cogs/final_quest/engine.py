@@ -16,7 +16,9 @@ Turn player, phase ``turn`` (exactly one main action per turn, ``show`` and ``en
     swap:<n>                     exchange own card n with the centre card
     show:<n>                     show own card n to everyone (not while the table knows it is there)
     end                          end the turn (only after the main action)
-Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act).
+Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act), or ``decline``
+    when the seat cannot read the free question (a computer plays it): the question lapses and
+    the asker takes another main action. Nobody answers a question it cannot read at random.
 Final Quest target, phase ``rebuttal``: ``rebut:<n>`` (a held card that was not named) / ``reveal``.
 """
 
@@ -27,6 +29,8 @@ from typing import Any
 
 from bot.cards import code, rank_of
 from bot.engine import Engine, Event, IllegalAction
+
+from .search import FinalQuestSearch
 
 SUIT = "D"
 NUMBERS = tuple(range(1, 14))
@@ -126,7 +130,7 @@ def _main_actions(seat: int) -> list[str]:
 _MAIN_ACTIONS = [_main_actions(s) for s in range(NUM_SEATS)]
 
 
-class FinalQuestEngine(Engine):
+class FinalQuestEngine(FinalQuestSearch, Engine):
     game_id = "final_quest"
     min_players = 4
     max_players = 4
@@ -203,7 +207,7 @@ class FinalQuestEngine(Engine):
         if seat not in self.to_act():
             return []
         if self.phase == PHASE_ANSWER:
-            return [f"answer:{ANSWER_YES}", f"answer:{ANSWER_NO}"]
+            return [f"answer:{ANSWER_YES}", f"answer:{ANSWER_NO}", "decline"]
         if self.phase == PHASE_REBUTTAL:
             assert self.pending is not None
             return [f"rebut:{n}" for n in self.rebuttal_numbers()] + ["reveal"]
@@ -224,6 +228,8 @@ class FinalQuestEngine(Engine):
         head, _, rest = action.partition(":")
         if head == "answer":
             return self._answer(rest)
+        if head == "decline":
+            return self._decline()
         if head in ("rebut", "reveal"):
             return self._rebut(int(rest) if head == "rebut" else None)
         if head == "show":
@@ -258,6 +264,14 @@ class FinalQuestEngine(Engine):
         self.pending = None
         self.phase = PHASE_TURN
         return [Event("answered", {"seat": asker, "target": target, "answer": answer})]
+
+    def _decline(self) -> list[Event]:
+        assert self.pending is not None
+        asker, target = self.pending["asker"], self.pending["seat"]
+        self.main_action = None  # the asker acts again
+        self.pending = None
+        self.phase = PHASE_TURN
+        return [Event("declined", {"seat": asker, "target": target})]
 
     def _structured(self, seat: int, target: int, detail: str) -> list[Event]:
         question, *raw = detail.split(":")
@@ -413,7 +427,7 @@ class FinalQuestEngine(Engine):
                 if len(set(nums)) != HAND_SIZE:
                     return IllegalAction("cards_not_distinct")
                 return IllegalAction("cards_not_sorted")
-        if head == "answer":
+        if head in ("answer", "decline"):
             return IllegalAction("not_asked")
         if head in ("rebut", "reveal"):
             return IllegalAction("no_final_quest")
