@@ -5,8 +5,10 @@ Actions: ``play:<card>`` by the seat to act. Options: ``length`` = ``standard`` 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from bot.ai.deal import deal
 from bot.cards import SUITS, rank_of, standard_deck, suit_of
 from bot.engine import Engine, Event, IllegalAction
 
@@ -20,28 +22,48 @@ POINTS = {
 }
 
 
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "X")}
+_STRENGTHS: dict[int, dict[str, int]] = {}
+
+
+def _strengths(players: int) -> dict[str, int]:
+    """Every card's rank strength for a player count, built once (the hot path of search)."""
+    table = _STRENGTHS.get(players)
+    if table is None:
+        table = _STRENGTHS[players] = {
+            f"{s}{r}": 14 if players < 5 and r == 1 else r for s in SUITS + "X" for r in range(1, 17)
+        }
+    return table
+
+
 def strength(card: str, players: int) -> int:
     """Rank strength: A is high (14) with the standard deck; the 5-player deck runs 1..16."""
-    rank = rank_of(card)
-    return 14 if players < 5 and rank == 1 else rank
+    return _strengths(players)[card]
 
 
 def is_acorn(card: str, players: int) -> bool:
     return strength(card, players) <= 8
 
 
+_POINTS: dict[int, dict[str, int]] = {}
+
+
 def card_points(card: str, players: int) -> int:
-    return POINTS[players].get(strength(card, players), 1)
+    table = _POINTS.get(players)
+    if table is None:
+        table = _POINTS[players] = {c: POINTS[players].get(v, 1) for c, v in _strengths(players).items()}
+    return table[card]
 
 
 def trick_winner(plays: list[tuple[int, str]], players: int) -> tuple[int, str, list[int]]:
     """(winning seat, majority "acorn"/"wildcat", positions counted for the majority)."""
+    table = _strengths(players)
     counted = [i for i in range(len(plays)) if not (players == 4 and i == 1)]
-    acorns = sum(is_acorn(plays[i][1], players) for i in counted)
+    acorns = sum(table[plays[i][1]] <= 8 for i in counted)
     majority = "acorn" if acorns * 2 > len(counted) else "wildcat"
     sign = -1 if majority == "acorn" else 1
     # min() keeps the earliest of equal keys, so the earlier-played card wins a tie of ranks.
-    best = min(range(len(plays)), key=lambda i: sign * strength(plays[i][1], players))
+    best = min(range(len(plays)), key=lambda i: sign * table[plays[i][1]])
     return plays[best][0], majority, counted
 
 
@@ -69,6 +91,8 @@ class DonguriEngine(Engine):
         else:
             self.removed_suit = None
             self.deck = standard_deck(SUITS + "X", range(1, 17))
+        self._points = {c: card_points(c, n) for c in self.deck}
+        self._order = {c: i for i, c in enumerate(sorted(self.deck, key=self._sort_key))}
         self.deals_total = DEALS[n][length]
         self.dealer = self.rng.randrange(n)
         self.deal_no = 0
@@ -83,21 +107,60 @@ class DonguriEngine(Engine):
         cards = list(self.deck)
         self.rng.shuffle(cards)
         size = HAND_SIZE[n]
-        self.hands = [sorted(cards[i * size : (i + 1) * size], key=self._sort_key) for i in range(n)]
+        self.hands = [self._sorted(cards[i * size : (i + 1) * size]) for i in range(n)]
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks = [0] * n
         self.trick: list[tuple[int, str]] = []
         self.last_trick: dict[str, Any] | None = None
+        self.voids = [""] * n  # suits a seat failed to follow this deal: public knowledge
         self.leader = (self.dealer + 1) % n
         self.turn = self.leader
 
     def _sort_key(self, card: str) -> tuple[int, int]:
-        order = SUITS + "X"
-        return order.index(suit_of(card)), strength(card, self.num_players)
+        return _SUIT_ORDER[card[0]], _strengths(self.num_players)[card]
+
+    def _sorted(self, cards: list[str]) -> list[str]:
+        order = self._order
+        return sorted(cards, key=order.__getitem__)
 
     @property
     def deal_number(self) -> int:
         return self.deal_no
+
+    # ---- search (computer players) ------------------------------------------------------------
+    def clone(self) -> DonguriEngine:
+        other = self._copy()
+        other.rng = random.Random.__new__(random.Random)
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def _copy(self) -> DonguriEngine:
+        """Every mutable field copied except ``rng`` (shared: the caller replaces or copies it)."""
+        other = object.__new__(DonguriEngine)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.history = list(self.history)
+        other.penalties = list(self.penalties)
+        other.deal_log = list(self.deal_log)
+        other.hands = [list(h) for h in self.hands]
+        other.taken = [list(t) for t in self.taken]
+        other.tricks = list(self.tricks)
+        other.trick = list(self.trick)
+        other.voids = list(self.voids)
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> DonguriEngine:
+        """Other hands redealt from the cards ``seat`` has not seen (every card played this deal was
+        seen), keeping their sizes and the suits they showed they lack; later deals resampled."""
+        other = self._copy()
+        other.rng = random.Random(rng.getrandbits(64))
+        seen = set(self.hands[seat]).union(*self.taken, (c for _, c in self.trick))
+        unseen = [c for c in self.deck if c not in seen]
+        others = [s for s in range(self.num_players) if s != seat]
+        dealt = deal(unseen, [len(self.hands[s]) for s in others], [self.voids[s] for s in others], rng)
+        for s, cards in zip(others, dealt, strict=True):
+            other.hands[s] = self._sorted(cards)
+        return other
 
     # ---- contract ---------------------------------------------------------------------------
     def to_act(self) -> list[int]:
@@ -127,6 +190,8 @@ class DonguriEngine(Engine):
         n = self.num_players
         card = action.removeprefix("play:")
         self.hands[seat].remove(card)
+        if self.trick and card[0] != self.trick[0][1][0] and card[0] not in self.voids[seat]:
+            self.voids[seat] += self.trick[0][1][0]
         self.trick.append((seat, card))
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
@@ -150,7 +215,8 @@ class DonguriEngine(Engine):
 
     def _score_deal(self) -> Event:
         n = self.num_players
-        points = [sum(card_points(c, n) for c in taken) for taken in self.taken]
+        value = self._points.__getitem__
+        points = [sum(map(value, taken)) for taken in self.taken]
         top = max(points)
         penalty = [top - p for p in points]
         self.penalties = [a + b for a, b in zip(self.penalties, penalty, strict=True)]

@@ -8,6 +8,7 @@ chosen by a player: when the seat due to play has no legal placement the engine 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.engine import Engine, Event, IllegalAction
@@ -86,6 +87,12 @@ class OthelloToriteEngine(Engine):
         other.recent = list(self.recent)
         other.history = list(self.history)
         other.options = dict(self.options)
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> OthelloToriteEngine:
+        """Perfect information: the position itself (the generator, never used in play, replaced)."""
+        other = self.clone()
+        other.rng = rng
         return other
 
     # ---- move generation --------------------------------------------------------------------
