@@ -22,6 +22,7 @@ POINTS = {
 }
 
 
+_ACTIONS = {f"{s}{r}": f"play:{s}{r}" for s in SUITS + "X" for r in range(1, 17)}
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "X")}
 _STRENGTHS: dict[int, dict[str, int]] = {}
 
@@ -48,11 +49,15 @@ def is_acorn(card: str, players: int) -> bool:
 _POINTS: dict[int, dict[str, int]] = {}
 
 
-def card_points(card: str, players: int) -> int:
+def _points(players: int) -> dict[str, int]:
     table = _POINTS.get(players)
     if table is None:
         table = _POINTS[players] = {c: POINTS[players].get(v, 1) for c, v in _strengths(players).items()}
-    return table[card]
+    return table
+
+
+def card_points(card: str, players: int) -> int:
+    return _points(players)[card]
 
 
 def trick_winner(plays: list[tuple[int, str]], players: int) -> tuple[int, str, list[int]]:
@@ -91,8 +96,7 @@ class DonguriEngine(Engine):
         else:
             self.removed_suit = None
             self.deck = standard_deck(SUITS + "X", range(1, 17))
-        self._points = {c: card_points(c, n) for c in self.deck}
-        self._order = {c: i for i, c in enumerate(sorted(self.deck, key=self._sort_key))}
+        self._order = {c: i for i, c in enumerate(sorted(_strengths(n), key=self._sort_key))}
         self.deals_total = DEALS[n][length]
         self.dealer = self.rng.randrange(n)
         self.deal_no = 0
@@ -111,7 +115,7 @@ class DonguriEngine(Engine):
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks = [0] * n
         self.trick: list[tuple[int, str]] = []
-        self.last_trick: dict[str, Any] | None = None
+        self._last: tuple[list[tuple[int, str]], int, str, list[int]] | None = None  # see last_trick
         self.voids = [""] * n  # suits a seat failed to follow this deal: public knowledge
         self.leader = (self.dealer + 1) % n
         self.turn = self.leader
@@ -169,13 +173,13 @@ class DonguriEngine(Engine):
     def legal_actions(self, seat: int) -> list[str]:
         if self.finished or seat != self.turn:
             return []
-        return [f"play:{c}" for c in self._playable(seat)]
+        return [_ACTIONS[c] for c in self._playable(seat)]
 
     def _playable(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         if self.trick:
-            led = suit_of(self.trick[0][1])
-            follow = [c for c in hand if suit_of(c) == led]
+            led = self.trick[0][1][0]
+            follow = [c for c in hand if c[0] == led]
             if follow:
                 return follow
         return list(hand)
@@ -187,35 +191,56 @@ class DonguriEngine(Engine):
         return IllegalAction("must_follow", suit=suit_of(self.trick[0][1]))
 
     def _apply(self, seat: int, action: str) -> list[Event]:
+        return self._play(seat, action.removeprefix("play:"), [])
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        self._play(seat, action[5:], None)
+        self.history.append((seat, action))
+
+    def _play(self, seat: int, card: str, events: list[Event] | None) -> list[Event]:
+        """Play a legal card; ``events`` None (search) skips building the events."""
         n = self.num_players
-        card = action.removeprefix("play:")
         self.hands[seat].remove(card)
-        if self.trick and card[0] != self.trick[0][1][0] and card[0] not in self.voids[seat]:
-            self.voids[seat] += self.trick[0][1][0]
+        if self.trick:
+            led = self.trick[0][1][0]
+            if card[0] != led and led not in self.voids[seat]:
+                self.voids[seat] += led
         self.trick.append((seat, card))
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
-            return []
+            return events or []
         winner, majority, counted = trick_winner(self.trick, n)
         cards = [c for _, c in self.trick]
         self.taken[winner].extend(cards)
         self.tricks[winner] += 1
-        self.last_trick = {
-            "plays": [{"seat": s, "card": c} for s, c in self.trick],
-            "winner": winner,
-            "majority": majority,
-            "excluded": [self.trick[i][0] for i in range(n) if i not in counted],
-        }
-        events = [Event("trick_won", {**self.last_trick, "number": sum(self.tricks)})]
+        self._last = (self.trick, winner, majority, counted)
         self.trick = []
         self.leader = self.turn = winner
+        if events is None:
+            if not self.hands[winner]:
+                self._score_deal()
+            return []
+        events.append(Event("trick_won", {**self.last_trick, "number": sum(self.tricks)}))
         if not self.hands[winner]:
             events.append(self._score_deal())
         return events
 
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest completed trick of this deal, as views and events show it."""
+        if self._last is None:
+            return None
+        plays, winner, majority, counted = self._last
+        return {
+            "plays": [{"seat": s, "card": c} for s, c in plays],
+            "winner": winner,
+            "majority": majority,
+            "excluded": [plays[i][0] for i in range(len(plays)) if i not in counted],
+        }
+
     def _score_deal(self) -> Event:
         n = self.num_players
-        value = self._points.__getitem__
+        value = _points(n).__getitem__
         points = [sum(map(value, taken)) for taken in self.taken]
         top = max(points)
         penalty = [top - p for p in points]
