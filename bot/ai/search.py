@@ -71,6 +71,8 @@ class Search:
         self.tree = Node()
         self.steps = 0
         self.iterations = 0
+        self.moves = 0
+        self.options = 0
         self.deal = root.deal_number
         self.cut = ai.evaluate is not None
 
@@ -151,10 +153,13 @@ class Search:
             if policy is not None:
                 action = policy(state, seat, rng)
             else:
-                action = rng.choice(state.legal_actions(seat))
+                legal = state.legal_actions(seat)
+                self.options += len(legal)
+                action = rng.choice(legal)
             state.apply_fast(seat, action)
             steps += 1
         self.steps += steps
+        self.moves += steps
         if state.is_terminal():
             return rank_values(state)
         assert self.ai.evaluate is not None or steps >= MAX_PLAYOUT_STEPS

@@ -53,8 +53,11 @@ PHASE_OVER = "over"
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "J")}
 
 
+_ORDER = {c: (_SUIT_ORDER[c[0]], int(c[1:])) for c in standard_deck() + list(JOKER_CODES)}
+
+
 def sort_cards(cards: list[str]) -> list[str]:
-    return sorted(cards, key=lambda c: (_SUIT_ORDER[c[0]], int(c[1:])))
+    return sorted(cards, key=_ORDER.__getitem__)
 
 
 def number_label(num: int) -> int | str:
@@ -99,7 +102,7 @@ class SaizenEngine(Engine):
         self.phase = PHASE_CHIPS
         self.chip_queue: list[int] = []
         self.trick: dict[str, Any] | None = None
-        self.last_trick: dict[str, Any] | None = None
+        self._last: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
         self.trick_no = 0  # tricks completed this round
         # Whole sets pass intact, so the deck stays split into n blocks all game (block b is seat b's
         # first hand; in round r seat s holds block s + r - 1). Public knowledge per block: the cards
@@ -225,6 +228,14 @@ class SaizenEngine(Engine):
         return IllegalAction("illegal_action", action=action)
 
     def _apply(self, seat: int, action: str) -> list[Event]:
+        return self._act(seat, action, report=True)
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        self._act(seat, action, report=False)
+        self.history.append((seat, action))
+
+    def _act(self, seat: int, action: str, report: bool) -> list[Event]:
+        """``report`` False (search) skips the per-card events; the state is the same."""
         events: list[Event] = []
         if self.phase == PHASE_CHIPS:
             self.chip_queue.pop(0)
@@ -261,17 +272,18 @@ class SaizenEngine(Engine):
                 self.trick["led"] = parts[2] if len(parts) == 3 else card[0]
                 self.trick["named"] = len(parts) == 3
             self.trick["plays"].append((seat, card))
-            data: dict[str, Any] = {"seat": seat, "card": card, "playoff": 0}
-            if len(parts) == 3:
-                data["suit"] = parts[2]
-            events.append(Event("card_played", data))
+            if report:
+                data: dict[str, Any] = {"seat": seat, "card": card, "playoff": 0}
+                if len(parts) == 3:
+                    data["suit"] = parts[2]
+                events.append(Event("card_played", data))
             if len(self.trick["plays"]) == self.num_players:
                 self._resolve_main(events)
         else:
             playoff["plays"].append((seat, card))
-            events.append(
-                Event("card_played", {"seat": seat, "card": card, "playoff": len(self.trick["playoffs"])})
-            )
+            if report:
+                level = len(self.trick["playoffs"])
+                events.append(Event("card_played", {"seat": seat, "card": card, "playoff": level}))
             if len(playoff["plays"]) == len(playoff["seats"]):
                 self._resolve_playoff_round(events)
         return events
@@ -370,9 +382,7 @@ class SaizenEngine(Engine):
     def _finish_trick(self, winner: int | None, events: list[Event]) -> None:
         assert self.trick is not None
         self.trick_no += 1
-        record = self._trick_view(self.trick)
-        record["winner"] = winner
-        record["number"] = self.trick_no
+        self._last = (self.trick, winner, self.trick_no)
         seats_cards = list(self.trick["plays"]) + [p for po in self.trick["playoffs"] for p in po["plays"]]
         for s, _card in seats_cards:
             if s != winner:
@@ -390,7 +400,6 @@ class SaizenEngine(Engine):
                 )
             )
             self.leader = winner
-        self.last_trick = record
         self.trick = None
         if any(not hand for hand in self.hands):
             self._end_round(events)
@@ -414,7 +423,7 @@ class SaizenEngine(Engine):
         self.played = [[] for _ in range(n)]
         self.face_up = [[] for _ in range(n)]
         self.face_down = [0] * n
-        self.last_trick = None
+        self._last = None
         self.trick_no = 0
         self.round_no += 1
         self.round_tricks.append([0] * n)
@@ -422,6 +431,14 @@ class SaizenEngine(Engine):
 
     def _ranks(self) -> list[int]:
         return [1 + sum(1 for other in self.scores if other > mine) for mine in self.scores]
+
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest finished trick of this round, as views and the record show it."""
+        if self._last is None:
+            return None
+        trick, winner, number = self._last
+        return {**self._trick_view(trick), "winner": winner, "number": number}
 
     # ---- views ----------------------------------------------------------------------------
     @staticmethod
@@ -469,9 +486,7 @@ class SaizenEngine(Engine):
             trick["rules"] = self._rules(led).sides if led else None
             playoff = self._playoff()
             trick["playoff_seats"] = list(playoff["seats"]) if playoff else []
-        last = None
-        if self.last_trick is not None:
-            last = dict(self.last_trick)
+        last = self.last_trick
         return {
             "game": self.game_id,
             "phase": self.phase,
