@@ -3,8 +3,8 @@
 Levels: ``easy`` plays a uniformly random legal move; ``normal`` and ``hard`` search (see
 ``bot.ai.search``) with about 100 ms and 1 s of CPU per move on the reference 2-core machine.
 A player only ever sees ``engine.determinize(seat, rng)`` and the seat's own legal moves, never the
-real hidden state, and the same seed gives the same move: the budget is counted in search steps,
-with a CPU-time cap only as a safety net.
+real hidden state, and the same seed gives the same move: the budget is counted on a virtual clock
+calibrated per game (``GameAI.move_us``, ``iteration_us``), with a CPU-time cap only as a safety net.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from bot.engine import Engine
 
 LEVELS = ("easy", "normal", "hard")
 BUDGET_MS = {"easy": 0, "normal": 100, "hard": 1000}
-#: Share of the CPU budget the step count aims at; the rest is headroom before the time cap.
-TARGET_SHARE = 0.7
+#: Share of the CPU budget the virtual clock aims at; the rest is headroom before the time cap.
+TARGET_SHARE = 0.5
 #: The CPU-time cap, as a multiple of the budget (a safety net: the step count should stop first).
 CAP_FACTOR = 1.0
 
@@ -51,5 +51,4 @@ def choose_action(
         return legal[0]
     if level == "easy" or budget <= 0 or not searches(engine):
         return rng.choice(legal)
-    steps = max(1, int(budget * TARGET_SHARE * ai.steps_per_ms))
-    return Search(engine, seat, ai, rng, steps, cap_ms=budget * CAP_FACTOR).run()
+    return Search(engine, seat, ai, rng, budget * 1000 * TARGET_SHARE, cap_ms=budget * CAP_FACTOR).run()

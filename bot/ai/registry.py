@@ -26,14 +26,17 @@ class GameAI:
       a playout; default: a uniformly random legal action.
     - ``player(engine, seat, level, budget_ms, rng) -> action``: a complete player that replaces the
       generic search at every level. It must read only what ``seat`` may know.
-    - ``steps_per_ms``: how many search steps (moves simulated) this game runs per ms of CPU on the
-      reference machine; search budgets are counted in steps so choices stay deterministic.
+    - ``move_us`` and ``iteration_us``: CPU microseconds one simulated move, and the fixed part of
+      one search iteration (a determinization, a new node, an evaluation), take on the reference
+      machine. The search charges these instead of reading a clock, so its choices stay
+      deterministic while keeping to the CPU budget.
     """
 
     evaluate: Callable[[Engine, int], float] | None = None
     playout: Callable[[Engine, int, random.Random], str] | None = None
     player: Callable[[Engine, int, str, int, random.Random], str] | None = None
-    steps_per_ms: float = 20.0
+    move_us: float = 30.0
+    iteration_us: float = 150.0
 
 
 _REGISTRY: dict[str, GameAI] = {}

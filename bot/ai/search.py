@@ -10,9 +10,10 @@ Several seats to act at once (secret simultaneous choices) are handled by decoup
 acting seat picks from its own statistics at the node, ignoring the others' picks, and the joint
 move leads to the child.
 
-The budget is counted in steps (moves simulated, plus a fixed charge per determinization) rather
-than in time, so a search with the same seed makes the same choice on any machine; a CPU-time cap
-only guards against a budget far off its calibration.
+The budget is counted on a virtual clock (each simulated move and each iteration charged the CPU
+time it takes on the reference machine, per game: ``GameAI.move_us`` and ``iteration_us``) rather
+than read from a real one, so a search with the same seed makes the same choice on any machine; a
+CPU-time cap only guards against a budget far off its calibration.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from bot.ai.registry import GameAI
 from bot.engine import Engine
 
 EXPLORATION = 0.7
-DETERMINIZE_STEPS = 10  # a determinization and a new node cost about as much as this many moves
 MAX_PLAYOUT_STEPS = 20_000
 
 
@@ -61,26 +61,25 @@ def rank_values(engine: Engine) -> list[float]:
 class Search:
     """One decision of one seat: ``run()`` returns the most visited root move."""
 
-    def __init__(self, root: Engine, seat: int, ai: GameAI, rng: random.Random, steps: int, cap_ms: float):
+    def __init__(self, root: Engine, seat: int, ai: GameAI, rng: random.Random, budget_us: float, cap_ms: float):
         self.root = root
         self.seat = seat
         self.ai = ai
         self.rng = rng
-        self.budget = steps
+        self.budget_us = budget_us
         self.cap_s = cap_ms / 1000
         self.tree = Node()
-        self.steps = 0
         self.iterations = 0
         self.moves = 0
-        self.options = 0
         self.deal = root.deal_number
         self.cut = ai.evaluate is not None
 
     def run(self) -> str:
         start = time.process_time()
-        while self.steps < self.budget:
+        ai = self.ai
+        while ai.move_us * self.moves + ai.iteration_us * self.iterations < self.budget_us:
             self.iterate()
-            if self.iterations % 8 == 0 and time.process_time() - start > self.cap_s:
+            if time.process_time() - start > self.cap_s:
                 break
         return self.best()
 
@@ -92,7 +91,6 @@ class Search:
     def iterate(self) -> None:
         self.iterations += 1
         state = self.root.determinize(self.seat, self.rng)
-        self.steps += DETERMINIZE_STEPS
         node = self.tree
         path: list[tuple[list[float], int]] = []
         expanded = False
@@ -109,7 +107,7 @@ class Search:
                 joint.append(action)
             for s, action in zip(seats, joint, strict=True):
                 state.apply_fast(s, action)
-            self.steps += len(joint)
+            self.moves += len(joint)
             key: object = joint[0] if len(joint) == 1 else tuple(joint)
             child = node.children.get(key)
             if child is None:
@@ -153,12 +151,9 @@ class Search:
             if policy is not None:
                 action = policy(state, seat, rng)
             else:
-                legal = state.legal_actions(seat)
-                self.options += len(legal)
-                action = rng.choice(legal)
+                action = rng.choice(state.legal_actions(seat))
             state.apply_fast(seat, action)
             steps += 1
-        self.steps += steps
         self.moves += steps
         if state.is_terminal():
             return rank_values(state)
@@ -166,5 +161,4 @@ class Search:
         evaluate = self.ai.evaluate
         if evaluate is None:
             return [0.5] * state.num_players
-        self.steps += state.num_players
         return [evaluate(state, s) for s in range(state.num_players)]

@@ -25,4 +25,4 @@ def evaluate(engine: DonguriEngine, seat: int) -> float:
     return total / (n - 1)
 
 
-register("donguri", GameAI(evaluate=evaluate, steps_per_ms=60.0))
+register("donguri", GameAI(evaluate=evaluate, move_us=7.0, iteration_us=180.0))

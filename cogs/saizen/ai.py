@@ -25,4 +25,4 @@ def evaluate(engine: SaizenEngine, seat: int) -> float:
     return total / (n - 1)
 
 
-register("saizen", GameAI(evaluate=evaluate, steps_per_ms=40.0))
+register("saizen", GameAI(evaluate=evaluate, move_us=19.0, iteration_us=180.0))
