@@ -4,8 +4,7 @@ Chips at the end of one deal are a poor guide: shops empty, the police wait at e
 tokens buy one escape, over several deals. So a position is valued by playing the rest of the game
 out abstractly: each later deal is a trick count per seat, drawn from how tricks fall in real
 play (winners at random, half of the allowed pushes made), scored by the rules of
-``rules_scoring`` on compact tuples. The value is the seat's share of first place over many such
-futures. The futures are the same for every position (common random numbers), so two positions
+``rules_scoring`` on compact tuples. The value is the seat's share of first place over many such futures. The futures are the same for every position (common random numbers), so two positions
 are compared on equal terms, and values are cached by position: a deal's searches keep meeting the
 same few outcomes.
 """
@@ -13,7 +12,10 @@ same few outcomes.
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
+
+from bot.ai.registry import GameAI, register
 
 from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
 from .rules_scoring import SHOP_GROUPS, TOKEN_CAP
@@ -22,6 +24,7 @@ FUTURES = 48  # abstract continuations per position
 TABLE_SIZE = 4096  # sampled trick counts per player count
 MAX_DEALS = 30  # an abstract future that has not ended by then is judged on chips
 GROUPS = tuple(SHOP_GROUPS[s] for s in range(1, 6))
+PLAYOUTS_PER_MS = 1.0  # playouts per ms of budget: they take about a quarter of it here
 
 
 # ---- how tricks fall -------------------------------------------------------------------------
@@ -54,15 +57,20 @@ def deal_tricks(
 
 
 @lru_cache(maxsize=2)
-def trick_table(n: int) -> tuple[tuple[tuple[int, ...], int | None], ...]:
+def trick_table(n: int) -> tuple:
     rng = random.Random(f"arsene-tricks-{n}")
     dummy = 1 if n == 3 else None
     left = 10 if n == 3 else 11
     rows = []
     for _ in range(TABLE_SIZE):
         tricks, d = deal_tricks(rng, n, [0] * n, dummy, left)
-        rows.append((tuple(tricks), d))
+        rows.append((grouped(tricks), d))
     return tuple(rows)
+
+
+def grouped(tricks: list[int] | tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The seats by trick count, fewest tricks first: the order the shops are settled in."""
+    return tuple((c, tuple(s for s, t in enumerate(tricks) if t == c)) for c in sorted(set(tricks)))
 
 
 # ---- scoring on compact holdings ----------------------------------------------------------------
@@ -72,18 +80,19 @@ def settle(
     tokens: list[int],
     exempt: list[bool],
     pool: int,
-    tricks: tuple[int, ...] | list[int],
+    groups: tuple[tuple[int, tuple[int, ...]], ...],
     dummy: int | None,
     contest: bool,
-) -> tuple[int, list[int]]:
-    """``rules_scoring.score_deal`` on lists (``taken[i]``: groups gone from shop i+1).
-
-    Mutates the lists; returns (token pool, seats caught without exemption).
-    """
-    caught: list[int] = []
-    n = len(tricks)
-    for count in sorted(set(tricks)):
-        seats = [s for s in range(n) if tricks[s] == count]
+) -> tuple[int, bool]:
+    """``rules_scoring.score_deal`` on lists (``taken[i]``: groups gone from shop i+1), for the
+    seats ``grouped`` by trick count. Mutates the lists; returns (token pool, whether anyone was
+    caught). A void deal (every seat caught) changes nothing."""
+    if all(1 <= c <= 5 and taken[c - 1] == 3 for c, _ in groups) and not any(
+        tokens[s] >= TOKEN_CAP and not exempt[s] for _, seats in groups for s in seats
+    ):
+        return pool, False
+    caught = False
+    for count, seats in groups:
         if not 1 <= count <= 5:
             if count == 0 and contest and len(seats) >= 2:
                 _exchange(chips, seats)
@@ -97,7 +106,7 @@ def settle(
                     exempt[s] = True
                 else:
                     chips[s] = 0
-                    caught.append(s)
+                    caught = True
             if contest and len(seats) >= 2:
                 _exchange(chips, seats)
             continue
@@ -115,7 +124,7 @@ def settle(
     return pool, caught
 
 
-def _exchange(chips: list[int], seats: list[int]) -> None:
+def _exchange(chips: list[int], seats: tuple[int, ...]) -> None:
     before = [chips[s] for s in seats]
     for i in range(len(seats)):
         chips[seats[(i + 1) % len(seats)]] = before[i]
@@ -123,7 +132,7 @@ def _exchange(chips: list[int], seats: list[int]) -> None:
 
 # ---- the evaluation ---------------------------------------------------------------------------
 def evaluate(engine: ArseneEngine, seat: int) -> float:
-    """The seat's share of first place, over abstract futures of the whole game (0..1)."""
+    """The seat's share of first place over abstract futures of the whole game (0..1)."""
     if engine.over:
         chips = engine.holdings.chips
         best = max(chips)
@@ -161,30 +170,27 @@ def position_key(engine: ArseneEngine) -> tuple:
 
 @lru_cache(maxsize=65536)
 def future_values(key: tuple) -> tuple[float, ...]:
-    """Each seat's share of first place, over ``FUTURES`` abstract continuations of ``key``."""
+    """Each seat's share of first place over ``FUTURES`` abstract continuations of ``key``."""
     n, advanced, contest0, taken0, chips0, tokens0, exempt0, pool0, tricks0, dummy0, left0 = key
     table = trick_table(n)
     rng = random.Random(12345)  # the same futures for every position
-    wins = [0.0] * n
+    values = [0.0] * n
     for _ in range(FUTURES):
         taken, chips, tokens, exempt, pool = list(taken0), list(chips0), list(tokens0), list(exempt0), pool0
         tricks, dummy = deal_tricks(rng, n, list(tricks0), dummy0, left0)
-        contest = contest0
+        groups, contest = grouped(tricks), contest0
         for _deal in range(MAX_DEALS):
-            before = (list(taken), list(chips), list(tokens), list(exempt), pool)
-            pool, caught = settle(taken, chips, tokens, exempt, pool, tricks, dummy, contest)
-            if len(caught) == n:  # a void deal: undone, and the next one is played
-                taken, chips, tokens, exempt, pool = before
-            elif caught or all(t == 3 for t in taken):
+            pool, caught = settle(taken, chips, tokens, exempt, pool, groups, dummy, contest)
+            if caught or all(t == 3 for t in taken):
                 break
             contest = advanced and 3 in taken
-            tricks, dummy = table[rng.randrange(TABLE_SIZE)]
+            groups, dummy = table[rng.randrange(TABLE_SIZE)]
         best = max(chips)
         share = 1 / chips.count(best)
         for s in range(n):
             if chips[s] == best:
-                wins[s] += share
-    return tuple(w / FUTURES for w in wins)
+                values[s] += share
+    return tuple(v / FUTURES for v in values)
 
 
 # ---- playouts -----------------------------------------------------------------------------------
@@ -204,12 +210,33 @@ def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
-def _register() -> None:
-    try:
-        from bot.ai.registry import GameAI, register
-    except ImportError:  # the search framework is not there yet
-        return
-    register(ArseneEngine.game_id, GameAI(evaluate=evaluate, playout=playout))
+def choose(engine: ArseneEngine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
+    """Determinized Monte-Carlo: every legal move is tried on the same determinizations (so they
+    are compared on equal terms), each played out to the end of the deal and valued by
+    ``evaluate``, finished games included (first place, as the benchmarks count it). The work is a
+    number of playouts set by the budget, so the same seed gives the same move; CPU time only caps
+    it, as a safety net."""
+    legal = engine.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if level == "easy" or budget_ms <= 0:
+        return rng.choice(legal)
+    rounds = max(2, round(budget_ms * PLAYOUTS_PER_MS / len(legal)))
+    totals = [0.0] * len(legal)
+    deal = engine.deal_no
+    start = time.process_time()
+    for _ in range(rounds):
+        base = engine.determinize(seat, rng)
+        for i, action in enumerate(legal):
+            state = base.clone() if i < len(legal) - 1 else base
+            state.apply_fast(seat, action)
+            while not state.over and state.deal_no == deal:
+                actor = state.to_act()[0]
+                state.apply_fast(actor, playout(state, actor, rng))
+            totals[i] += evaluate(state, seat)
+        if time.process_time() - start > budget_ms / 1000:
+            break
+    return legal[max(range(len(legal)), key=totals.__getitem__)]
 
 
-_register()
+register(ArseneEngine.game_id, GameAI(evaluate=evaluate, playout=playout, player=choose))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bot.hidden_deal import deal_hidden
+from bot.ai.deal import deal
 
 if TYPE_CHECKING:
     from .engine import ArseneEngine
@@ -66,27 +66,21 @@ class ArseneSearch:
         the suits a seat failed to follow this deal, and that a seat who showed a card (no trumps)
         held no diamond 2–10 from then on. Later deals come from a fresh generator."""
         state = self._copy(random.Random(rng.getrandbits(64)))
-        n = self.num_players
-        others = [s for s in range(n) if s != seat]
+        others = [s for s in range(self.num_players) if s != seat]
         givers = [s for s in others if s in self.dummy_cards]
         pool = sorted(
             [c for s in others for c in self.hands[s]]
             + list(self.aside)
             + [self.dummy_cards[s] for s in givers]
         )
-        no_marker = self.trumps is False  # the trump seat held no diamond 2–10 after its pick
+        bare = self.trump_seat if self.trumps is False else None  # held no diamond 2–10 after its pick
 
-        def accepts(s: int, in_hand: bool):
-            voids = self.voids[s] if in_hand else ""
-            bare = no_marker and s == self.trump_seat
-            if not voids and not bare:
-                return None
-            return lambda c: c[0] not in voids and not (bare and c in NON_FACE_DIAMONDS)
+        def lacks(s: int, voids: str) -> str:
+            return voids.replace("D", "DN") + ("N" if s == bare else "")
 
-        slots = [(len(self.hands[s]), accepts(s, True)) for s in others]
-        slots.append((len(self.aside), None))
-        slots += [(1, accepts(s, False)) for s in givers]
-        piles = deal_hidden(pool, slots, rng)
+        sizes = [len(self.hands[s]) for s in others] + [len(self.aside)] + [1] * len(givers)
+        lacking = [lacks(s, self.voids[s]) for s in others] + [""] + [lacks(s, "") for s in givers]
+        piles = deal(pool, sizes, lacking, rng, kind)
         for s, pile in zip(others, piles, strict=False):
             state.hands[s] = sorted(pile, key=self.card_order.__getitem__)
         state.aside = piles[len(others)]
@@ -94,7 +88,9 @@ class ArseneSearch:
             state.dummy_cards[s] = pile[0]
         if seat != self.trump_seat:
             state.picked_card = None  # which card the trump seat took stays its secret
-        state.history = [
-            (s, "dummy:?" if s != seat and a.startswith("dummy:") else a) for s, a in self.history
-        ]
         return state
+
+
+def kind(card: str) -> str:
+    """What a void rules out: the suit, with the diamonds 2–10 (``N``) apart from J, Q and K."""
+    return "N" if card in NON_FACE_DIAMONDS else card[0]

@@ -20,6 +20,8 @@ import math
 import random
 from collections import defaultdict
 
+from bot.ai.registry import GameAI, register
+
 from .deduction import (
     HANDS,
     NO,
@@ -201,12 +203,4 @@ def rebuttal(engine: FinalQuestEngine, seat: int) -> str:
     return f"rebut:{max(options, key=openness)}"
 
 
-def _register() -> None:
-    try:
-        from bot.ai.registry import GameAI, register
-    except ImportError:  # the search framework is not there yet
-        return
-    register(FinalQuestEngine.game_id, GameAI(player=choose))
-
-
-_register()
+register(FinalQuestEngine.game_id, GameAI(player=choose))

@@ -13,7 +13,7 @@ Everything here reads only ``public_facts()``, the seat's ``private_facts`` and 
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +76,17 @@ def card_number(code: str) -> int:
 
 
 def _deals(seat: int, hand: int, allowed: dict[int, frozenset[int]]) -> dict[World, float]:
-    """Every deal of the other ten cards (``hand`` being the seat's) that ``allowed`` admits."""
+    """Every deal of the other ten cards (``hand`` being the seat's) that ``allowed`` admits.
+
+    Cached: a game's early turns keep starting from the same deals. Callers never change it."""
+    return _cached_deals(seat, hand, tuple(sorted(allowed.items())))
+
+
+@lru_cache(maxsize=32)
+def _cached_deals(
+    seat: int, hand: int, narrowed: tuple[tuple[int, frozenset[int]], ...]
+) -> dict[World, float]:
+    allowed = dict(narrowed)
     rest = FULL & ~hand
     o1, o2, o3 = (s for s in range(NUM_SEATS) if s != seat)
     every = frozenset(HANDS)

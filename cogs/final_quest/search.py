@@ -109,14 +109,14 @@ def _redraw_secrets(
     real: FinalQuestEngine, state: FinalQuestEngine, seat: int, path: list[World], rng: random.Random
 ) -> None:
     """Rewrite what other seats saw in secret (their swaps, asker-only rebuttals without ``seat``)
-    to match the drawn past, in the private records, ``seen``, ``rebuttals_seen`` and history."""
+    to match the drawn past, in the private records, ``seen`` and ``rebuttals_seen`` (the action
+    log stays the real one, as the engine contract wants; nothing in play reads it)."""
     others = [s for s in range(4) if s != seat]
     for s in others:
         state.private[s] = []
         state.seen[s] = set(numbers_of(path[0][s]))
         state.rebuttals_seen[s] = {}
     known = {(r["turn"], r["kind"]): r for r in real.private[seat]}
-    hidden: list[str] = []  # the drawn hidden actions, in order
     stretch = 0
     for fact in real.facts:
         turn, actor = fact["turn"], fact["seat"]
@@ -130,7 +130,6 @@ def _redraw_secrets(
                 {"kind": "swap", "turn": turn, "gave": card(gave), "took": card(took)}
             )
             state.seen[actor].add(took)
-            hidden.append(f"swap:{gave}")
         elif fact["kind"] == "final_quest" and fact.get("response") == "rebuttal" and fact["card"] is None:
             target = fact["target"]
             record: dict[str, Any] | None = known.get((turn, "rebuttal"))
@@ -138,7 +137,6 @@ def _redraw_secrets(
                 options = [n for n in numbers_of(path[stretch][target]) if n not in fact["named"]]
                 record = {"kind": "rebuttal", "turn": turn, "seat": actor, "target": target}
                 record["card"] = card(rng.choice(options))
-                hidden.append(f"rebut:{record['card'][1:]}")
             n = int(record["card"][1:])
             for s in (actor, target):
                 if s != seat:
@@ -146,20 +144,3 @@ def _redraw_secrets(
             if actor != seat:
                 state.seen[actor].add(n)
                 state.rebuttals_seen[actor][n] = target
-    state.history = _rewrite_history(real, seat, hidden)
-
-
-def _rewrite_history(real: FinalQuestEngine, seat: int, hidden: list[str]) -> list[tuple[int, str]]:
-    """The action log with the other seats' secret swaps and rebuttals replaced by drawn ones."""
-    drawn = iter(hidden)
-    asker = None
-    out = []
-    for s, action in real.history:
-        if action.startswith("fq:"):
-            asker = s
-        secret_swap = action.startswith("swap:") and s != seat
-        secret_rebut = (
-            action.startswith("rebut:") and real.rebuttal_mode == "asker" and seat not in (s, asker)
-        )
-        out.append((s, next(drawn) if secret_swap or secret_rebut else action))
-    return out
