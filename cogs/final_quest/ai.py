@@ -7,7 +7,7 @@ It keeps every deal consistent with what its seat has seen (``deduction``), and 
   target's hand, plus the chance of winning at once. Information about the next opponent's hand is
   worth most, as the partner plays before that opponent's partner can use it; information about
   the partner or the previous opponent is first of use to the next opponent;
-- swaps with the centre when the table has nearly found its own hand (``hard``);
+- swaps with the centre when the next opponent could likely name its own hand (``hard``);
 - never asks a free question, never shows a card, answers only what the engine checks, and
   declines a free question put to it (it cannot read one, and a random answer would be a lie);
 - refutes a wrong Final Quest with the card that leaves its hand the most open.
@@ -51,10 +51,14 @@ CERTAIN = 1 - 1e-9
 # the next opponent, the partner, the previous opponent.
 TARGET_WEIGHT = {1: 1.0, 2: 0.35, 3: 0.55}
 LOSS_BITS = WIN_BITS  # the next opponent winning, in the same units
-DANGER_HANDS = 2  # hard: swap when the table narrows its hand to this many
+REACH = 12  # hard: guesses less likely than 1 in this many are not feared
+BLUFF = 0.05  # hard: how likely a Final Quest names a card of the asker's own
+SWAP_RISK = 0.3  # hard: swap when the next opponent would name this seat's hand this often
 CARDS = {m: tuple(numbers_of(m)) for m in range(1 << 13) if bin(m).count("1") <= 3}
 LOG2 = {1: 0.0, 2: 1.0, 3: math.log2(3)}
 NOT_HAND = {h: frozenset(HANDS) - {h} for h in HANDS}
+for _question in SPECS:  # the answer tables, built once here rather than in the first move
+    yes_hands(*_question)
 
 
 def choose(engine: FinalQuestEngine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
@@ -66,6 +70,8 @@ def choose(engine: FinalQuestEngine, seat: int, level: str, budget_ms: int, rng:
     if engine.main_action is not None:
         return "end"
     worlds = worlds_for(engine, seat)
+    if level == "hard":
+        worlds = read_final_quests(worlds, engine.public_facts(), seat)
     others = [(seat + step) % NUM_SEATS for step in (1, 2, 3)]
     odds = {t: hand_odds(worlds, t) for t in others}
     target, hand, p = max(((t, h, q) for t in others for h, q in odds[t].items()), key=lambda x: x[2])
@@ -75,9 +81,9 @@ def choose(engine: FinalQuestEngine, seat: int, level: str, budget_ms: int, rng:
         t = rng.choice(others)
         question, params = rng.choice(SPECS)
         return askq_action(t, question, *params)
-    if level == "hard" and in_danger(engine, seat):
-        return swap(engine, seat, worlds)
-    threat = Threat(engine, seat, odds[others[0]])
+    threat = Threat(engine, seat, odds[others[0]], hard=level == "hard")
+    if level == "hard" and threat.now(seat) >= SWAP_RISK > p:
+        return swap(engine, seat)
     private = engine.rebuttal_mode == REBUTTAL_ASKER
     best_value, best = -math.inf, ""
     for step, t in enumerate(others, start=1):
@@ -91,7 +97,8 @@ def choose(engine: FinalQuestEngine, seat: int, level: str, budget_ms: int, rng:
             value -= LOSS_BITS * (p_yes * threat.after(t, yes) + (1 - p_yes) * threat.after(t, NO[yes]))
             if value > best_value + 1e-9:
                 best_value, best = value, askq_action(t, question, *params)
-        for named, win, shown, info in probes(odds[t]):
+        openness = openness_of(frozenset(threat.base[t])) if level == "hard" else None
+        for named, win, shown, info in probes(odds[t], openness):
             value = win * WIN_BITS + (1.0 if private else weight) * info
             if value <= best_value:
                 continue
@@ -105,15 +112,18 @@ def choose(engine: FinalQuestEngine, seat: int, level: str, budget_ms: int, rng:
 
 
 class Threat:
-    """How likely the next opponent is to name a hand right on its turn after a public fact.
+    """How likely the next opponent is to name a hand right on its turn, after a public fact.
 
     It knows its own hand (drawn from this seat's odds), the cards the table has seen in other
-    hands, and the hands the public facts leave to each seat; it calls when at most two remain.
+    hands, and the hands the public facts leave to each seat. ``normal`` fears only the hand the
+    fact is about, and only once two or fewer remain; ``hard`` fears its best guess among every
+    hand it could name (this seat's too), however many remain (down to 1 in ``REACH``).
     """
 
-    def __init__(self, engine: FinalQuestEngine, seat: int, next_odds: dict[int, float]) -> None:
+    def __init__(self, engine: FinalQuestEngine, seat: int, next_odds: dict[int, float], hard: bool) -> None:
         self.next = (seat + 1) % NUM_SEATS
         self.next_odds = next_odds
+        self.reach = REACH if hard else 2
         facts = engine.public_facts()
         self.base: dict[int, list[int]] = {}
         for t in range(NUM_SEATS):
@@ -122,7 +132,32 @@ class Threat:
                 if s != t:
                     known |= mask_of(engine.public_cards[s])
             self.base[t] = [h for h in public_hands(facts, t) if not h & known]
+        targets = [t for t in range(NUM_SEATS) if t != self.next]
+        # the best chance elsewhere, for each hand of the next opponent and each target a fact is about
+        self.elsewhere = {
+            t: {
+                own: max([self.chance(self.base[x], own) for x in targets if x != t] or [0.0])
+                for own in next_odds
+            }
+            if hard
+            else dict.fromkeys(next_odds, 0.0)
+            for t in targets
+        }
         self.cache: dict[tuple[int, int], float] = {}
+
+    def chance(self, hands: list[int], own: int) -> float:
+        """1 / the number of ``hands`` the next opponent, holding ``own``, cannot rule out."""
+        found = 0
+        for h in hands:
+            if not h & own:
+                found += 1
+                if found > self.reach:
+                    return 0.0
+        return 1 / found if found else 0.0
+
+    def now(self, seat: int) -> float:
+        """The chance the next opponent names ``seat``'s hand on its turn, as things stand."""
+        return sum(p * self.chance(self.base[seat], own) for own, p in self.next_odds.items())
 
     def after(self, target: int, hands: frozenset[int]) -> float:
         if target == self.next:
@@ -130,18 +165,26 @@ class Threat:
         key = (target, id(hands))
         if key not in self.cache:
             left = [h for h in self.base[target] if h in hands]
-            risk = 0.0
-            for own, p in self.next_odds.items():
-                found = 0
-                for h in left:
-                    if not h & own:
-                        found += 1
-                        if found > 2:
-                            break
-                if 0 < found <= 2:
-                    risk += p / found
-            self.cache[key] = risk
+            elsewhere = self.elsewhere[target]
+            self.cache[key] = sum(
+                p * max(self.chance(left, own), elsewhere[own]) for own, p in self.next_odds.items()
+            )
         return self.cache[key]
+
+
+def read_final_quests(worlds: dict[World, float], facts: list[dict], seat: int) -> dict[World, float]:
+    """A player rarely names its own cards in a Final Quest: worlds where one did (since its last
+    swap) become much less likely, never impossible (a bluff stays possible)."""
+    named = [0] * NUM_SEATS
+    for fact in facts:
+        actor = fact["seat"]
+        if fact["kind"] == "swap":
+            named[actor] = 0
+        elif fact["kind"] == "final_quest" and actor != seat:
+            named[actor] |= mask_of(fact["named"])
+    if not any(named):
+        return worlds
+    return {w: p * BLUFF ** sum(1 for s in range(NUM_SEATS) if w[s] & named[s]) for w, p in worlds.items()}
 
 
 def binary_entropy(p: float) -> float:
@@ -150,10 +193,15 @@ def binary_entropy(p: float) -> float:
     return -p * math.log2(p) - (1 - p) * math.log2(1 - p)
 
 
-def probes(odds: dict[int, float]) -> list[tuple[int, float, dict[int, float], float]]:
+def probes(
+    odds: dict[int, float], openness: dict[int, int] | None = None
+) -> list[tuple[int, float, dict[int, float], float]]:
     """Each Final Quest worth trying on a hand with these ``odds``: (named cards, chance it is
-    right, chance of each refuting card if the target shows any unnamed card, information in bits
-    that refutation gives)."""
+    right, chance of each refuting card, information in bits that refutation gives).
+
+    The target shows any unnamed card alike, or (``openness`` given: how many hands the table
+    still allows with each card) refutes as this player does: with the card that tells least.
+    """
     possible = 0
     for h in odds:
         possible |= h
@@ -168,6 +216,9 @@ def probes(odds: dict[int, float]) -> list[tuple[int, float, dict[int, float], f
             if h == named:
                 continue
             cards = CARDS[h & ~named]
+            if openness is not None:
+                shown[max(cards, key=lambda n: (openness[n], -n))] += p
+                continue
             for n in cards:
                 shown[n] += p / len(cards)
             choice_bits += p * LOG2[len(cards)]
@@ -176,14 +227,13 @@ def probes(odds: dict[int, float]) -> list[tuple[int, float, dict[int, float], f
     return out
 
 
-def in_danger(engine: FinalQuestEngine, seat: int) -> bool:
-    """Whether the table has narrowed this seat's hand to a few possibilities."""
-    if len(engine.hands[seat]) != 3:
-        return False
-    return len(public_hands(engine.public_facts(), seat)) <= DANGER_HANDS
+def openness_of(hands: frozenset[int]) -> dict[int, int]:
+    """For each card, how many of ``hands`` hold it: the refutation that tells least is the card
+    most of the hands the table still allows hold."""
+    return {n: sum(1 for h in hands if h & bit(n)) for n in range(1, 14)}
 
 
-def swap(engine: FinalQuestEngine, seat: int, worlds: dict[World, float]) -> str:
+def swap(engine: FinalQuestEngine, seat: int) -> str:
     """Give the card the table is surest this seat holds."""
     possible = public_hands(engine.public_facts(), seat)
     count = {n: sum(1 for h in possible if h & bit(n)) for n in engine.hands[seat]}
@@ -192,15 +242,9 @@ def swap(engine: FinalQuestEngine, seat: int, worlds: dict[World, float]) -> str
 
 def rebuttal(engine: FinalQuestEngine, seat: int) -> str:
     """The refuting card that leaves the most hands possible in the table's eyes."""
-    options = engine.rebuttal_numbers()
-    possible = public_hands(engine.public_facts(), seat)
     named = mask_of(engine.pending["named"]) if engine.pending else 0
-    possible = frozenset(h for h in possible if h != named)
-
-    def openness(n: int) -> tuple[int, int]:
-        return sum(1 for h in possible if h & bit(n)), -n
-
-    return f"rebut:{max(options, key=openness)}"
+    allowed = openness_of(public_hands(engine.public_facts(), seat) - {named})
+    return f"rebut:{max(engine.rebuttal_numbers(), key=lambda n: (allowed[n], -n))}"
 
 
 register(FinalQuestEngine.game_id, GameAI(player=choose))
