@@ -128,6 +128,8 @@ def _main_actions(seat: int) -> list[str]:
 
 
 _MAIN_ACTIONS = [_main_actions(s) for s in range(NUM_SEATS)]
+_SHOW = {n: f"show:{n}" for n in NUMBERS}
+_SWAP = {n: f"swap:{n}" for n in NUMBERS}
 
 
 class FinalQuestEngine(FinalQuestSearch, Engine):
@@ -212,10 +214,11 @@ class FinalQuestEngine(FinalQuestSearch, Engine):
             assert self.pending is not None
             return [f"rebut:{n}" for n in self.rebuttal_numbers()] + ["reveal"]
         hand = self.hands[seat]
-        shows = [f"show:{n}" for n in hand if n not in self.public_cards[seat]]
+        known = self.public_cards[seat]
+        shows = [_SHOW[n] for n in hand if n not in known]
         if self.main_action is not None:
             return shows + ["end"]
-        return _MAIN_ACTIONS[seat] + [f"swap:{n}" for n in hand] + shows
+        return _MAIN_ACTIONS[seat] + [_SWAP[n] for n in hand] + shows
 
     def rebuttal_numbers(self) -> list[int]:
         """The cards the Final Quest target may show: held and not named."""
@@ -284,13 +287,21 @@ class FinalQuestEngine(FinalQuestSearch, Engine):
         return [Event(f"q_{question}", data)]
 
     def _final_quest(self, seat: int, target: int, named: list[int]) -> list[Event]:
-        self.main_action = {"kind": "final_quest", "target": target, "named": named}
         a, b, c = named
-        events = [
-            Event(
-                "final_quest", {"seat": seat, "target": target, "named": list(named), "a": a, "b": b, "c": c}
-            )
-        ]
+        data = {"seat": seat, "target": target, "named": list(named), "a": a, "b": b, "c": c}
+        events = [Event("final_quest", data)]
+        if self._name_hand(seat, target, named):
+            assert self.winner_team is not None
+            winners = list(TEAM_SEATS[self.winner_team])
+            data = {"seat": seat, "target": target, "team": self.winner_team, "winners": winners}
+            events.append(Event("final_quest_correct", data))
+        else:
+            events.append(Event("final_quest_wrong", {"seat": seat, "target": target}))
+        return events
+
+    def _name_hand(self, seat: int, target: int, named: list[int]) -> bool:
+        """The Final Quest itself: True when it wins, else the target must refute it."""
+        self.main_action = {"kind": "final_quest", "target": target, "named": named}
         if sorted(self.hands[target]) == named:
             self._fact("final_quest", seat=seat, target=target, named=named, response="correct")
             self.main_action["response"] = "correct"
@@ -300,18 +311,10 @@ class FinalQuestEngine(FinalQuestSearch, Engine):
             self.outcome = "win"
             self.winner_team = TEAMS[seat]
             self.final_quest_hit = {"seat": seat, "target": target, "named": named}
-            winners = list(TEAM_SEATS[self.winner_team])
-            events.append(
-                Event(
-                    "final_quest_correct",
-                    {"seat": seat, "target": target, "team": self.winner_team, "winners": winners},
-                )
-            )
-            return events
+            return True
         self.pending = {"kind": "rebuttal", "seat": target, "asker": seat, "named": named}
         self.phase = PHASE_REBUTTAL
-        events.append(Event("final_quest_wrong", {"seat": seat, "target": target}))
-        return events
+        return False
 
     def _rebut(self, n: int | None) -> list[Event]:
         assert self.pending is not None and self.main_action is not None

@@ -84,6 +84,14 @@ class FinalQuestSearch:
         other.rebuttals_seen = [dict(r) for r in self.rebuttals_seen]
         return other
 
+    def apply_fast(self: FinalQuestEngine, seat: int, action: str) -> None:
+        """Final Quests (most of a random game's moves) without building events."""
+        if action[1] == "q":  # fq:<target>:<a>.<b>.<c>
+            self._name_hand(seat, int(action[3]), [int(x) for x in action[5:].split(".")])
+        else:
+            self._apply(seat, action)
+        self.history.append((seat, action))
+
     def determinize(self: FinalQuestEngine, seat: int, rng: random.Random) -> FinalQuestEngine:
         """A state ``seat`` cannot tell from this one: hands, centre and the hidden past drawn from
         every deal consistent with the answers, rebuttals, swaps and shows it has seen."""
