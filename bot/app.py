@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.ai import pool
 from bot.core.config import Config
 from bot.core.translator import CatalogTranslator
 from bot.events.desk import TournamentDesk
@@ -129,6 +130,7 @@ class TabletopBot(commands.Bot):
         for service in ("computers", "delivery"):
             if hasattr(self, service):
                 await getattr(self, service).worker.close()
+        pool.shutdown()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

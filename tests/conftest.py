@@ -13,7 +13,12 @@ from bot.core.config import Config
 def bot_config(tmp_path) -> Config:
     # The simulator's clock does not run by itself; the channel budget is measured by the process
     # tests against the loopback fake Discord instead.
-    return Config(token="unused", database=str(tmp_path / "tabletop.sqlite3"), channel_budget=10_000)
+    return Config(
+        token="unused",
+        database=str(tmp_path / "tabletop.sqlite3"),
+        channel_budget=10_000,
+        computer_search=False,  # computers play at random here; tests/ai covers their search
+    )
 
 
 @pytest_asyncio.fixture

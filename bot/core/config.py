@@ -28,6 +28,8 @@ class Config:
     organizer_role: str = ""
     #: Messages and edits the bot makes in one channel per 5 seconds (Discord allows about 5).
     channel_budget: int = 5
+    #: Computer seats search for their move (in worker processes); off: they play at random.
+    computer_search: bool = True
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -45,7 +47,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "computer_search"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -58,6 +60,7 @@ def parse(raw: dict[str, Any]) -> Config:
         organizer_role=_expect(raw, "organizer_role", str, ""),
         games=_expect(raw, "games", dict, {}),
         channel_budget=_expect(raw, "channel_budget", int, 5),
+        computer_search=_expect(raw, "computer_search", bool, True),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")

@@ -11,6 +11,7 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
+from bot.ai import pool
 from bot.core.engine import Engine
 from bot.storage.store import TableRow
 from bot.tables.worker import Worker
@@ -18,7 +19,7 @@ from bot.tables.worker import Worker
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
-log = logging.getLogger(__name__)
+log_ = logging.getLogger(__name__)
 
 
 def move_seed(table: TableRow, engine: Engine) -> int:
@@ -32,9 +33,22 @@ class Computers:
         bot.service.on_computer_turn = self.worker.request
 
     async def choose(self, table: TableRow, engine: Engine, seat: int) -> str:
-        """The move a computer of this seat's level makes (the search runs off the event loop)."""
+        """The move a computer of this seat's level makes. The search runs in a worker process from
+        the stored game alone (options, seed, log), so it sees only what ``determinize`` gives its
+        seat, and the event loop keeps answering other tables meanwhile."""
         legal = engine.legal_actions(seat)
-        return random.Random(move_seed(table, engine)).choice(legal)
+        level = table.seats[seat].level
+        if not self.bot.config.computer_search or level == "easy" or len(legal) == 1:
+            return random.Random(move_seed(table, engine)).choice(legal)
+        log = list(engine.history)
+        try:
+            return await pool.think(
+                table.game, len(table.seats), table.options, table.seed, log, seat, level,
+                move_seed(table, engine),
+            )
+        except Exception:
+            log_.exception("table %s: the computer's search failed; it plays at random", table.id)
+            return random.Random(move_seed(table, engine)).choice(legal)
 
     async def step(self, table_id: int) -> None:
         service = self.bot.service

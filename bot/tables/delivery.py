@@ -102,9 +102,11 @@ def ping_text(seats, key: str, tr: Lang, when: str) -> str:
 
 
 def retryable(exc: BaseException) -> bool:
+    """Rate limits, server errors and timeouts pass; so may a missing permission, once a moderator
+    restores it. A message that is gone (404) is handled where it happens."""
     if isinstance(exc, (asyncio.TimeoutError, OSError)):
         return True
-    return isinstance(exc, discord.HTTPException) and (exc.status == 429 or exc.status >= 500)
+    return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
 class Delivery:
@@ -313,6 +315,7 @@ class Delivery:
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
         try:
             if row is not None:
+                self.spend(row["channel_id"])
                 partial = self.bot.get_partial_messageable(row["channel_id"], type=discord.ChannelType.private)
                 await partial.get_partial_message(row["message_id"]).edit(**rendered.edit_kwargs())
             else:
@@ -350,7 +353,10 @@ class Delivery:
     async def ping_turn(self, table: TableRow) -> None:
         """Once per turn: one live mention at the table (the previous one is deleted) and, on clocked
         tables for players who want it, a DM."""
-        waiting = [table.seats[s] for s in table.ping_seats if s in table.turn_seats]
+        # The seats whose turn began, if still waited for; otherwise (a ping delayed by the channel
+        # budget while play went on) whoever is waited for now.
+        fresh = [s for s in table.ping_seats if s in table.turn_seats]
+        waiting = [table.seats[s] for s in (fresh or table.turn_seats)]
         waiting = [s for s in waiting if not s.played_by_computer]
         store = self.service.store
         home = self.messageable(table.home_channel_id)

@@ -308,6 +308,8 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise UserError("error.not_seated")
+            if table.paused:
+                raise UserError("error.paused")
             engine = await self.engine(table)
             log_length = len(engine.history)
             acted_since = any(s == seat for s, _ in engine.history[version:])
@@ -349,7 +351,7 @@ class TableService:
         """Commit a computer's move chosen at ``version``; False when the table moved on meanwhile."""
         async with self.locked(table_id):
             table = await self.table(table_id)
-            if table.version != version:
+            if table.version != version or table.paused:
                 return False
             engine = await self.engine(table)
             if self.computer_to_act(table, engine) != seat or action not in engine.legal_actions(seat):

@@ -2,7 +2,7 @@
 
 The turn's main actions that need words or three cards are slash commands used in the table
 channel: ``ask`` (free YES/NO question, posted publicly; the asked player answers with the table's
-buttons), ``check`` (a question the engine answers truthfully) and ``quest`` (a Final Quest).
+buttons; refused for a computer seat, which cannot read it), ``check`` (a question the engine answers truthfully) and ``quest`` (a Final Quest).
 Swapping, showing and ending the turn are buttons in the private prompt, and also commands here.
 Each command is checked before it reaches the engine so a mistake gets a specific answer.
 """
@@ -73,6 +73,13 @@ def question_params(question: str, number: int | None, count: int | None, tr: La
     return params
 
 
+def computer_cannot_read(player: discord.abc.User, tr: Lang) -> UserError:
+    """A computer seat cannot read a free question, and answering it at random would be a lie
+    the rules forbid: the asker is pointed to the structured questions instead."""
+    questions = "\n".join(f"• {tr(f'{G}.question_choice.{q}')}" for q in QUESTIONS)
+    return UserError(f"{G}.error.ask_computer", player=display(player), questions=questions)
+
+
 class FinalQuest(
     commands.GroupCog,
     group_name=locale_str("finalquest", key="final_quest.cmd.name"),
@@ -120,6 +127,8 @@ class FinalQuest(
     ) -> None:
         async def work():
             table, target = await self.target_seat(interaction, player)
+            if table.seats[target].played_by_computer:
+                raise computer_cannot_read(player, member_lang(interaction))
             tr = Lang(table.language)
             text = discord.utils.escape_mentions(" ".join(question.split()))
             announce = tr(

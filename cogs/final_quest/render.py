@@ -146,9 +146,10 @@ class FinalQuestUI(GameUI):
 
     def timeout_action(self, engine: Engine, seat: int) -> str | None:
         """A move for an absent player that reveals nothing by accident: end the turn once its
-        action is done, else a truthful checked question or the first refuting card."""
+        action is done, else a truthful checked question or the first refuting card; a free
+        question it was asked lapses (nobody answers it for the player)."""
         legal = engine.legal_actions(seat)
-        for prefix in ("end", "askq:", "rebut:"):
+        for prefix in ("end", "askq:", "rebut:", "decline"):
             found = [a for a in legal if a.startswith(prefix)]
             if found:
                 return found[0]

@@ -7,7 +7,6 @@ SIGTERM. Plus the entry point's fast failures: no token, and a bad config value.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import subprocess
 import sys
@@ -16,64 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.bot_process import TOKEN, StderrLog, bot_env, write_config
 from tests.support.fake_discord import FakeDiscord
 
-PROJECT = Path(__file__).resolve().parents[2]
-TOKEN = "smoke-test-token.not.real"
 STEP_TIMEOUT = 40.0  # any single step of start-up
 SHUTDOWN_LIMIT = 5.0  # SIGTERM to exit
-OVERRIDES = ("DISCORD_TOKEN", "TABLETOP_CONFIG", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL")
-
-
-def bot_env(**extra: str) -> dict[str, str]:
-    """The test's environment without anything that would point the bot at a real Discord."""
-    env = {k: v for k, v in os.environ.items() if k not in OVERRIDES}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(PROJECT), env.get("PYTHONPATH")]))
-    env["PYTHONUNBUFFERED"] = "1"
-    env.update(extra)
-    return env
-
-
-def write_config(tmp_path: Path, *lines: str) -> Path:
-    path = tmp_path / "config.toml"
-    database = (tmp_path / "tabletop.sqlite3").as_posix()
-    path.write_text("\n".join([f'database = "{database}"', *lines]) + "\n", encoding="utf-8")
-    return path
-
-
-class StderrLog:
-    """Collects the bot's stderr line by line while it runs."""
-
-    def __init__(self, stream: asyncio.StreamReader) -> None:
-        self.lines: list[str] = []
-        self._changed = asyncio.Condition()
-        self._task = asyncio.create_task(self._read(stream))
-
-    async def _read(self, stream: asyncio.StreamReader) -> None:
-        while line := await stream.readline():
-            async with self._changed:
-                self.lines.append(line.decode("utf-8", "replace").rstrip("\n"))
-                self._changed.notify_all()
-
-    def matching(self, text: str) -> list[str]:
-        return [line for line in self.lines if text in line]
-
-    async def wait_for(self, text: str, timeout: float) -> str:
-        async with self._changed:
-            try:
-                await asyncio.wait_for(self._changed.wait_for(lambda: self.matching(text)), timeout)
-            except TimeoutError:
-                raise AssertionError(f"bot: no {text!r} on stderr within {timeout}s\n{self}") from None
-        return self.matching(text)[0]
-
-    async def finish(self, timeout: float = 5.0) -> None:
-        try:
-            await asyncio.wait_for(self._task, timeout)
-        except TimeoutError:
-            self._task.cancel()
-
-    def __str__(self) -> str:
-        return "bot stderr:\n" + "\n".join("  | " + line for line in self.lines[-60:])
 
 
 async def test_entry_point_logs_in_syncs_answers_a_command_and_stops_on_sigterm(tmp_path):

@@ -6,6 +6,8 @@ the table message names the player to act, the table embed lists seats, each DM 
 
 from __future__ import annotations
 
+import re
+
 import discord
 from simcord import BackendError
 
@@ -488,3 +490,54 @@ async def test_rules_and_card_suggestions(simcord_env):
     assert sorted(c["value"] for c in suggested) == hand(active)
     bystander = others(world, channel, active)[0]
     assert await bystander.autocomplete(channel, f"{GAME} show", "card", "") == []
+
+
+# ---- computer seats and free questions ------------------------------------------------------------
+def final_quest_table_id(channel) -> int:
+    return int(re.search(r"#(\d+)", table_message(channel).embeds[0].title).group(1))
+
+
+async def test_a_free_question_to_a_computer_seat_is_refused_with_the_checked_questions(simcord_env):
+    """A computer cannot read a free question, and a random YES / NO would be a lie: the asker is
+    told why, offered the checked questions, and nothing happens at the table."""
+    world = make_world(simcord_env)
+    channel = await start_table(world)
+    (active,) = to_act(world, channel)
+    target = others(world, channel, active)[0]
+    assert await world.env.bot.service.hand_to_computer(final_quest_table_id(channel), target.id)
+    before = embed_text(table_message(channel))
+    refused = await active.slash(channel, f"{GAME} ask", player=target, question="Is your highest card red?")
+    text = refused.response.content
+    assert refused.ephemeral and f"{target.name} is played by the computer" in text
+    assert "`/finalquest check`" in text and "Is the sum of your cards even?" in text
+    assert "Do you hold at least K even cards? (count K)" in text
+    assert not [m for m in channel.history() if m.content.startswith(ANNOUNCE)], "the question was not posted"
+    assert embed_text(table_message(channel)) == before and to_act(world, channel) == [active]
+    checked = await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
+    assert checked.response.content == "Done."
+    assert f"{active.name} asks {target.name} (computer): “Is the sum of your cards even?”" in record_text(
+        channel
+    )
+
+
+async def test_an_absent_player_asked_a_free_question_lets_it_lapse_instead_of_guessing(simcord_env):
+    world = make_world(simcord_env)
+    channel = await open_lobby(world)
+    table_id = final_quest_table_id(channel)
+    await world.members[0].select(table_message(channel), ["60"], custom_id=f"tt:clock:{table_id}")
+    announcement = world.channel.history()[-1]
+    for member in world.members[1:4]:
+        await member.click(announcement, label="Join")
+    (active,) = to_act(world, channel)
+    target = others(world, channel, active)[0]
+    await active.slash(channel, f"{GAME} ask", player=target, question="Do you like odd numbers?")
+    assert to_act(world, channel) == [target]
+    await simcord_env.advance_time(61)
+    record = record_text(channel)
+    assert f"{target.name} does not answer free questions, so the question lapses" in record
+    assert f"{target.name} answers" not in record
+    assert to_act(world, channel) == [active]
+    assert (
+        "Done."
+        == (await active.slash(channel, f"{GAME} check", player=target, question="sum_even")).response.content
+    )

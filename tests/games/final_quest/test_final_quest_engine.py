@@ -317,9 +317,9 @@ def test_exactly_one_main_action_per_turn(main, after):
     assert refused(e, 0, "end") == "act_first"
     e.apply(0, "show:3")  # showing a card before the action is allowed
     e.apply(0, main)
-    while e.to_act() != [0]:  # the asked / named seat responds
+    while e.to_act() != [0]:  # the asked / named seat responds (a decline would undo the action)
         seat = e.to_act()[0]
-        e.apply(seat, e.legal_actions(seat)[-1])
+        e.apply(seat, [a for a in e.legal_actions(seat) if a != "decline"][-1])
     assert e.public_view()["main_done"] is True
     for again in ("ask:2", "askq:1:sum_even", "fq:1:4.5.7", "swap:2"):
         assert refused(e, 0, again) == "already_acted"
@@ -335,7 +335,7 @@ def test_free_question_only_the_asked_seat_answers():
     e = table(first=3)
     assert codes(e.apply(3, "ask:1")) == ["asked"]
     assert e.to_act() == [1]
-    assert e.legal_actions(1) == ["answer:yes", "answer:no"]
+    assert e.legal_actions(1) == ["answer:yes", "answer:no", "decline"]
     assert e.public_view()["pending"] == {"kind": "answer", "seat": 1, "asker": 3, "question": "free"}
     for seat in (0, 2, 3):
         assert refused(e, seat, "answer:yes") == "not_your_turn"
