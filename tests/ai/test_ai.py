@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from tests.test_othello_torite_engine import BLACK, position
+from tests.games.othello_torite.test_othello_torite_engine import BLACK, position
 
 import bot.ai as ai
 from bot.ai import pool

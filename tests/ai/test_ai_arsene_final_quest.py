@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tests.test_final_quest_engine import table
+from tests.games.final_quest.test_final_quest_engine import table
 
 import bot.ai as ai
 from cogs.arsene import ai as arsene_ai
