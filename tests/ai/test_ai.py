@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 import pytest
-from tests.games.othello_torite.test_othello_torite_engine import BLACK, position
 
 import bot.ai as ai
 from bot.ai import pool
@@ -19,6 +18,7 @@ from bot.core.engine import Engine, Event
 from cogs.donguri.engine import DonguriEngine
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.saizen.engine import SaizenEngine
+from tests.games.othello_torite.test_othello_torite_engine import BLACK, position
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 

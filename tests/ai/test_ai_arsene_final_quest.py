@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import random
 
-from tests.games.final_quest.test_final_quest_engine import table
-
 import bot.ai as ai
 from cogs.arsene import ai as arsene_ai
 from cogs.arsene.engine import PHASE_PUSH, ArseneEngine
@@ -19,6 +17,7 @@ from cogs.final_quest import ai as fq_ai
 from cogs.final_quest import deduction
 from cogs.final_quest.engine import FinalQuestEngine
 from cogs.final_quest.search import bit
+from tests.games.final_quest.test_final_quest_engine import table
 
 # ---- Arsène ------------------------------------------------------------------------------------
 
