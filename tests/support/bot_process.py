@@ -35,7 +35,11 @@ def bot_env(**extra: str) -> dict[str, str]:
 def write_config(directory: Path, *lines: str) -> Path:
     path = directory / "config.toml"
     database = (directory / "tabletop.sqlite3").as_posix()
-    path.write_text("\n".join([f'database = "{database}"', *lines]) + "\n", encoding="utf-8")
+    # Computers play at random here: a search worker process outliving a killed bot would hold its
+    # stderr open. The search itself is tested in tests/ai.
+    path.write_text(
+        "\n".join([f'database = "{database}"', "computer_search = false", *lines]) + "\n", encoding="utf-8"
+    )
     return path
 
 
