@@ -33,6 +33,8 @@ def game_extensions() -> list[str]:
 
 class TabletopBot(commands.Bot):
     def __init__(self, config: Config) -> None:
+        # The bot never joins voice: no "PyNaCl/davey is not installed" warnings at every start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.config = config
