@@ -17,6 +17,7 @@ from bot.clock import now as clock_now
 from bot.config import Config
 from bot.delivery import Delivery
 from bot.desk import Desk
+from bot.member_locale import MemberLanguages
 from bot.speech import Speech
 from bot.storage import Store
 from bot.tables import TableService
@@ -44,6 +45,7 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database)
+        self.languages = MemberLanguages(self.store)
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
         self.desk = Desk(self, self.service)
@@ -86,6 +88,13 @@ class TabletopBot(commands.Bot):
         await self.tournaments.recover()
         await self.scheduler.run_due()
 
+    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+        # Before any command or button runs (they are already scheduled, not started): private
+        # answers and the DMs they cause follow the language this interaction carries.
+        if event_name == "interaction" and hasattr(self, "languages"):
+            self.languages.note(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_message(self, message: discord.Message) -> None:
         await self.speech.on_message(message)
 
@@ -103,6 +112,8 @@ class TabletopBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await startup
         await super().close()
+        if hasattr(self, "languages"):
+            await self.languages.flush()
         if self.store is not None:
             await self.store.close()
             self.store = None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import render
+from bot import render, results
 from bot.games import REGISTRY
 from bot.i18n import Lang
 from bot.storage import TableRow
@@ -170,13 +170,8 @@ class Delivery:
 
     @staticmethod
     def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
-        results = json.loads(table.result) if table.result else engine.results()
-        order = sorted(range(len(names)), key=lambda s: results["ranks"][s])
-        standings = " · ".join(
-            tr("table.standing", rank=results["ranks"][s], player=names[s], score=results["scores"][s])
-            for s in order
-        )
-        return tr("table.final", standings=standings)
+        result = results.stored_result(table, engine)
+        return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))
 
     async def deliver_hand(self, table: TableRow, engine, seat: int, tr: Lang) -> None:
         """One DM per deal per player, edited as the hand changes."""
@@ -185,8 +180,9 @@ class Delivery:
         row = await store.delivery(table.id, seat, deal)
         if row is not None and row["failed"]:
             return
-        header = tr("dm.header", url=jump_url(table))
-        rendered = render.prompt_message(table, engine, seat, tr, header=header)
+        mine = await self.bot.languages.lang(table.seats[seat].user_id, table.language)
+        header = mine("dm.header", url=jump_url(table))
+        rendered = render.prompt_message(table, engine, seat, mine, header=header)
         key = fingerprint(rendered)
         if row is not None and self.shown.get((table.id, seat)) == key:
             return
@@ -245,10 +241,10 @@ class Delivery:
         await self.dm_players(table, seats, dm_key, when)
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
-        tr = Lang(table.language)
         for seat in seats:
             if not await self.service.store.turn_dms(seat.user_id):
                 continue
+            tr = await self.bot.languages.lang(seat.user_id, table.language)
             try:
                 user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
                 await user.send(

@@ -307,7 +307,7 @@ class Desk:
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None
-        tr = Lang(table.language) if in_dm else member_lang(interaction)
+        tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
         if self.on_table_message(interaction, table):
             await interaction.response.defer()
             await self.delivery.refresh(table_id)
@@ -337,12 +337,17 @@ class Desk:
         return [(label(a), a) for a in engine.legal_actions(seat)]
 
     async def play_command(
-        self, interaction: discord.Interaction, game: str, action: str, announce: str | None = None
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        action: str,
+        announce: str | None = None,
+        talk: str | None = None,
     ) -> None:
         """Apply a move typed as a slash command; the answer is ephemeral.
 
-        ``announce`` is posted publicly at the table once the move is accepted (a question's text,
-        which is table talk rather than game state).
+        ``announce`` is posted publicly at the table once the move is accepted, and ``talk`` kept for
+        the table message (a question's text, which is table talk rather than game state).
         """
 
         async def work():
@@ -354,6 +359,8 @@ class Desk:
                     interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
                 )
                 return
+            if talk is not None:
+                await self.service.store.update_table(table.id, talk=talk)
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             if announce:
                 home = self.delivery.messageable(table.home_channel_id)

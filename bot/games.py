@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bot import cards
+from bot import cards, results
 from bot.engine import Engine, Event
 from bot.i18n import Lang
 
@@ -35,11 +35,13 @@ class Menu:
 
 @dataclass
 class Prompt:
-    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry."""
+    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry;
+    ``image`` a picture shown under the text (a board with the seat's own moves marked)."""
 
     text: str
     choices: list[Choice] = field(default_factory=list)
     menus: list[Menu] = field(default_factory=list)
+    image: bytes | None = None
 
 
 @dataclass
@@ -73,6 +75,14 @@ class GameUI:
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []
+
+    def score_text(self, score: int, tr: Lang) -> str:
+        """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
+        return tr("result.points", count=score)
+
+    def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[results.Row]:
+        """The lines of the final result, best first (one per seat; teams may share a line)."""
+        return results.seat_results(self, result, names, tr)
 
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""

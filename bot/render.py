@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot import results
 from bot.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
 from bot.engine import Engine
 from bot.games import REGISTRY, Menu, Prompt, TableView
@@ -169,8 +170,15 @@ def _embed(view: TableView) -> discord.Embed:
 
 def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
-    view = ui.table_view(engine.public_view(), seat_names(table, tr), tr)
+    public = engine.public_view()
+    if table.talk:
+        public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
+    view = ui.table_view(public, seat_names(table, tr), tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is not None:
+        block = results.result_block(ui, result, seat_names(table, tr), tr)
+        view.description = f"{block}\n\n{view.description}" if view.description else block
     if engine.is_terminal() or table.status != "running":
         return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
@@ -218,9 +226,12 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     header = "\n".join(filter(None, [header, clock_text(table, tr)]))
     if header:
         embed.description = f"{header}\n\n{prompt.text}"
+    if prompt.image:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
     if table.status != "running":
-        return Rendered(content=None, embed=embed, view=_view())
-    return Rendered(content=None, embed=embed, view=_view(*_choice_items(table.id, version, prompt, tr)))
+        return Rendered(content=None, embed=embed, view=_view(), image=prompt.image)
+    items = _choice_items(table.id, version, prompt, tr)
+    return Rendered(content=None, embed=embed, view=_view(*items), image=prompt.image)
 
 
 def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:

@@ -145,9 +145,11 @@ async def test_timeout_policy_end_ranks_the_absent_player_last(simcord_env):
     (first,) = to_act(world)
     await simcord_env.advance_time(301)
     text = record(world)
-    assert "the table ends" in text and "Final standings" in text
-    standings = text.split("Final standings:")[1]
-    assert standings.strip().startswith("1.") and f"3. {first.name}" in standings
+    assert "the table ends" in text and "Final result:" in text
+    standings = text.split("Final result:**")[1]
+    assert standings.strip().startswith("🥇") and f"🥉 {first.name} (⌛ ran out of time)" in standings
+    final = embed_text(table_message(world))
+    assert final.index("Final result") < final.index(f"🥉 {first.name} · ⌛ ran out of time"), "shown there too"
     assert to_act(world) == []
     assert alice is not None
 

@@ -392,8 +392,9 @@ async def test_full_game_to_a_win_then_the_channel_is_unlocked(simcord_env):
     text = embed_text(final)
     assert "Game over" in text and "Hands at the end" in text
     winners = sorted(m.name for m in order if order.index(m) % 2 == order.index(fourth) % 2)
-    assert f"wins: {winners[0]} and {winners[1]}" in text or f"wins: {winners[1]} and {winners[0]}" in text
-    assert "team wins!" in record_text(channel) and "Final standings" in record_text(channel)
+    pair = f"**{winners[0]}** and **{winners[1]}**", f"**{winners[1]}** and **{winners[0]}**"
+    assert "🥇 " in text and (pair[0] in text or pair[1] in text), "the winning pair stands first"
+    assert "team wins!" in record_text(channel) and "Final result" in record_text(channel)
     assert labels(final) == []
     for member in order:
         assert enabled_ids(prompt(member)) == []

@@ -127,8 +127,13 @@ def test_game_over_has_no_speakers_and_shows_every_hand():
     assert UI.speakers(e.public_view()) == set()
     view = UI.table_view(e.public_view(), NAMES, TR)
     assert view.title == "Game over"
-    assert "Team A (seats 1 and 3)** wins: ann and cat" in view.description
+    assert "wins" not in view.description, "the platform's result block says who won"
     assert "ann named cat's hand exactly: 7, 8, 9." in view.description
+    rows = UI.result_rows(e.results(), NAMES, TR)
+    assert rows == [
+        ("🥇", "🔵 Team A (seats 1 and 3): **ann** and **cat**", ""),
+        ("🥈", "🟠 Team B (seats 2 and 4): ben and dan", ""),
+    ]
     hands = dict(view.fields)["Hands at the end"]
     assert "🟠 dan: 10, 11, 12" in hands and "Centre card: 13" in hands
 

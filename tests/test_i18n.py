@@ -428,26 +428,6 @@ async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcor
 # ---- SimCord: one Donguri flow in each language -------------------------------------------------
 
 
-@pytest.fixture
-def client_locales(simcord_env, monkeypatch):
-    """Discord sends each interaction with the clicking member's client locale and the server's
-    preferred locale; SimCord sends "en-US" for both, so fill them in as Discord would."""
-    import simcord.interactions as sim
-
-    locales: dict[int, str] = {}
-    original = sim.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = original(backend, **kwargs)
-        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
-        if kwargs.get("guild_id") is not None:
-            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
-        return record, payload
-
-    monkeypatch.setattr(sim, "base_payload", base_payload)
-    return locales
-
-
 def latest_table(channel) -> discord.Message:
     for message in reversed(channel.history()):
         if message.author.bot and message.embeds:

@@ -133,15 +133,15 @@ def test_record_notes_automatic_passes_marker_and_the_end():
     events = engine.apply(BLACK, "place:r:f1") + engine.apply(BLACK, "place:r:h6")
     lines = UI.record(events, engine.public_view(), NAMES, TR)
     assert lines[0].startswith("**Trick 1** · ⚫ alice: 🔴 f1 (1 flipped) · ⏭️ ⚪ bob passes")
-    assert lines[-3:] == [
+    assert lines[-2:] == [
         "**Trick 3** · ⏭️ ⚫ alice passes (no legal placement) · ⏭️ ⚪ bob passes (no legal placement)",
         "Neither player can place a disc.",
-        "⚫ **alice** wins, 6 black to 0 white.",
-    ]
+    ], "who won is the platform's one final-result line, not the game's"
     final = UI.table_view(engine.public_view(), NAMES, TR)
     assert final.title == "Game over"
-    assert "```\n1. B:r:f1 W:pass 2. B:r:h6 W:pass 3. B:pass W:pass\n```" in final.description
-    assert ("Result", "⚫ **alice** wins, 6 black to 0 white.") in final.fields
+    record = "```\n1. B:r:f1 W:pass\n2. B:r:h6 W:pass\n3. B:pass W:pass\n```"
+    assert record in final.description, "the record is wrapped one trick per line"
+    assert UI.score_text(6, TR) == "6 discs" and UI.score_text(1, TR) == "1 disc"
     no_raw_keys(*lines, final.description)
 
 

@@ -33,17 +33,19 @@ class DonguriUI(GameUI):
     def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
         return tr("donguri.option.length", length=tr(f"donguri.length.{options.get('length', LENGTHS[0])}"))
 
-    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
-        return super().format_params(params, names)
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr("donguri.result.penalty", count=score)
 
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
         n = public["players"]
         view = TableView(title=tr("donguri.deal", deal=public["deal"], total=public["deals_total"]))
         if public["finished"]:
             view.title = tr("donguri.game_over")
+        over = public["finished"]
         lines = []
         for seat, name in enumerate(names):
             marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")
+            marks = "" if over else marks
             lines.append(
                 tr(
                     "donguri.seat_line",
@@ -64,7 +66,7 @@ class DonguriUI(GameUI):
             view.fields.append(
                 (tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}")
             )
-        footer = [tr("donguri.footer.legend")]
+        footer = [tr("donguri.footer.goal")] if over else [tr("donguri.footer.marks"), tr("donguri.footer.goal")]
         if public["removed_suit"]:
             footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))
         view.footer = " · ".join(footer)

@@ -14,6 +14,7 @@ from bot.cards import rank_of
 from bot.engine import Engine, Event
 from bot.games import Choice, GameUI, Prompt, TableView
 from bot.i18n import Lang
+from bot.results import MEDALS, Row
 from cogs.final_quest.engine import (
     OPT_REBUTTAL,
     OPT_ROUND_CAP,
@@ -158,6 +159,21 @@ class FinalQuestUI(GameUI):
             out["options"] = nums(params["options"])
         return out
 
+    def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[Row]:
+        """One line per team: the winning pair first; a draw is one line."""
+        if result.get("outcome") is None:  # a clock ended the table: places by seat
+            return super().result_rows(result, names, tr)
+        if result["outcome"] != "win":
+            return [Row("", tr(f"{G}.result.draw"))]
+        rows = []
+        for team in sorted((0, 1), key=lambda t: t != result["winner_team"]):
+            won = team == result["winner_team"]
+            a, b = (f"**{names[s]}**" if won else names[s] for s in TEAM_SEATS[team])
+            team_name = tr(f"{G}.team.{TEAM_KEYS[team]}")
+            text = f"{TEAM_MARK[team]} {team_name}: {tr(f'{G}.view.pair', a=a, b=b)}"
+            rows.append(Row(MEDALS[0] if won else MEDALS[1], text))
+        return rows
+
     # ---- who may speak, who may press ---------------------------------------------------------
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Only the turn player talks in the channel (also while the asked seat answers)."""
@@ -219,7 +235,7 @@ class FinalQuestUI(GameUI):
     @staticmethod
     def status_lines(public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         if public["phase"] == PHASE_OVER:
-            lines = [result_line(public, names, tr)]
+            lines = []  # who won is the platform's result block, just above
             hit = public["main_action"]
             if public["outcome"] == "win" and hit:
                 lines.append(
@@ -235,6 +251,9 @@ class FinalQuestUI(GameUI):
         lines = [tr(f"{G}.phase.turn", player=turn)]
         pending = public["pending"]
         if public["phase"] == PHASE_ANSWER:
+            if public.get("talk") and pending.get("question") == "free":
+                question = tr(f"{G}.phase.question", player=names[pending["asker"]], question=public["talk"])
+                lines.append(question)
             lines.append(tr(f"{G}.phase.answer", target=names[pending["seat"]]))
         elif public["phase"] == PHASE_REBUTTAL:
             lines.append(tr(f"{G}.phase.rebuttal", target=names[pending["seat"]]))

@@ -16,7 +16,7 @@ from bot.errors import UserError
 from bot.games import register
 from bot.render import seat_names
 from bot.translator import command
-from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
+from cogs.othello_torite.render import OthelloToriteUI, action_of, record_lines, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
 GAME = "othello_torite"
@@ -91,7 +91,7 @@ class OthelloTorite(
         engine = await self.bot.service.engine(table)
         tr = member_lang(interaction)
         names = seat_names(table, tr)
-        text = engine.record_text() or tr(f"{GAME}.record.empty")
+        text = record_lines(engine.record_text()) or tr(f"{GAME}.record.empty")
         reply = tr(f"{GAME}.record.reply", id=table.id, black=names[0], white=names[1], record=text)
         await self.bot.desk.reply(interaction, reply)
 

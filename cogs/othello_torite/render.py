@@ -6,6 +6,7 @@ information, but keeping to the public view means the table never depends on who
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.engine import Engine, Event
@@ -36,6 +37,11 @@ def result_text(public: dict[str, Any], names: list[str], tr: Lang) -> str:
         return tr(f"{G}.view.drawn", black=black, white=white)
     seat = 0 if black > white else 1
     return tr(f"{G}.view.won", disc=DISC[seat], player=names[seat], black=black, white=white)
+
+
+def record_lines(record: str) -> str:
+    """The game record with one trick per line, so it reads on a phone without scrolling sideways."""
+    return re.sub(r" (?=\d+\. )", "\n", record)
 
 
 def entry_text(entry: dict[str, Any], names: list[str], tr: Lang) -> str:
@@ -80,8 +86,7 @@ class OthelloToriteUI(GameUI):
         view = TableView(title=title, image=render_board(public), footer=tr(f"{G}.view.footer"))
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
         if over:
-            view.fields.append((tr(f"{G}.view.result"), result_text(public, names, tr)))
-            lines += ["", f"**{tr(f'{G}.view.record')}**", f"```\n{public['record']}\n```"]
+            lines += ["", f"**{tr(f'{G}.view.record')}**", f"```\n{record_lines(public['record'])}\n```"]
             lines.append(tr(f"{G}.view.record_help"))
         else:
             view.fields.append(
@@ -148,6 +153,9 @@ class OthelloToriteUI(GameUI):
     def outcome(code: str, seat: int, entries: list[dict[str, Any]], names: list[str], tr: Lang) -> str:
         counts = [e.get("count", 0) for e in entries] + [0, 0]
         return marker_text(code, seat, counts[0], counts[1], names, tr)
+
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr(f"{G}.view.discs", count=score)
 
     # ---- the private prompt -------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
@@ -281,8 +289,6 @@ class OthelloToriteUI(GameUI):
                     lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
                     parts = []
                 lines.append(tr(f"{G}.event.{event.code}"))
-            elif event.code in ("game_won", "game_drawn"):
-                lines.append(result_text(public, names, tr))
         if parts:
             lines.append(tr(f"{G}.log.trick", number=public["trick_number"], parts=" · ".join(parts)))
         return lines

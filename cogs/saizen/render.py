@@ -19,7 +19,7 @@ from cogs.saizen.engine import (
     SaizenEngine,
 )
 from cogs.saizen.image import rule_cards_png
-from cogs.saizen.rules_core import SIDES, SWITCHES, parse_layout
+from cogs.saizen.rules_core import SIDES, SWITCHES, is_joker, parse_layout
 
 SUITS = cards.SUITS
 SUIT = cards.SUIT_SYMBOLS
@@ -154,6 +154,8 @@ class SaizenUI(GameUI):
             view.fields.append((tr("saizen.last_trick"), trick_line(tr, public["last_trick"], names)))
         view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr)))
         view.footer = tr("saizen.footer")
+        if phase != PHASE_OVER:
+            view.footer = f"{tr('saizen.footer_turn')} · {view.footer}"
         return view
 
     @staticmethod
@@ -171,6 +173,9 @@ class SaizenUI(GameUI):
                 )
             )
         return "\n".join(lines)
+
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr("saizen.count.tricks", count=score)
 
     # ---- a seat's prompt ---------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
@@ -191,10 +196,15 @@ class SaizenUI(GameUI):
             lines.append(tr("saizen.prompt.waiting_chip", player=names[obs["chip_turn"]]))
         elif seat in obs["to_act"]:
             lines.append(self.turn_text(trick, phase, names, tr))
+            if not trick["plays"] and any(is_joker(card) for card in hand):
+                lines.append(tr("saizen.prompt.lead_joker"))
             reasons = self.blocked_reasons(engine, seat, hand, legal, names, tr)
             lines += [tr("saizen.prompt.blocked", reason=reason) for reason in reasons]
         else:
             lines.append(tr("saizen.prompt.waiting", player=", ".join(names[s] for s in obs["to_act"])))
+        if phase != PHASE_OVER and not (phase == PHASE_CHIPS and obs["chip_turn"] == seat):
+            led = trick["led_suit"] if trick and trick["plays"] else None
+            lines += [tr("saizen.prompt.rule_cards"), rule_lines(tr, obs["rule_cards"], led)]
         if phase != PHASE_OVER:
             round_tricks = obs["round_tricks"][-1][seat]
             lines.append(tr("saizen.prompt.tricks", round=round_tricks, total=obs["scores"][seat]))
