@@ -107,9 +107,11 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     embed.add_field(
         name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
     )
-    clock = tr(
-        "lobby.clock", clock=clock_name(table.clock, tr), policy=tr(f"clock.policy.{table.on_timeout}")
-    )
+    if table.clock:
+        policy = tr(f"clock.policy.{table.on_timeout}")
+        clock = tr("lobby.clock", clock=clock_name(table.clock, tr), policy=policy)
+    else:
+        clock = tr("lobby.no_clock")  # what a timeout does means nothing without a clock
     clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
     embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
     embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
@@ -133,13 +135,14 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     items.append(
         SettingSelect("clock", table.id, placeholder=tr("lobby.clock_placeholder"), options=clocks, row=2)
     )
-    policies = [
-        discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
-        for p in TIMEOUT_POLICIES
-    ]
-    items.append(
-        SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
-    )
+    if table.clock:
+        policies = [
+            discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
+            for p in TIMEOUT_POLICIES
+        ]
+        items.append(
+            SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
+        )
     languages = [
         discord.SelectOption(label=tr(f"language.{code}"), value=code, default=code == table.language)
         for code in LANGUAGES

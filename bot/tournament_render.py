@@ -141,9 +141,9 @@ def standings_lines(t: Tournament, rows: list[Standing], tr: Lang, limit: int = 
             key,
             rank=row.rank,
             name=t.name_of(row.player),
-            points=points_text(row.points),
+            points=tr("tournament.score", count=row.points, points=points_text(row.points)),
             opponents=f"{row.opponents:.2f}",
-            wins=row.wins,
+            wins=tr("tournament.first_places", count=row.wins),
             reached=row.reached,
         )
         if row.dropped:

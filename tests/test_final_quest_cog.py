@@ -212,6 +212,8 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert labels(table) == ["My hand / Play", "YES", "NO"]
     assert to_act(world, channel) == [target]
     assert f"Waiting for **{target.name}** to answer YES or NO" in embed_text(table)
+    question = f"❓ **{active.name}** asks: “Is your highest card a face card? @\u200beveryone”"
+    assert question in embed_text(table), "the open question is on the table message itself"
     assert labels(prompt(target)) == ["YES", "NO"]
 
     refused = await bystander.click(table, label="YES")
@@ -226,6 +228,7 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert f"{target.name} answers NO." in record_text(channel)
     assert labels(table_message(channel)) == ["My hand / Play"]
     assert "Answer: **NO**" in embed_text(table_message(channel))
+    assert "asks: “" not in embed_text(table_message(channel)), "answered: no longer open"
     assert to_act(world, channel) == [active]
     assert "End turn" in [c for c in labels(prompt(active))]
     assert len(enabled_ids(prompt(active))) == 4, "after the action: show cards or end the turn"

@@ -38,7 +38,7 @@ def test_board_picture_shows_suits_wild_discs_highlights_and_legal_squares():
     engine = OthelloToriteEngine(2, 1)
     engine.apply(BLACK, "place:r:d3")  # flips the wild d4; White must follow red on c3, e3 or c5
     pic = picture(engine)
-    assert pic.size == (image.WIDTH, image.HEIGHT) and 760 <= pic.width <= 820
+    assert pic.size == (image.WIDTH, image.HEIGHT)
     x, y = centre("d3")
     assert pic.getpixel((x, y)) == image.SUIT["red"], "a red disc has a red inner dot"
     x, y = centre("d4")
@@ -56,6 +56,33 @@ def test_board_picture_shows_suits_wild_discs_highlights_and_legal_squares():
     later = picture(engine)
     assert later.getpixel(centre("c3")) == image.SUIT["red"]
     assert later.getpixel((centre("c3")[0], centre("c3")[1] - image.DISC_R + 8)) == image.DISC["white"]
+
+
+def test_the_board_reads_on_a_phone():
+    """A phone shows an embed image at most about 280 px tall (and about 340 px wide at a 400 px
+    screen): the picture is landscape so the board, not the margins, fills that box."""
+    engine = OthelloToriteEngine(2, 1)
+    pic = picture(engine)
+    scale = min(280 / pic.height, 340 / pic.width)
+    assert pic.width / pic.height >= 1.2
+    assert image.CELL * scale >= 30, "a square is at least 30 px on the phone"
+    assert image.CELL * 8 / pic.height >= 0.9, "the board takes nearly the whole height"
+
+
+def test_the_dm_prompt_carries_the_board_with_only_your_own_squares_marked():
+    engine = OthelloToriteEngine(2, 1)
+    engine.apply(BLACK, "place:r:d3")  # White must follow red on c3, e3 or c5
+    mine = UI.prompt(engine, WHITE, NAMES, TR)
+    assert mine.image and mine.image.startswith(b"\x89PNG") and "ringed marks" in mine.text
+    pic = Image.open(io.BytesIO(mine.image)).convert("RGB")
+    for square in ("c3", "e3", "c5"):
+        assert pic.getpixel(centre(square)) == image.SUIT["red"], "your legal squares are marked"
+    waiting = UI.prompt(engine, BLACK, NAMES, TR)
+    assert waiting.image and "ringed marks" not in waiting.text
+    pic = Image.open(io.BytesIO(waiting.image)).convert("RGB")
+    assert pic.getpixel(centre("c3")) == image.BOARD, "the other player's squares are not marked"
+    ja = UI.prompt(engine, WHITE, NAMES, Lang("ja"))
+    assert "輪で囲んだ印" in ja.text
 
 
 def test_blue_discs_are_diamonds_and_the_picture_changes_with_each_move():

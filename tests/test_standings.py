@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standings import TIE_BREAKS, Finish, default_points, place_points, standings
+from bot.i18n import Lang
+from bot.standings import TIE_BREAKS, Finish, Standing, default_points, place_points, standings
+from bot.tournament_render import standings_lines
+from bot.tournament_store import Entrant, Tournament
 
 
 def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):
@@ -166,3 +169,20 @@ def test_elimination_counts_a_bye_in_the_last_round_as_first_place():
     result = standings([1, 2, 3, 4, 5, 6], finishes, {}, seed=0, elimination=True)
     # 4 won round 2 and 2 had the bye: both "first" there, so points decide between them.
     assert order(result)[:3] == [4, 2, 1]
+
+
+def test_standings_lines_say_points_and_first_places_in_words():
+    def row(rank, player, points, wins):
+        return Standing(rank, player, points, 1.5, wins, 0.2, 1000.0, 2, 0, 2, False)
+
+    t = Tournament(
+        1, 1, 1, None, 1, "Cup", "donguri", "swiss", 3, 4, {}, [4, 2, 1, 0], 86400, "computer_seat",
+        None, True, 1, None, None, "en", 7, "running", 2, 1,
+        [Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"))],
+    )
+    rows = [row(1, 1, 5.0, 2), row(2, 2, 1.0, 1), row(3, 3, 0.5, 0)]
+    lines = standings_lines(t, rows, Lang("en"))
+    assert lines[0] == "`1.` **ann** — 5 pts · opp 1.50 · 2 first places"
+    assert lines[1] == "`2.` **ben** — 1 pt · opp 1.50 · 1 first place"
+    assert lines[2] == "`3.` **cat** — 0.5 pts · opp 1.50 · 0 first places"
+    assert standings_lines(t, rows, Lang("ja"))[1] == "`2.` **ben** — 1点 · 対戦相手平均 1.50 · 1位 1回"

@@ -209,7 +209,7 @@ class FinalQuestUI(GameUI):
         else:
             title = tr(f"{G}.view.title", turn=public["turn"], round=public["round"])
         colour = COLOURS[1 + public["winner_team"]] if public["winner_team"] is not None else COLOURS[0]
-        view = TableView(title=title, colour=colour, image=render_table(public))
+        view = TableView(title=title, colour=colour, image=render_table(public, names))
         view.description = "\n".join(self.status_lines(public, names, tr))
         for team, seats in enumerate(TEAM_SEATS):
             lines = [self.seat_line(public, seat, names, tr) for seat in seats]

@@ -3,9 +3,10 @@
 Everything in the picture is a symbol or a number (the embed carries the words): disc colour is the
 player, the inner mark is the suit (red = round dot, blue = diamond, wild = half red / half blue,
 so the suits differ by shape as well as by colour), a yellow frame marks the last trick's
-placements and an orange ring the discs they flipped. The header shows, per player, discs on the
-board and discs left in each suit, a star for the marker holder and a frame for the seat to act;
-the box on the right shows the trick number and the led suit.
+placements and an orange ring the discs they flipped, and ringed suit marks the squares the seat
+to act may use. The panel right of the board shows, per player, discs on the board and discs left
+in each suit, a star for the marker holder and a frame for the seat to act; below them the trick
+number and the led suit. The picture is landscape because a phone caps an embed image's height.
 """
 
 from __future__ import annotations
@@ -19,14 +20,18 @@ from PIL import Image, ImageDraw
 from bot.drawing import font, png
 
 FILES = "abcdefgh"
-CELL = 88
-MARGIN = 40  # coordinate band around the board
-HEADER = 180
-WIDTH = MARGIN * 2 + CELL * 8
-HEIGHT = HEADER + MARGIN * 2 + CELL * 8
-BOARD_X, BOARD_Y = MARGIN, HEADER + MARGIN
-DISC_R = 36
-MARK_R = 17
+CELL = 104
+BAND = 40  # the coordinates, above and left of the board only
+PAD = 16
+BOARD_X, BOARD_Y = BAND, BAND
+PANEL_X = BOARD_X + CELL * 8 + PAD  # the players and the trick, right of the board
+PANEL_W = 220
+#: Landscape (about 5:4), so a phone's embed, which caps the height, shows the board large.
+WIDTH = PANEL_X + PANEL_W + PAD
+HEIGHT = BOARD_Y + CELL * 8 + PAD
+DISC_R = 42
+MARK_R = 20
+HINT_R = 15
 
 BACKGROUND = (38, 50, 56)
 FRAME = (27, 67, 35)
@@ -44,6 +49,7 @@ FLIPPED = (255, 138, 0)
 STAR = (255, 193, 7)
 TURN = (255, 214, 0)
 PANEL = (55, 71, 79)
+HINT_RING = (200, 230, 201)
 
 
 def suit_mark(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: str, edge: tuple) -> None:
@@ -83,50 +89,52 @@ def centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: in
     draw.text((cx, cy), text, font=font(size), fill=fill, anchor="mm")
 
 
-def header_row(draw: ImageDraw.ImageDraw, public: dict[str, Any], seat: int, y: int) -> None:
+def player_card(draw: ImageDraw.ImageDraw, public: dict[str, Any], seat: int, y: int) -> None:
+    """Discs on the board (big), discs left per suit, a star for the marker, a frame for the turn."""
     colour = public["colours"][seat]
     left = public["discs_left"][seat]
-    to_act = public["turn"] == seat
+    to_act = public["turn"] == seat and public["phase"] != "over"
+    x0 = PANEL_X
     draw.rounded_rectangle(
-        (10, y, 550, y + 74), radius=12, fill=PANEL, outline=TURN if to_act else PANEL, width=4
+        (x0, y, x0 + PANEL_W, y + 200), radius=14, fill=PANEL, outline=TURN if to_act else PANEL, width=5
     )
-    cy = y + 37
+    cy = y + 56
     if to_act:
-        draw.polygon([(20, cy - 13), (36, cy), (20, cy + 13)], fill=TURN)
-    disc(draw, 72, cy, 28, colour, None)
-    draw.text((110, cy), str(public["scores"][seat]), font=font(46), fill=TEXT, anchor="lm")
-    for n, suit in enumerate(("red", "blue")):
-        x = 222 + n * 140
-        disc(draw, x, cy, 22, colour, suit)
-        fill = TEXT if left[suit] else DIM
-        draw.text((x + 32, cy), str(left[suit]), font=font(38), fill=fill, anchor="lm")
+        draw.polygon([(x0 + 8, cy - 14), (x0 + 24, cy), (x0 + 8, cy + 14)], fill=TURN)
+    disc(draw, x0 + 62, cy, 32, colour, None)
+    draw.text((x0 + 106, cy), str(public["scores"][seat]), font=font(60), fill=TEXT, anchor="lm")
     if public["marker"] == seat and public["phase"] != "over":
-        star(draw, 512, cy, 26)
+        star(draw, x0 + PANEL_W - 24, y + 26, 18)
+    for n, suit in enumerate(("red", "blue")):
+        x, cy2 = x0 + 32 + n * 104, y + 150
+        disc(draw, x, cy2, 20, colour, suit)
+        fill = TEXT if left[suit] else DIM
+        draw.text((x + 26, cy2), str(left[suit]), font=font(42), fill=fill, anchor="lm")
 
 
 def trick_box(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
-    """Trick number and led suit (a dashed ring while nothing has been led)."""
-    x0, y0, x1, y1 = 566, 14, WIDTH - 10, HEADER - 14
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=12, fill=PANEL)
+    """Trick number and led suit (a dashed ring while nothing has been led); at the end, the score."""
+    x0, y0, x1, y1 = PANEL_X, PAD + 2 * 216, PANEL_X + PANEL_W, HEIGHT - PAD
+    draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PANEL)
     cx = (x0 + x1) // 2
     if public["phase"] == "over":
         black, white = public["scores"]
         winners = [s for s in (0, 1) if public["scores"][s] == max(black, white)]
         for n, seat in enumerate(winners):
-            x = cx + (n * 2 - len(winners) + 1) * 26
-            disc(draw, x, y0 + 42, 24, public["colours"][seat], None)
-        star(draw, cx, y0 + 42, 14)
-        centred(draw, cx, y1 - 38, f"{black}-{white}", 44)
+            x = cx + (n * 2 - len(winners) + 1) * 40
+            disc(draw, x, y0 + 110, 36, public["colours"][seat], None)
+        star(draw, cx, y0 + 110, 20)
+        centred(draw, cx, y0 + 250, f"{black}-{white}", 60)
         return
-    centred(draw, cx, y0 + 30, f"#{public['trick_number']}", 36)
-    cy, r = y1 - 50, 30
+    centred(draw, cx, y0 + 70, f"#{public['trick_number']}", 60)
+    cy, r = y0 + 250, 56
     led = public["led_suit"]
     if led:
-        draw.ellipse((cx - r - 6, cy - r - 6, cx + r + 6, cy + r + 6), fill=(90, 110, 120))
+        draw.ellipse((cx - r - 8, cy - r - 8, cx + r + 8, cy + r + 8), fill=(90, 110, 120))
         suit_mark(draw, cx, cy, r, led, MARK_EDGE["white"])
     else:
         for start in range(0, 360, 30):
-            draw.arc((cx - r, cy - r, cx + r, cy + r), start, start + 15, fill=DIM, width=4)
+            draw.arc((cx - r, cy - r, cx + r, cy + r), start, start + 15, fill=DIM, width=6)
 
 
 def square_xy(name: str) -> tuple[int, int]:
@@ -140,7 +148,7 @@ def base() -> Image.Image:
     """The unchanging part (background, board, grid, coordinates), drawn once and copied."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((BOARD_X - MARGIN, BOARD_Y - MARGIN, WIDTH, HEIGHT), fill=FRAME)
+    draw.rectangle((0, 0, PANEL_X - PAD // 2, HEIGHT), fill=FRAME)
     draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + 8 * CELL, BOARD_Y + 8 * CELL), fill=BOARD)
     for i in range(9):
         p = BOARD_X + i * CELL
@@ -149,10 +157,8 @@ def base() -> Image.Image:
         draw.line([(BOARD_X, q), (BOARD_X + 8 * CELL, q)], fill=GRID, width=2)
     for i in range(8):
         mid = i * CELL + CELL // 2
-        for y in (BOARD_Y - MARGIN // 2, BOARD_Y + 8 * CELL + MARGIN // 2):
-            centred(draw, BOARD_X + mid, y, FILES[i], 28)
-        for x in (BOARD_X - MARGIN // 2, BOARD_X + 8 * CELL + MARGIN // 2):
-            centred(draw, x, BOARD_Y + mid, str(i + 1), 28)
+        centred(draw, BOARD_X + mid, BAND // 2, FILES[i], 32)
+        centred(draw, BAND // 2, BOARD_Y + mid, str(i + 1), 32)
     return image
 
 
@@ -171,25 +177,28 @@ def board(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
                 rr = DISC_R + 5
                 draw.ellipse((cx - rr, cy - rr, cx + rr, cy + rr), outline=FLIPPED, width=5)
             disc(draw, cx, cy, DISC_R, cell["colour"], cell["suit"])
-    legal_hints(draw, public)
 
 
-def legal_hints(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
-    """Small suit marks on the squares the seat to act may use now."""
-    legal = public.get("legal_squares") or {}
+def legal_hints(draw: ImageDraw.ImageDraw, legal: dict[str, list[str]]) -> None:
+    """A suit mark, with a light ring, on every square where the seat to act may place now."""
     for n, suit in enumerate(("red", "blue")):
         for name in legal.get(suit, []):
             x, y = square_xy(name)
             both = name in legal.get("blue" if suit == "red" else "red", [])
-            cx = x + CELL // 2 + ((-14 if n == 0 else 14) if both else 0)
-            suit_mark(draw, cx, y + CELL // 2, 8, suit, GRID)
+            cx = x + CELL // 2 + ((-22 if n == 0 else 22) if both else 0)
+            cy = y + CELL // 2
+            ring = HINT_R + 6
+            draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=HINT_RING, width=3)
+            suit_mark(draw, cx, cy, HINT_R, suit, GRID)
 
 
-def render_board(public: dict[str, Any]) -> bytes:
+def render_board(public: dict[str, Any], hints: dict[str, list[str]] | None = None) -> bytes:
+    """The board; ``hints`` the squares to mark (default: those of the seat to act, from the view)."""
     image = base().copy()
     draw = ImageDraw.Draw(image)
     for seat in (0, 1):
-        header_row(draw, public, seat, 12 + seat * 84)
+        player_card(draw, public, seat, PAD + seat * 216)
     trick_box(draw, public)
     board(draw, public)
+    legal_hints(draw, (public.get("legal_squares") or {}) if hints is None else hints)
     return png(image)

@@ -172,17 +172,19 @@ class OthelloToriteUI(GameUI):
                 blue=left["blue"],
             )
         ]
+        mine = obs["turn"] == seat and obs["phase"] != "over"
+        board = render_board(obs, hints=None if mine else {})  # only your own legal squares
         if obs["phase"] == "over":
             lines += [tr(f"{G}.prompt.game_over"), result_text(obs, names, tr)]
-            return Prompt("\n".join(lines))
+            return Prompt("\n".join(lines), image=board)
         marker = obs["marker"]
         if marker == seat:
             lines.append(tr(f"{G}.prompt.marker_you"))
         else:
             lines.append(tr(f"{G}.prompt.marker_other", player=names[marker]))
-        if obs["turn"] != seat:
+        if not mine:
             lines.append(tr(f"{G}.prompt.waiting", player=names[obs["turn"]]))
-            return Prompt("\n".join(lines))
+            return Prompt("\n".join(lines), image=board)
         lines += self.turn_lines(engine, seat, obs, names, tr)
         menus = []
         for suit, suit_name in enumerate(SUIT_NAMES):
@@ -210,7 +212,8 @@ class OthelloToriteUI(GameUI):
                 count=len(squares),
             )
             menus.append(Menu(placeholder, choices))
-        return Prompt("\n".join(lines), menus=menus)
+        lines.append(tr(f"{G}.prompt.board_marks"))
+        return Prompt("\n".join(lines), menus=menus, image=board)
 
     @staticmethod
     def turn_lines(engine: Engine, seat: int, obs: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
