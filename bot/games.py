@@ -118,6 +118,12 @@ class GameUI:
         return out
 
 
+def stopped(public: dict[str, Any]) -> bool:
+    """True when a clock ended the table before the game did: nobody is to play any more, so a game
+    draws its table as over (the platform adds ``stopped`` to the public view it hands over)."""
+    return bool(public.get("stopped"))
+
+
 REGISTRY: dict[str, GameUI] = {}
 
 

@@ -176,6 +176,8 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     public = engine.public_view()
     if table.talk:
         public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
+    if table.status == "finished" and not engine.is_terminal():
+        public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
     view = ui.table_view(public, seat_names(table, tr), tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
     result = results.stored_result(table, engine) if table.status == "finished" else None

@@ -3,9 +3,16 @@ the game's words, and absent players when a clock ended the table."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from bot.i18n import Lang
 from bot.results import final_line, result_block
+from cogs.arsene.render import ArseneUI
 from cogs.donguri.render import DonguriUI
+from cogs.final_quest.render import FinalQuestUI
+from cogs.othello_torite.render import OthelloToriteUI
 from cogs.saizen.render import SaizenUI
 
 NAMES = ["ann", "ben", "cat"]
@@ -29,3 +36,27 @@ def test_a_table_ended_by_the_clock_ranks_the_absent_last_without_scores():
     block = result_block(DonguriUI(), result, NAMES, EN).splitlines()
     assert block[1:] == ["🥇 **ann**", "🥇 **cat**", "🥉 ben · ⌛ ran out of time"]
     assert "🥉 ben(⌛ 時間切れ)" in final_line(DonguriUI(), result, NAMES, JA, "u")
+
+
+def mid_game(ui, players: int):
+    engine = ui.engine(players, 4, {})
+    chooser = random.Random(4)
+    for _ in range(12):
+        seat = engine.to_act()[0]
+        engine.apply(seat, chooser.choice(engine.legal_actions(seat)))
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("ui", "players"),
+    [(DonguriUI(), 3), (ArseneUI(), 3), (SaizenUI(), 3), (OthelloToriteUI(), 2), (FinalQuestUI(), 4)],
+    ids=lambda v: getattr(v, "game_id", str(v)),
+)
+def test_a_table_a_clock_stopped_is_drawn_as_over_with_nobody_to_play(ui, players):
+    engine = mid_game(ui, players)
+    names = NAMES + ["dan"]
+    running = ui.table_view(engine.public_view(), names[:players], EN)
+    stopped = ui.table_view({**engine.public_view(), "stopped": True}, names[:players], EN)
+    text = "\n".join([stopped.title, stopped.description, stopped.footer or ""] + [v for _k, v in stopped.fields])
+    assert "▶" not in text and "to act" not in text and "to play" not in text
+    assert stopped.title != running.title and "Game over" in stopped.title

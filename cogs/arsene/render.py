@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import cards
 from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
+from bot.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
@@ -46,6 +46,10 @@ def plays_text(plays: list[dict[str, Any]], names: list[str]) -> str:
 
 def count(tr: Lang, what: str, n: int) -> str:
     return tr(f"arsene.count.{what}", count=n)
+
+
+def finished(public: dict[str, Any]) -> bool:
+    return public["result"] is not None or stopped(public)
 
 
 def shop_text(tricks: int, tr: Lang) -> str:
@@ -95,7 +99,9 @@ class ArseneUI(GameUI):
 
     # ---- the public table -----------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
-        over = public["result"] is not None
+        over = finished(public)
+        if stopped(public):
+            public = {**public, "to_act": [], "pending": []}  # nobody is to play any more
         title = (
             tr("arsene.game_over")
             if over
@@ -145,7 +151,7 @@ class ArseneUI(GameUI):
             lines.append(tr("arsene.board.trumps_pending", player=names[public["trump_seat"]]))
         if public["contest"]:
             lines.append(tr("arsene.board.contest"))
-        if public["result"] is None:
+        if not finished(public):
             lines.append(
                 tr("arsene.board.roles", dealer=names[public["dealer"]], leader=names[public["leader"]])
             )
@@ -190,7 +196,7 @@ class ArseneUI(GameUI):
         lines = []
         for p in public["players"]:
             seat = p["seat"]
-            dealer = public["dealer"] == seat and public["result"] is None
+            dealer = public["dealer"] == seat and not finished(public)
             marks = ("▶ " if seat in public["to_act"] else "") + ("🎴 " if dealer else "")
             line = tr(
                 "arsene.board.player_line",

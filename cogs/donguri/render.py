@@ -6,7 +6,7 @@ from typing import Any
 
 from bot import cards
 from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
+from bot.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.i18n import Lang
 from cogs.donguri.engine import LENGTHS, DonguriEngine, is_acorn
 
@@ -39,9 +39,9 @@ class DonguriUI(GameUI):
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
         n = public["players"]
         view = TableView(title=tr("donguri.deal", deal=public["deal"], total=public["deals_total"]))
-        if public["finished"]:
+        over = public["finished"] or stopped(public)
+        if over:
             view.title = tr("donguri.game_over")
-        over = public["finished"]
         lines = []
         for seat, name in enumerate(names):
             marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")

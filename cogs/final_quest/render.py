@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.cards import rank_of
 from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView
+from bot.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.i18n import Lang
 from bot.results import MEDALS, Row
 from cogs.final_quest.engine import (
@@ -200,6 +200,8 @@ class FinalQuestUI(GameUI):
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        if stopped(public):
+            public = {**public, "phase": PHASE_OVER}  # nobody is to play any more
         over = public["phase"] == PHASE_OVER
         cap = public["round_cap"]
         if over:
@@ -220,7 +222,7 @@ class FinalQuestUI(GameUI):
         )
         if public["shown_ever"]:
             view.fields.append((tr(f"{G}.view.shown_ever"), nums(public["shown_ever"])))
-        if over:
+        if over and public.get("final_hands"):
             hands = [
                 tr(f"{G}.view.final_hand", mark=TEAM_MARK[TEAMS[s]], player=names[s], cards=nums(h))
                 for s, h in enumerate(public["final_hands"])

@@ -4,15 +4,14 @@ Everything in the picture is a symbol or a number (the embed carries the words):
 player, the inner mark is the suit (red = round dot, blue = diamond, wild = half red / half blue,
 so the suits differ by shape as well as by colour), a yellow frame marks the last trick's
 placements and an orange ring the discs they flipped, and ringed suit marks the squares the seat
-to act may use. The panel right of the board shows, per player, discs on the board and discs left
-in each suit, a star for the marker holder and a frame for the seat to act; below them the trick
-number and the led suit. The picture is landscape because a phone caps an embed image's height.
+to act may use. The picture is the board alone, square: a phone shows an embed image in a box
+about 300 px wide and 280 px tall, so anything beside or above the board would shrink it. The
+counts, the marker and the led suit are in the embed's text.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from math import cos, pi, sin
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,13 +21,9 @@ from bot.drawing import font, png
 FILES = "abcdefgh"
 CELL = 104
 BAND = 40  # the coordinates, above and left of the board only
-PAD = 16
+PAD = 12
 BOARD_X, BOARD_Y = BAND, BAND
-PANEL_X = BOARD_X + CELL * 8 + PAD  # the players and the trick, right of the board
-PANEL_W = 220
-#: Landscape (about 5:4), so a phone's embed, which caps the height, shows the board large.
-WIDTH = PANEL_X + PANEL_W + PAD
-HEIGHT = BOARD_Y + CELL * 8 + PAD
+WIDTH = HEIGHT = BAND + CELL * 8 + PAD
 DISC_R = 42
 MARK_R = 20
 HINT_R = 15
@@ -39,16 +34,12 @@ BOARD = (46, 125, 50)
 BOARD_PLACED = (124, 179, 66)
 GRID = (20, 60, 24)
 TEXT = (245, 245, 245)
-DIM = (144, 164, 174)
 DISC = {"black": (22, 22, 22), "white": (246, 246, 246)}
 DISC_EDGE = {"black": (110, 110, 110), "white": (90, 90, 90)}
 MARK_EDGE = {"black": (240, 240, 240), "white": (30, 30, 30)}
 SUIT = {"red": (229, 40, 40), "blue": (33, 99, 243)}
 PLACED = (255, 214, 0)
 FLIPPED = (255, 138, 0)
-STAR = (255, 193, 7)
-TURN = (255, 214, 0)
-PANEL = (55, 71, 79)
 HINT_RING = (200, 230, 201)
 
 
@@ -75,66 +66,8 @@ def disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, colour: str, suit:
         suit_mark(draw, cx, cy, max(6, r * MARK_R // DISC_R), suit, MARK_EDGE[colour])
 
 
-def star(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int) -> None:
-    """The lead marker."""
-    points = []
-    for i in range(10):
-        radius = r if i % 2 == 0 else r * 0.45
-        angle = -pi / 2 + i * pi / 5
-        points.append((cx + radius * cos(angle), cy + radius * sin(angle)))
-    draw.polygon(points, fill=STAR, outline=(120, 80, 0))
-
-
 def centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill=TEXT) -> None:
     draw.text((cx, cy), text, font=font(size), fill=fill, anchor="mm")
-
-
-def player_card(draw: ImageDraw.ImageDraw, public: dict[str, Any], seat: int, y: int) -> None:
-    """Discs on the board (big), discs left per suit, a star for the marker, a frame for the turn."""
-    colour = public["colours"][seat]
-    left = public["discs_left"][seat]
-    to_act = public["turn"] == seat and public["phase"] != "over"
-    x0 = PANEL_X
-    draw.rounded_rectangle(
-        (x0, y, x0 + PANEL_W, y + 200), radius=14, fill=PANEL, outline=TURN if to_act else PANEL, width=5
-    )
-    cy = y + 56
-    if to_act:
-        draw.polygon([(x0 + 8, cy - 14), (x0 + 24, cy), (x0 + 8, cy + 14)], fill=TURN)
-    disc(draw, x0 + 62, cy, 32, colour, None)
-    draw.text((x0 + 106, cy), str(public["scores"][seat]), font=font(60), fill=TEXT, anchor="lm")
-    if public["marker"] == seat and public["phase"] != "over":
-        star(draw, x0 + PANEL_W - 24, y + 26, 18)
-    for n, suit in enumerate(("red", "blue")):
-        x, cy2 = x0 + 32 + n * 104, y + 150
-        disc(draw, x, cy2, 20, colour, suit)
-        fill = TEXT if left[suit] else DIM
-        draw.text((x + 26, cy2), str(left[suit]), font=font(42), fill=fill, anchor="lm")
-
-
-def trick_box(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> None:
-    """Trick number and led suit (a dashed ring while nothing has been led); at the end, the score."""
-    x0, y0, x1, y1 = PANEL_X, PAD + 2 * 216, PANEL_X + PANEL_W, HEIGHT - PAD
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=14, fill=PANEL)
-    cx = (x0 + x1) // 2
-    if public["phase"] == "over":
-        black, white = public["scores"]
-        winners = [s for s in (0, 1) if public["scores"][s] == max(black, white)]
-        for n, seat in enumerate(winners):
-            x = cx + (n * 2 - len(winners) + 1) * 40
-            disc(draw, x, y0 + 110, 36, public["colours"][seat], None)
-        star(draw, cx, y0 + 110, 20)
-        centred(draw, cx, y0 + 250, f"{black}-{white}", 60)
-        return
-    centred(draw, cx, y0 + 70, f"#{public['trick_number']}", 60)
-    cy, r = y0 + 250, 56
-    led = public["led_suit"]
-    if led:
-        draw.ellipse((cx - r - 8, cy - r - 8, cx + r + 8, cy + r + 8), fill=(90, 110, 120))
-        suit_mark(draw, cx, cy, r, led, MARK_EDGE["white"])
-    else:
-        for start in range(0, 360, 30):
-            draw.arc((cx - r, cy - r, cx + r, cy + r), start, start + 15, fill=DIM, width=6)
 
 
 def square_xy(name: str) -> tuple[int, int]:
@@ -148,7 +81,7 @@ def base() -> Image.Image:
     """The unchanging part (background, board, grid, coordinates), drawn once and copied."""
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, PANEL_X - PAD // 2, HEIGHT), fill=FRAME)
+    draw.rectangle((0, 0, WIDTH, HEIGHT), fill=FRAME)
     draw.rectangle((BOARD_X, BOARD_Y, BOARD_X + 8 * CELL, BOARD_Y + 8 * CELL), fill=BOARD)
     for i in range(9):
         p = BOARD_X + i * CELL
@@ -196,9 +129,6 @@ def render_board(public: dict[str, Any], hints: dict[str, list[str]] | None = No
     """The board; ``hints`` the squares to mark (default: those of the seat to act, from the view)."""
     image = base().copy()
     draw = ImageDraw.Draw(image)
-    for seat in (0, 1):
-        player_card(draw, public, seat, PAD + seat * 216)
-    trick_box(draw, public)
     board(draw, public)
     legal_hints(draw, (public.get("legal_squares") or {}) if hints is None else hints)
     return png(image)

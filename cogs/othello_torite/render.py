@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Menu, Prompt, TableView
+from bot.games import Choice, GameUI, Menu, Prompt, TableView, stopped
 from bot.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
@@ -79,11 +79,16 @@ class OthelloToriteUI(GameUI):
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
-        over = public["phase"] == "over"
+        over = public["phase"] == "over" or stopped(public)
         title = (
             tr(f"{G}.view.game_over") if over else tr(f"{G}.view.trick_title", number=public["trick_number"])
         )
-        view = TableView(title=title, image=render_board(public), footer=tr(f"{G}.view.footer"))
+        view = TableView(title=title, image=render_board(public, None if not over else {}))
+        view.footer = tr(f"{G}.view.footer")
+        if not over:
+            view.footer += f" · {tr(f'{G}.view.footer_hints')}"
+        if stopped(public):
+            public = {**public, "phase": "over"}  # nobody is to play any more
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
         if over:
             lines += ["", f"**{tr(f'{G}.view.record')}**", f"```\n{record_lines(public['record'])}\n```"]
@@ -107,7 +112,7 @@ class OthelloToriteUI(GameUI):
         holds = public["marker"] == seat and public["phase"] != "over"
         return tr(
             f"{G}.view.seat_line",
-            turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat else "",
+            turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat and public["phase"] != "over" else "",
             disc=DISC[seat],
             player=names[seat],
             colour=colour_word(public, seat, tr),

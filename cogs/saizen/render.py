@@ -7,7 +7,7 @@ from typing import Any
 
 from bot import cards
 from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Menu, Prompt, TableView
+from bot.games import Choice, GameUI, Menu, Prompt, TableView, stopped
 from bot.i18n import Lang
 from bot.render import MAX_BUTTONS
 from cogs.saizen.engine import (
@@ -127,7 +127,8 @@ class SaizenUI(GameUI):
         trick, phase = public["trick"], public["phase"]
         led = trick["led_suit"] if trick else None
         round_title = tr("saizen.round_title", round=public["round"], rounds=public["rounds"])
-        if phase == PHASE_OVER:
+        over = phase == PHASE_OVER or stopped(public)
+        if over:
             title = tr("saizen.phase.over")
         elif phase == PHASE_CHIPS:
             title = f"{round_title} · {tr('saizen.phase.chips')}"
@@ -152,20 +153,20 @@ class SaizenUI(GameUI):
             view.fields.append((tr("saizen.current_trick"), text))
         if public["last_trick"]:
             view.fields.append((tr("saizen.last_trick"), trick_line(tr, public["last_trick"], names)))
-        view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr)))
+        view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr, over)))
         view.footer = tr("saizen.footer")
-        if phase != PHASE_OVER:
+        if not over:
             view.footer = f"{tr('saizen.footer_turn')} · {view.footer}"
         return view
 
     @staticmethod
-    def seat_lines(public: dict[str, Any], names: list[str], tr: Lang) -> str:
+    def seat_lines(public: dict[str, Any], names: list[str], tr: Lang, over: bool = False) -> str:
         lines = []
         for seat, name in enumerate(names):
             lines.append(
                 tr(
                     "saizen.seat_line",
-                    marks="▶ " if seat in public["to_act"] else "",
+                    marks="▶ " if seat in public["to_act"] and not over else "",
                     player=name,
                     cards=tr("saizen.count.cards", count=public["hand_counts"][seat]),
                     rounds=" / ".join(str(r[seat]) for r in public["round_tricks"]),
