@@ -217,9 +217,7 @@ class SaizenUI(GameUI):
             return tr("saizen.prompt.your_lead", trick=trick["number"])
         so_far = f"{led_text(tr, trick)}: {trick_text(tr, trick, names)}"
         key = "playoff_turn" if phase == PHASE_PLAYOFF else "your_turn"
-        sides = " · ".join(side_tag(tr, trick["rules"][sw]) for sw in SWITCHES)
-        in_force = tr("saizen.trick.in_force", suit=SUIT[trick["led_suit"]], sides=sides)
-        return f"{tr(f'saizen.prompt.{key}', trick=so_far)}\n{in_force}"
+        return tr(f"saizen.prompt.{key}", trick=so_far)  # the rule cards follow, the led one marked
 
     def blocked_reasons(
         self, engine: Engine, seat: int, hand: list[str], legal: list[str], names: list[str], tr: Lang
