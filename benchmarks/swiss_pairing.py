@@ -19,7 +19,7 @@ from itertools import combinations
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
-from bot.pairing import pair_key, swiss  # noqa: E402
+from bot.events.pairing import pair_key, swiss  # noqa: E402
 
 
 def run(players: int, size: int, rounds: int, seed: int) -> tuple[float, int]:

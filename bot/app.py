@@ -11,18 +11,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import components
-from bot.clock import Scheduler
-from bot.clock import now as clock_now
-from bot.config import Config
-from bot.delivery import Delivery
-from bot.desk import Desk
-from bot.member_locale import MemberLanguages
-from bot.speech import Speech
-from bot.storage import Store
-from bot.tables import TableService
-from bot.tournament_desk import TournamentDesk
-from bot.translator import CatalogTranslator
+from bot.ai import pool
+from bot.core.config import Config
+from bot.core.translator import CatalogTranslator
+from bot.events.desk import TournamentDesk
+from bot.storage.store import Store
+from bot.tables import components
+from bot.tables.clock import Scheduler
+from bot.tables.clock import now as clock_now
+from bot.tables.computers import Computers
+from bot.tables.delivery import Delivery
+from bot.tables.desk import Desk
+from bot.tables.member_locale import MemberLanguages
+from bot.tables.service import TableService
+from bot.tables.speech import Speech
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,13 +35,30 @@ def game_extensions() -> list[str]:
 
 
 class TabletopBot(commands.Bot):
+    """The composition root: it owns every platform service, typed, so handlers reach them checked."""
+
+    store: Store
+    service: TableService
+    delivery: Delivery
+    desk: Desk
+    speech: Speech
+    scheduler: Scheduler
+    tournaments: TournamentDesk
+    computers: Computers
+    languages: MemberLanguages
+
     def __init__(self, config: Config) -> None:
         # The bot never joins voice: no "PyNaCl/davey is not installed" warnings at every start.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # No member chunking is needed, so READY need not wait 2 s for guilds to stream in.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            guild_ready_timeout=0.2,
+        )
         self.config = config
-        self.store: Store | None = None
         self._announced = False
         self._startup: asyncio.Future | None = None
 
@@ -48,6 +67,7 @@ class TabletopBot(commands.Bot):
         self.languages = MemberLanguages(self.store)
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
+        self.computers = Computers(self)
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)
         self.scheduler = Scheduler(self)
@@ -56,9 +76,9 @@ class TabletopBot(commands.Bot):
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
-        await self.load_extension("bot.commands")
-        await self.load_extension("bot.tournament_commands")
-        await self.load_extension("bot.rating_commands")
+        await self.load_extension("bot.tables.commands")
+        await self.load_extension("bot.events.commands")
+        await self.load_extension("bot.ratings.commands")
         for extension in game_extensions():
             await self.load_extension(extension)
         if self.config.test_guild_id:
@@ -80,6 +100,7 @@ class TabletopBot(commands.Bot):
 
     async def _recover(self) -> None:
         await self.delivery.recover()
+        await self.computers.recover()
         for table in await self.store.unsettled_tables():
             try:
                 await self.delivery.settle(table)
@@ -95,11 +116,18 @@ class TabletopBot(commands.Bot):
             self.languages.note(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
+    async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        """A button or menu whose id matches nothing (an old layout, a forged id) still gets an answer."""
+        if interaction.type is discord.InteractionType.component:
+            custom_id = (interaction.data or {}).get("custom_id", "")
+            if not components.known(self, custom_id):
+                await self.desk.on_unknown(interaction)
+
     async def on_message(self, message: discord.Message) -> None:
         await self.speech.on_message(message)
 
     async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[TabletopBot], error: app_commands.AppCommandError
     ) -> None:
         await self.desk.report(interaction, None, getattr(error, "original", error))
 
@@ -111,12 +139,17 @@ class TabletopBot(commands.Bot):
             startup.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await startup
+        for service in ("computers", "delivery"):
+            if hasattr(self, service):
+                await getattr(self, service).worker.close()
+        pool.shutdown()
         await super().close()
         if hasattr(self, "languages"):
             await self.languages.flush()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
+        store = getattr(self, "store", None)
+        if store is not None:
+            del self.store
+            await store.close()
 
 
 def create_bot(config: Config) -> TabletopBot:

@@ -12,7 +12,7 @@ import sys
 import discord
 
 from bot.app import create_bot
-from bot.config import Config, ConfigError, load
+from bot.core.config import Config, ConfigError, load
 
 NO_TOKEN = (
     "No Discord bot token: set the DISCORD_TOKEN environment variable or 'token' in the config file "

@@ -6,13 +6,20 @@ import pytest
 import pytest_asyncio
 
 from bot.app import create_bot
-from bot.config import Config
+from bot.core.config import Config
 from tests.support.locales import patch_client_locales
 
 
 @pytest.fixture
 def bot_config(tmp_path) -> Config:
-    return Config(token="unused", database=str(tmp_path / "tabletop.sqlite3"))
+    # The simulator's clock does not run by itself; the channel budget is measured by the process
+    # tests against the loopback fake Discord instead.
+    return Config(
+        token="unused",
+        database=str(tmp_path / "tabletop.sqlite3"),
+        channel_budget=10_000,
+        computer_search=False,  # computers play at random here; tests/ai covers their search
+    )
 
 
 @pytest_asyncio.fixture
@@ -21,9 +28,10 @@ async def bots(bot_config):
     made = []
     yield made
     for bot in made:
-        if bot.store is not None:
-            await bot.store.close()
-            bot.store = None
+        store = getattr(bot, "store", None)
+        if store is not None:
+            del bot.store
+            await store.close()
 
 
 @pytest.fixture
@@ -39,9 +47,15 @@ def restart(simcord_env, bot_config, bots):
 
     async def do_restart():
         for old in bots:
-            if old.store is not None:
-                await old.store.close()
-                old.store = None
+            if hasattr(old, "scheduler"):
+                old.scheduler.stop()
+            for service in ("computers", "delivery"):
+                if hasattr(old, service):
+                    await getattr(old, service).worker.close()
+            store = getattr(old, "store", None)
+            if store is not None:
+                del old.store
+                await store.close()
         fresh = create_bot(bot_config)
         bots.append(fresh)
         await simcord_env.restart_bot(fresh)

@@ -25,7 +25,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.app import create_bot  # noqa: E402
-from bot.config import Config  # noqa: E402
+from bot.core.config import Config  # noqa: E402
 from tests.support.locales import patch_client_locales  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
@@ -152,7 +152,14 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
         await shoot(env, shown.user.dm_channel, [shown.user], dm, out / f"{game}-3-dm.png", width, locale)
     for member in members:
         await bot.service.hand_to_computer(table_id, member.id)
+    await bot.service.play_computers(table_id)  # the rest at once, rather than at the worker's pace
     await bot.delivery.refresh(table_id)
+    for _ in range(500):  # until the delivery worker has shown the finished table and its record
+        await env.settle()
+        table = await bot.service.table(table_id)
+        if bot.delivery.worker.idle and not await bot.store.log_after(table_id, table.recorded):
+            break
+        await asyncio.sleep(0.01)
     table = await bot.service.table(table_id)
     final = message_of(guild, table.channel_id, table.message_id)
     await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-4-final.png", width, locale)

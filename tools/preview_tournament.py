@@ -14,7 +14,7 @@ import discord
 import simcord
 
 from bot.app import create_bot
-from bot.config import Config
+from bot.core.config import Config
 from tools.preview import shoot
 
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import render
-from bot.errors import UserError
-from bot.games import register
-from bot.i18n import Lang, language_of
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import Lang, language_of
+from bot.core.translator import command, game_options
+from bot.tables import render
+from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 UI = ArseneUI()
 
@@ -22,35 +28,34 @@ class Arsene(
     group_name=locale_str("arsene", key="arsene.cmd.name"),
     group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
         "arsene.cmd.new",
         "Open an Arsène table in this channel",
         players="Table size (3 or 4; with 3 a dummy player joins)",
-        advanced="Advanced rules: contest mode (chip exchanges) after the first shop empties",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
+    @game_options(ArseneEngine)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 4] = 4,
-        advanced: bool = False,
         rated: bool = False,
+        **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "arsene", players, {"advanced": advanced}, rated=rated)
+        await self.bot.desk.open_table(interaction, "arsene", players, options, rated=rated)
 
     @command("arsene.cmd.rules", "How to play Arsène")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, "arsene")
 
     @command("arsene.cmd.play", "Make your move at the Arsène table here", move="Your move (type to search)")
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
         await self.bot.desk.play_command(interaction, "arsene", move)
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
         tr = Lang(language_of(interaction.locale))
         names = await self._names(interaction)
         found = await self.bot.desk.autocomplete_actions(
@@ -59,7 +64,7 @@ class Arsene(
         wanted = current.lower()
         return [app_commands.Choice(name=n[:100], value=a) for n, a in found if wanted in n.lower()][:25]
 
-    async def _names(self, interaction: discord.Interaction) -> list[str]:
+    async def _names(self, interaction: discord.Interaction[TabletopBot]) -> list[str]:
         """Seat names of the member's table here, for "Push to <name>" labels."""
         try:
             table, _engine, _seat = await self.bot.desk.seat_here(interaction, "arsene")
@@ -68,6 +73,6 @@ class Arsene(
         return render.seat_names(table, Lang(language_of(interaction.locale)))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(UI)
     await bot.add_cog(Arsene(bot))

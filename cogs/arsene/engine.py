@@ -17,10 +17,12 @@ Options: ``advanced`` (bool, default False): contest mode from the deal after a 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.cards import rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 
 from .rules_scoring import (
     SHOP_GROUPS,
@@ -30,10 +32,10 @@ from .rules_scoring import (
     new_holdings,
     score_deal,
 )
+from .search import ArseneSearch
 
 OPT_ADVANCED = "advanced"
 ADVANCED_VALUES = (False, True)
-DEFAULT_OPTIONS: dict[str, Any] = {OPT_ADVANCED: False}
 
 DUMMY = "dummy"
 HAND_SIZE = 11
@@ -84,6 +86,22 @@ def deck_for(num_players: int) -> list[str]:
 
 
 ALL_CARDS = frozenset(standard_deck())
+DECKS = {n: tuple(deck_for(n)) for n in (3, 4)}
+SORT_KEYS = {c: sort_key(c) for c in ALL_CARDS}
+STRENGTH = {c: strength(c) for c in ALL_CARDS}
+PLAY_ACTIONS = {c: f"play:{c}" for c in ALL_CARDS}
+
+
+def shuffle(rng: random.Random, cards: list[str]) -> None:
+    """Exactly ``rng.shuffle(cards)`` (the same draws, so old games replay), about twice as fast:
+    search plays many deals."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def is_trump_marker(card: str) -> bool:
@@ -92,20 +110,23 @@ def is_trump_marker(card: str) -> bool:
 
 
 def trick_winner(plays: list[tuple[int, str]], trumps: bool) -> tuple[int, str]:
-    led = suit_of(plays[0][1])
-
-    def key(play: tuple[int, str]) -> tuple[int, int]:
-        suit = suit_of(play[1])
+    """The highest trump if any was played (and trumps are on), else the highest of the led suit."""
+    led = plays[0][1][0]
+    best, best_tier, best_rank = plays[0], 2 if trumps and led == "D" else 1, STRENGTH[plays[0][1]]
+    for play in plays[1:]:
+        suit = play[1][0]
         tier = 2 if trumps and suit == "D" else 1 if suit == led else 0
-        return tier, strength(play[1])
+        if tier > best_tier or (tier == best_tier and STRENGTH[play[1]] > best_rank):
+            best, best_tier, best_rank = play, tier, STRENGTH[play[1]]
+    return best
 
-    return max(plays, key=key)
 
-
-class ArseneEngine(Engine):
+class ArseneEngine(ArseneSearch, Engine):
     game_id = "arsene"
+    card_order = SORT_KEYS  # hands are kept in this order
     min_players = 3
     max_players = 4
+    declared_options = (Option(OPT_ADVANCED, bool, False, "arsene.cmd.new.advanced"),)
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
@@ -113,13 +134,7 @@ class ArseneEngine(Engine):
 
     # ---- setup and dealing ------------------------------------------------------------------
     def setup(self) -> None:
-        for key in self.options:
-            if key not in DEFAULT_OPTIONS:
-                raise IllegalAction("bad_option", option=key, value=self.options[key])
-        advanced = self.options.setdefault(OPT_ADVANCED, False)
-        if advanced not in ADVANCED_VALUES or not isinstance(advanced, bool):
-            raise IllegalAction("bad_option", option=OPT_ADVANCED, value=advanced)
-        self.advanced: bool = advanced
+        self.advanced: bool = self.options[OPT_ADVANCED]
         self.has_dummy = self.num_players == 3
         self.holdings: Holdings = new_holdings(self.num_players)
         self.dealer = self.rng.randrange(self.num_players)
@@ -133,10 +148,10 @@ class ArseneEngine(Engine):
     def _deal(self) -> None:
         n = self.num_players
         self.deal_no += 1
-        deck = deck_for(n)
-        self.rng.shuffle(deck)
+        deck = list(DECKS[n])
+        shuffle(self.rng, deck)
         self.hands: list[list[str]] = [
-            sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=sort_key) for i in range(n)
+            sorted(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE], key=SORT_KEYS.__getitem__) for i in range(n)
         ]
         self.aside: list[str] = deck[n * HAND_SIZE :]
         assert len(self.aside) == ASIDE_SIZE
@@ -146,11 +161,12 @@ class ArseneEngine(Engine):
         self.shown_card: str | None = None
         self.dummy_cards: dict[int, str] = {}
         self.tricks = [0] * n
+        self.voids = [""] * n  # suits each seat failed to follow this deal (public knowledge)
         self.dummy_tricks = 0
         self.contest = self.advanced and any(not groups for groups in self.holdings.shops.values())
         self.leader = (self.dealer + 1) % n
         self.trick: list[tuple[int, str]] = []
-        self.last_trick: dict[str, Any] | None = None
+        self.last_trick: tuple[list[tuple[int, str]], int, int | str] | None = None
         self.winner: int | None = None
         self.push_target: int | str | None = None
         self.phase = PHASE_ASIDE
@@ -173,6 +189,8 @@ class ArseneEngine(Engine):
 
     # ---- turn structure ---------------------------------------------------------------------
     def to_act(self) -> list[int]:
+        if self.phase == PHASE_PLAY:
+            return [(self.leader + len(self.trick)) % self.num_players]
         if self.over:
             return []
         if self.phase in (PHASE_ASIDE, PHASE_TRUMP):
@@ -186,16 +204,17 @@ class ArseneEngine(Engine):
             return [self.winner]
         return []
 
-    def _playable(self, seat: int) -> list[str]:
-        hand = self.hands[seat]
-        if self.trick:
-            led = suit_of(self.trick[0][1])
-            follow = [c for c in hand if suit_of(c) == led]
-            if follow:
-                return follow
-        return list(hand)
-
     def legal_actions(self, seat: int) -> list[str]:
+        if self.phase == PHASE_PLAY:  # the common case first, for search
+            if seat != (self.leader + len(self.trick)) % self.num_players:
+                return []
+            hand = self.hands[seat]
+            if self.trick:
+                led = self.trick[0][1][0]
+                follow = [PLAY_ACTIONS[c] for c in hand if c[0] == led]
+                if follow:
+                    return follow
+            return [PLAY_ACTIONS[c] for c in hand]
         if seat not in self.to_act():
             return []
         hand = self.hands[seat]
@@ -208,8 +227,6 @@ class ArseneEngine(Engine):
             return [f"show:{c}" for c in hand]
         if self.phase == PHASE_DUMMY:
             return [f"dummy:{c}" for c in hand]
-        if self.phase == PHASE_PLAY:
-            return [f"play:{c}" for c in self._playable(seat)]
         if self.phase == PHASE_PUSH:
             return ["take", f"push:{self.push_target}"]
         return []
@@ -261,7 +278,7 @@ class ArseneEngine(Engine):
             card = self.aside.pop(int(arg))
             self.picked_card = card
             self.hands[seat].append(card)
-            self.hands[seat].sort(key=sort_key)
+            self.hands[seat].sort(key=SORT_KEYS.__getitem__)
             self.phase = PHASE_TRUMP
             return [Event("aside_taken", {"seat": seat, "index": int(arg)})]
         if kind in ("trump", "show"):
@@ -292,53 +309,88 @@ class ArseneEngine(Engine):
         return self._finish_trick(self.winner, self.push_target, auto=False)
 
     def _play(self, seat: int, card: str) -> list[Event]:
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
+        won = self._lay(seat, card)
         events = [Event("card_played", {"seat": seat, "card": card})]
-        if len(self.trick) < self.num_players:
+        if won is None:
             return events
-        winner, winning_card = trick_winner(self.trick, bool(self.trumps))
-        self.winner = winner
+        winner, winning_card = won
         events.append(
             Event("trick_won", {"seat": winner, "card": winning_card, "trick": self.tricks_played + 1})
         )
+        if self.phase == PHASE_PUSH:
+            return events
+        return events + self._finish_trick(winner, winner, auto=True)
+
+    def _lay(self, seat: int, card: str) -> tuple[int, str] | None:
+        """Play ``card``; when it completes the trick, judge it: (winner, winning card).
+
+        The winner is then asked to take or push (phase ``push``), or takes it without being asked
+        when no push is allowed (the caller then finishes the trick).
+        """
+        self.hands[seat].remove(card)
+        trick = self.trick
+        if trick:
+            led = trick[0][1][0]
+            if card[0] != led and led not in self.voids[seat]:
+                self.voids[seat] += led
+        trick.append((seat, card))
+        if len(trick) < self.num_players:
+            return None
+        winner, winning_card = trick_winner(trick, bool(self.trumps))
+        self.winner = winner
         target = self.push_target_for(winner)
-        if target is None:
-            return events + self._finish_trick(winner, winner, auto=True)
-        self.push_target = target
-        self.phase = PHASE_PUSH
-        return events
+        if target is not None:
+            self.push_target = target
+            self.phase = PHASE_PUSH
+        return winner, winning_card
 
     def _finish_trick(self, winner: int, receiver: int | str, auto: bool) -> list[Event]:
         if receiver == DUMMY:
-            self.dummy_tricks += 1
-            self.leader = (winner + 1) % self.num_players
             event = Event("trick_pushed_dummy", {"seat": winner})
         elif receiver == winner:
-            self.tricks[winner] += 1
-            self.leader = winner
             event = Event("trick_taken", {"seat": winner, "auto": auto})
+        else:
+            event = Event("trick_pushed", {"seat": winner, "target": receiver})
+        events = [event]
+        if self._close_trick(winner, receiver):
+            events += self._score()
+        return events
+
+    def _close_trick(self, winner: int, receiver: int | str) -> bool:
+        """Give the trick to ``receiver``; True when it was the deal's last trick (score it next)."""
+        if receiver == DUMMY:
+            self.dummy_tricks += 1
+            self.leader = (winner + 1) % self.num_players
         else:
             assert isinstance(receiver, int)
             self.tricks[receiver] += 1
             self.leader = receiver
-            event = Event("trick_pushed", {"seat": winner, "target": receiver})
-        self.last_trick = {
-            "cards": [{"seat": s, "card": c} for s, c in self.trick],
-            "winner": winner,
-            "taker": receiver,
-        }
+        self.last_trick = (self.trick, winner, receiver)  # a view is built only when asked
         self.trick = []
         self.winner = None
         self.push_target = None
         self.phase = PHASE_PLAY
-        events = [event]
-        if not any(self.hands):
-            events += self._score()
-        return events
+        return not any(self.hands)
 
     # ---- scoring ----------------------------------------------------------------------------
     def _score(self) -> list[Event]:
+        self._settle()
+        summary = self.last_summary
+        assert summary is not None
+        events = [Event("deal_scored", summary)]
+        if summary["void"]:
+            events.append(Event("deal_void", {"deal": summary["deal"]}))
+        if self.over:
+            res = self.results()
+            data = {"reason": self.end_reason, "winners": res["winners"], "scores": res["scores"]}
+            events.append(Event("game_over", data))
+        else:
+            data = {"deal": self.deal_no, "seat": self.dealer, "contest": self.contest}
+            events.append(Event("deal_started", data))
+        return events
+
+    def _settle(self) -> None:
+        """Score the deal into the holdings, then end the game or deal the next hand."""
         n = self.num_players
         before = self.holdings.copy()
         lines, dummy_line, caught, emptied = score_deal(
@@ -369,26 +421,12 @@ class ArseneEngine(Engine):
             "void": void,
             "game_over": self.over,
         }
-        events = [Event("deal_scored", self.last_summary)]
-        if void:
-            events.append(Event("deal_void", {"deal": self.deal_no}))
         if self.over:
             self.phase = PHASE_OVER
             self.trick = []
-            res = self.results()
-            events.append(
-                Event(
-                    "game_over",
-                    {"reason": self.end_reason, "winners": res["winners"], "scores": res["scores"]},
-                )
-            )
-            return events
-        self.dealer = (self.dealer + 1) % n
-        self._deal()
-        events.append(
-            Event("deal_started", {"deal": self.deal_no, "seat": self.dealer, "contest": self.contest})
-        )
-        return events
+        else:
+            self.dealer = (self.dealer + 1) % n
+            self._deal()
 
     def is_terminal(self) -> bool:
         return self.over
@@ -468,12 +506,18 @@ class ArseneEngine(Engine):
             "lead_suit": suit_of(self.trick[0][1]) if self.trick else None,
             "trick_number": min(self.tricks_played + 1, self.tricks_per_deal),
             "tricks_per_deal": self.tricks_per_deal,
-            "last_trick": self.last_trick,
+            "last_trick": self._last_trick_view(),
             "push": ({"seat": self.winner, "target": self.push_target} if self.phase == PHASE_PUSH else None),
             "last_deal": self.last_summary,
             "result": self.results() if self.over else None,
         }
         return view
+
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        if self.last_trick is None:
+            return None
+        plays, winner, taker = self.last_trick
+        return {"cards": [{"seat": s, "card": c} for s, c in plays], "winner": winner, "taker": taker}
 
     def observation(self, seat: int) -> dict[str, Any]:
         view = self.public_view()

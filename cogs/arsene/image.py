@@ -12,8 +12,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.cards import RANK_NAMES, rank_of, suit_of
-from bot.drawing import font, png
+from bot.core.cards import RANK_NAMES, rank_of, suit_of
+from bot.core.drawing import font, png
 from cogs.arsene.rules_scoring import SHOP_GROUPS
 
 WIDTH = 800

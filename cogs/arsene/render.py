@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView, stopped
-from bot.i18n import Lang
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
 from cogs.arsene.rules_scoring import SHOP_GROUPS, shop_of
@@ -80,9 +80,6 @@ class ArseneUI(GameUI):
     game_id = "arsene"
     engine = ArseneEngine
     rules_sections = ("goal", "setup", "trump", "play", "scoring", "end", "advanced", "three")
-
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        return tr("arsene.option.advanced_on" if options.get("advanced") else "arsene.option.advanced_off")
 
     def action_label(self, action: str, names: list[str], tr: Lang) -> str:
         """A move in words (slash-command autocomplete and buttons)."""
@@ -241,12 +238,12 @@ class ArseneUI(GameUI):
         phase = obs["phase"]
         if obs["result"] is not None:
             lines.append(
-                tr("arsene.prompt.game_over", players=", ".join(names[s] for s in obs["result"]["winners"]))
+                tr("arsene.prompt.game_over", players=tr.join(names[s] for s in obs["result"]["winners"]))
             )
             return Prompt("\n".join(lines), self._hand_buttons(hand, set(), obs))
         if not legal:
             if phase == "dummy_choice" and obs["my_dummy_card"]:
-                waiting = ", ".join(names[s] for s in obs["to_act"])
+                waiting = tr.join(names[s] for s in obs["to_act"])
                 lines.append(
                     tr("arsene.prompt.dummy_given", card=label(obs["my_dummy_card"]), players=waiting)
                 )
@@ -320,7 +317,7 @@ class ArseneUI(GameUI):
         pending = [tr(f"arsene.pending.{p['kind']}", player=names[p["seat"]]) for p in obs["pending"]]
         if pending:
             return pending
-        return [tr("arsene.prompt.waiting", players=", ".join(names[s] for s in obs["to_act"]))]
+        return [tr("arsene.prompt.waiting", players=tr.join(names[s] for s in obs["to_act"]))]
 
     # ---- the public record ----------------------------------------------------------------------
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
@@ -361,7 +358,7 @@ class ArseneUI(GameUI):
                     tr(
                         "arsene.event.game_over",
                         reason=tr(f"arsene.end_reason.{data['reason']}"),
-                        players=", ".join(names[s] for s in data["winners"]),
+                        players=tr.join(names[s] for s in data["winners"]),
                     )
                 )
             trick_at = None

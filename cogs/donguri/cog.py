@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.games import register
-from bot.translator import command
+from bot.core.games import register
+from bot.core.translator import command, game_options
+from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI
 
-LENGTH_CHOICES = [
-    app_commands.Choice(
-        name=locale_str("standard (3p: 9 deals, 4p: 8, 5p: 5)", key="donguri.cmd.new.length.standard"),
-        value="standard",
-    ),
-    app_commands.Choice(
-        name=locale_str("short (3p: 6 deals, 4p: 4, 5p: 5)", key="donguri.cmd.new.length.short"),
-        value="short",
-    ),
-]
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 
 class Donguri(
@@ -28,31 +23,29 @@ class Donguri(
     group_name=locale_str("donguri", key="donguri.cmd.name"),
     group_description=locale_str("Donguri to Yamaneko (3–5 players)", key="donguri.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
         "donguri.cmd.new",
         "Open a Donguri to Yamaneko table in this channel",
         players="Table size (3–5)",
-        length="Standard or short game (number of deals)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
-    @app_commands.choices(length=LENGTH_CHOICES)
+    @game_options(DonguriEngine)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 3, 5] = 4,
-        length: str = "standard",
         rated: bool = False,
+        **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "donguri", players, {"length": length}, rated=rated)
+        await self.bot.desk.open_table(interaction, "donguri", players, options, rated=rated)
 
     @command("donguri.cmd.rules", "How to play Donguri to Yamaneko")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, "donguri")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(DonguriUI())
     await bot.add_cog(Donguri(bot))

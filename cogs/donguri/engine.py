@@ -5,10 +5,13 @@ Actions: ``play:<card>`` by the seat to act. Options: ``length`` = ``standard`` 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.cards import SUITS, rank_of, standard_deck, suit_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.ai.deal import deal
+from bot.core.cards import SUITS, rank_of, standard_deck, suit_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
 
 LENGTHS = ("standard", "short")
 DEALS = {3: {"standard": 9, "short": 6}, 4: {"standard": 8, "short": 4}, 5: {"standard": 5, "short": 5}}
@@ -20,28 +23,53 @@ POINTS = {
 }
 
 
+_ACTIONS = {f"{s}{r}": f"play:{s}{r}" for s in SUITS + "X" for r in range(1, 17)}
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "X")}
+_STRENGTHS: dict[int, dict[str, int]] = {}
+
+
+def _strengths(players: int) -> dict[str, int]:
+    """Every card's rank strength for a player count, built once (the hot path of search)."""
+    table = _STRENGTHS.get(players)
+    if table is None:
+        table = _STRENGTHS[players] = {
+            f"{s}{r}": 14 if players < 5 and r == 1 else r for s in SUITS + "X" for r in range(1, 17)
+        }
+    return table
+
+
 def strength(card: str, players: int) -> int:
     """Rank strength: A is high (14) with the standard deck; the 5-player deck runs 1..16."""
-    rank = rank_of(card)
-    return 14 if players < 5 and rank == 1 else rank
+    return _strengths(players)[card]
 
 
 def is_acorn(card: str, players: int) -> bool:
     return strength(card, players) <= 8
 
 
+_POINTS: dict[int, dict[str, int]] = {}
+
+
+def _points(players: int) -> dict[str, int]:
+    table = _POINTS.get(players)
+    if table is None:
+        table = _POINTS[players] = {c: POINTS[players].get(v, 1) for c, v in _strengths(players).items()}
+    return table
+
+
 def card_points(card: str, players: int) -> int:
-    return POINTS[players].get(strength(card, players), 1)
+    return _points(players)[card]
 
 
 def trick_winner(plays: list[tuple[int, str]], players: int) -> tuple[int, str, list[int]]:
     """(winning seat, majority "acorn"/"wildcat", positions counted for the majority)."""
+    table = _strengths(players)
     counted = [i for i in range(len(plays)) if not (players == 4 and i == 1)]
-    acorns = sum(is_acorn(plays[i][1], players) for i in counted)
+    acorns = sum(table[plays[i][1]] <= 8 for i in counted)
     majority = "acorn" if acorns * 2 > len(counted) else "wildcat"
     sign = -1 if majority == "acorn" else 1
     # min() keeps the earliest of equal keys, so the earlier-played card wins a tie of ranks.
-    best = min(range(len(plays)), key=lambda i: sign * strength(plays[i][1], players))
+    best = min(range(len(plays)), key=lambda i: sign * table[plays[i][1]])
     return plays[best][0], majority, counted
 
 
@@ -49,6 +77,7 @@ class DonguriEngine(Engine):
     game_id = "donguri"
     min_players = 3
     max_players = 5
+    declared_options = (Option("length", str, "standard", "donguri.cmd.new.length", choices=LENGTHS),)
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
@@ -56,9 +85,7 @@ class DonguriEngine(Engine):
 
     def setup(self) -> None:
         n = self.num_players
-        length = self.options.setdefault("length", "standard")
-        if length not in LENGTHS:
-            raise IllegalAction("bad_option", option="length", value=length)
+        length = self.options["length"]
         if n == 3:
             self.removed_suit = self.rng.choice(SUITS)
             suits = [s for s in SUITS if s != self.removed_suit]
@@ -69,6 +96,7 @@ class DonguriEngine(Engine):
         else:
             self.removed_suit = None
             self.deck = standard_deck(SUITS + "X", range(1, 17))
+        self._order = {c: i for i, c in enumerate(sorted(_strengths(n), key=self._sort_key))}
         self.deals_total = DEALS[n][length]
         self.dealer = self.rng.randrange(n)
         self.deal_no = 0
@@ -83,21 +111,60 @@ class DonguriEngine(Engine):
         cards = list(self.deck)
         self.rng.shuffle(cards)
         size = HAND_SIZE[n]
-        self.hands = [sorted(cards[i * size : (i + 1) * size], key=self._sort_key) for i in range(n)]
+        self.hands = [self._sorted(cards[i * size : (i + 1) * size]) for i in range(n)]
         self.taken: list[list[str]] = [[] for _ in range(n)]
         self.tricks = [0] * n
         self.trick: list[tuple[int, str]] = []
-        self.last_trick: dict[str, Any] | None = None
+        self._last: tuple[list[tuple[int, str]], int, str, list[int]] | None = None  # see last_trick
+        self.voids = [""] * n  # suits a seat failed to follow this deal: public knowledge
         self.leader = (self.dealer + 1) % n
         self.turn = self.leader
 
     def _sort_key(self, card: str) -> tuple[int, int]:
-        order = SUITS + "X"
-        return order.index(suit_of(card)), strength(card, self.num_players)
+        return _SUIT_ORDER[card[0]], _strengths(self.num_players)[card]
+
+    def _sorted(self, cards: list[str]) -> list[str]:
+        order = self._order
+        return sorted(cards, key=order.__getitem__)
 
     @property
     def deal_number(self) -> int:
         return self.deal_no
+
+    # ---- search (computer players) ------------------------------------------------------------
+    def clone(self) -> DonguriEngine:
+        other = self._copy()
+        other.rng = random.Random.__new__(random.Random)
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def _copy(self) -> DonguriEngine:
+        """Every mutable field copied except ``rng`` (shared: the caller replaces or copies it)."""
+        other = object.__new__(DonguriEngine)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.history = list(self.history)
+        other.penalties = list(self.penalties)
+        other.deal_log = list(self.deal_log)
+        other.hands = [list(h) for h in self.hands]
+        other.taken = [list(t) for t in self.taken]
+        other.tricks = list(self.tricks)
+        other.trick = list(self.trick)
+        other.voids = list(self.voids)
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> DonguriEngine:
+        """Other hands redealt from the cards ``seat`` has not seen (every card played this deal was
+        seen), keeping their sizes and the suits they showed they lack; later deals resampled."""
+        other = self._copy()
+        other.rng = random.Random(rng.getrandbits(64))
+        seen = set(self.hands[seat]).union(*self.taken, (c for _, c in self.trick))
+        unseen = [c for c in self.deck if c not in seen]
+        others = [s for s in range(self.num_players) if s != seat]
+        dealt = deal(unseen, [len(self.hands[s]) for s in others], [self.voids[s] for s in others], rng)
+        for s, cards in zip(others, dealt, strict=True):
+            other.hands[s] = self._sorted(cards)
+        return other
 
     # ---- contract ---------------------------------------------------------------------------
     def to_act(self) -> list[int]:
@@ -106,13 +173,13 @@ class DonguriEngine(Engine):
     def legal_actions(self, seat: int) -> list[str]:
         if self.finished or seat != self.turn:
             return []
-        return [f"play:{c}" for c in self._playable(seat)]
+        return [_ACTIONS[c] for c in self._playable(seat)]
 
     def _playable(self, seat: int) -> list[str]:
         hand = self.hands[seat]
         if self.trick:
-            led = suit_of(self.trick[0][1])
-            follow = [c for c in hand if suit_of(c) == led]
+            led = self.trick[0][1][0]
+            follow = [c for c in hand if c[0] == led]
             if follow:
                 return follow
         return list(hand)
@@ -124,33 +191,57 @@ class DonguriEngine(Engine):
         return IllegalAction("must_follow", suit=suit_of(self.trick[0][1]))
 
     def _apply(self, seat: int, action: str) -> list[Event]:
+        return self._play(seat, action.removeprefix("play:"), [])
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        self._play(seat, action[5:], None)
+        self.history.append((seat, action))
+
+    def _play(self, seat: int, card: str, events: list[Event] | None) -> list[Event]:
+        """Play a legal card; ``events`` None (search) skips building the events."""
         n = self.num_players
-        card = action.removeprefix("play:")
         self.hands[seat].remove(card)
+        if self.trick:
+            led = self.trick[0][1][0]
+            if card[0] != led and led not in self.voids[seat]:
+                self.voids[seat] += led
         self.trick.append((seat, card))
         if len(self.trick) < n:
             self.turn = (seat + 1) % n
-            return []
+            return events or []
         winner, majority, counted = trick_winner(self.trick, n)
         cards = [c for _, c in self.trick]
         self.taken[winner].extend(cards)
         self.tricks[winner] += 1
-        self.last_trick = {
-            "plays": [{"seat": s, "card": c} for s, c in self.trick],
-            "winner": winner,
-            "majority": majority,
-            "excluded": [self.trick[i][0] for i in range(n) if i not in counted],
-        }
-        events = [Event("trick_won", {**self.last_trick, "number": sum(self.tricks)})]
+        self._last = (self.trick, winner, majority, counted)
         self.trick = []
         self.leader = self.turn = winner
+        if events is None:
+            if not self.hands[winner]:
+                self._score_deal()
+            return []
+        events.append(Event("trick_won", {**self.last_trick, "number": sum(self.tricks)}))
         if not self.hands[winner]:
             events.append(self._score_deal())
         return events
 
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest completed trick of this deal, as views and events show it."""
+        if self._last is None:
+            return None
+        plays, winner, majority, counted = self._last
+        return {
+            "plays": [{"seat": s, "card": c} for s, c in plays],
+            "winner": winner,
+            "majority": majority,
+            "excluded": [plays[i][0] for i in range(len(plays)) if i not in counted],
+        }
+
     def _score_deal(self) -> Event:
         n = self.num_players
-        points = [sum(card_points(c, n) for c in taken) for taken in self.taken]
+        value = _points(n).__getitem__
+        points = [sum(map(value, taken)) for taken in self.taken]
         top = max(points)
         penalty = [top - p for p in points]
         self.penalties = [a + b for a, b in zip(self.penalties, penalty, strict=True)]

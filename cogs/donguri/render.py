@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView, stopped
-from bot.i18n import Lang
-from cogs.donguri.engine import LENGTHS, DonguriEngine, is_acorn
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.i18n import Lang
+from cogs.donguri.engine import DonguriEngine, is_acorn
 
 SUIT_ORDER = "SHDCX"
 
@@ -30,8 +30,8 @@ class DonguriUI(GameUI):
     engine = DonguriEngine
     rules_sections = ("goal", "cards", "play", "trick", "scoring", "four_five")
 
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        return tr("donguri.option.length", length=tr(f"donguri.length.{options.get('length', LENGTHS[0])}"))
+    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        return super().format_params(params, names)
 
     def score_text(self, score: int, tr: Lang) -> str:
         return tr("donguri.result.penalty", count=score)

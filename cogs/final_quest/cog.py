@@ -2,7 +2,7 @@
 
 The turn's main actions that need words or three cards are slash commands used in the table
 channel: ``ask`` (free YES/NO question, posted publicly; the asked player answers with the table's
-buttons), ``check`` (a question the engine answers truthfully) and ``quest`` (a Final Quest).
+buttons; refused for a computer seat, which cannot read it), ``check`` (a question the engine answers truthfully) and ``quest`` (a Final Quest).
 Swapping, showing and ending the turn are buttons in the private prompt, and also commands here.
 Each command is checked before it reaches the engine so a mistake gets a specific answer.
 """
@@ -10,42 +10,34 @@ Each command is checked before it reaches the engine so a mistake gets a specifi
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.desk import display, member_lang
-from bot.errors import UserError
-from bot.games import register
-from bot.i18n import Lang
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import Lang
+from bot.core.translator import command, game_options
+from bot.tables.desk import display, member_lang
 from cogs.final_quest.engine import (
     HAND_SIZE,
     NUMBERS,
-    OPT_REBUTTAL,
-    OPT_ROUND_CAP,
     QUESTIONS,
+    FinalQuestEngine,
     askq_action,
     fq_action,
 )
 from cogs.final_quest.render import FinalQuestUI
 
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
 G = "final_quest"
 FACE = {"a": 1, "j": 11, "q": 12, "k": 13}
 QUESTION_MAX = 300
-
-REBUTTAL_CHOICES = [
-    app_commands.Choice(
-        name=locale_str("everyone (the original rule)", key="final_quest.cmd.new.rebuttal.public"),
-        value="public",
-    ),
-    app_commands.Choice(
-        name=locale_str("the asker only, by DM", key="final_quest.cmd.new.rebuttal.asker"),
-        value="asker",
-    ),
-]
 
 
 def parse_cards(text: str) -> list[int]:
@@ -81,12 +73,19 @@ def question_params(question: str, number: int | None, count: int | None, tr: La
     return params
 
 
+def computer_cannot_read(player: discord.abc.User, tr: Lang) -> UserError:
+    """A computer seat cannot read a free question, and answering it at random would be a lie
+    the rules forbid: the asker is pointed to the structured questions instead."""
+    questions = "\n".join(f"• {tr(f'{G}.question_choice.{q}')}" for q in QUESTIONS)
+    return UserError(f"{G}.error.ask_computer", player=display(player), questions=questions)
+
+
 class FinalQuest(
     commands.GroupCog,
     group_name=locale_str("finalquest", key="final_quest.cmd.name"),
     group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @property
@@ -94,30 +93,19 @@ class FinalQuest(
         return self.bot.desk
 
     # ---- the table ---------------------------------------------------------------------------
-    @command(
-        "final_quest.cmd.new",
-        "Open a Final Quest table in a channel of its own",
-        rebuttal="Who sees a rebuttal card: everyone (original rule) or the asker only, by DM",
-        round_cap="Draw after this many rounds (leave empty for no limit)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
-    @app_commands.choices(rebuttal=REBUTTAL_CHOICES)
+    @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
+    @game_options(FinalQuestEngine)
     async def new(
-        self,
-        interaction: discord.Interaction,
-        rebuttal: str = "public",
-        round_cap: app_commands.Range[int, 1, 99] | None = None,
-        rated: bool = False,
+        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
     ) -> None:
-        options = {OPT_REBUTTAL: rebuttal, OPT_ROUND_CAP: round_cap}
         await self.desk.open_table(interaction, G, 4, options, rated=rated)
 
     @command("final_quest.cmd.rules", "How to play Final Quest")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.desk.send_rules(interaction, G)
 
     # ---- main actions --------------------------------------------------------------------------
-    async def target_seat(self, interaction: discord.Interaction, player: discord.abc.User):
+    async def target_seat(self, interaction: discord.Interaction[TabletopBot], player: discord.abc.User):
         """(table, seat of ``player``) at the member's table in this channel."""
         table, _engine, _seat = await self.desk.seat_here(interaction, G)
         target = table.seat_of(player.id)
@@ -133,12 +121,14 @@ class FinalQuest(
     )
     async def ask(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         player: discord.Member,
         question: app_commands.Range[str, 1, QUESTION_MAX],
     ) -> None:
         async def work():
             table, target = await self.target_seat(interaction, player)
+            if table.seats[target].played_by_computer:
+                raise computer_cannot_read(player, member_lang(interaction))
             tr = Lang(table.language)
             text = discord.utils.escape_mentions(" ".join(question.split()))
             announce = tr(
@@ -158,7 +148,7 @@ class FinalQuest(
     )
     async def check(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         player: discord.Member,
         question: str,
         number: int | None = None,
@@ -173,7 +163,7 @@ class FinalQuest(
 
     @check.autocomplete("question")
     async def question_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[TabletopBot], current: str
     ) -> list[app_commands.Choice[str]]:
         tr = member_lang(interaction)
         typed = current.strip().lower()
@@ -190,7 +180,7 @@ class FinalQuest(
         player="The player whose hand you name",
         cards="Three different cards, like 3 7 12",
     )
-    async def quest(self, interaction: discord.Interaction, player: discord.Member, cards: str) -> None:
+    async def quest(self, interaction: discord.Interaction[TabletopBot], player: discord.Member, cards: str) -> None:
         async def work():
             _table, target = await self.target_seat(interaction, player)
             await self.desk.play_command(interaction, G, fq_action(target, parse_cards(cards)))
@@ -199,7 +189,7 @@ class FinalQuest(
 
     @quest.autocomplete("cards")
     async def card_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[TabletopBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """Complete what is typed: a valid trio as is, or the typed cards plus one more number."""
         tokens = [t for t in re.split(r"[\s,;/.]+", current.strip()) if t][:HAND_SIZE]
@@ -224,7 +214,7 @@ class FinalQuest(
         "Swap one of your cards with the centre card (your turn)",
         card="The card you give to the centre",
     )
-    async def swap(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
+    async def swap(self, interaction: discord.Interaction[TabletopBot], card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"swap:{card}")
 
     @command(
@@ -232,13 +222,13 @@ class FinalQuest(
         "Show one of your cards to everyone (your turn)",
         card="The card you show",
     )
-    async def show(self, interaction: discord.Interaction, card: app_commands.Range[int, 1, 13]) -> None:
+    async def show(self, interaction: discord.Interaction[TabletopBot], card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"show:{card}")
 
     @swap.autocomplete("card")
     @show.autocomplete("card")
     async def hand_choices(
-        self, interaction: discord.Interaction, current: int
+        self, interaction: discord.Interaction[TabletopBot], current: int
     ) -> list[app_commands.Choice[int]]:
         verb = interaction.command.name if interaction.command else ""
         pairs = await self.desk.autocomplete_actions(interaction, G, lambda a: a.split(":")[-1])
@@ -249,10 +239,10 @@ class FinalQuest(
         ]
 
     @command("final_quest.cmd.end", "End your turn (after your action)")
-    async def end(self, interaction: discord.Interaction) -> None:
+    async def end(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.desk.play_command(interaction, G, "end")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(FinalQuestUI())
     await bot.add_cog(FinalQuest(bot))

@@ -16,7 +16,9 @@ Turn player, phase ``turn`` (exactly one main action per turn, ``show`` and ``en
     swap:<n>                     exchange own card n with the centre card
     show:<n>                     show own card n to everyone (not while the table knows it is there)
     end                          end the turn (only after the main action)
-Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act).
+Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act), or ``decline``
+    when the seat cannot read the free question (a computer plays it): the question lapses and
+    the asker takes another main action. Nobody answers a question it cannot read at random.
 Final Quest target, phase ``rebuttal``: ``rebut:<n>`` (a held card that was not named) / ``reveal``.
 """
 
@@ -25,8 +27,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from bot.cards import code, rank_of
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import code, rank_of
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
+
+from .search import FinalQuestSearch
 
 SUIT = "D"
 NUMBERS = tuple(range(1, 14))
@@ -41,8 +46,7 @@ REBUTTAL_PUBLIC = "public"  # the seed's rule: the rebuttal card is shown to eve
 REBUTTAL_ASKER = "asker"  # table option: only the asker (and the target) see the rebuttal card
 REBUTTAL_CHOICES = (REBUTTAL_PUBLIC, REBUTTAL_ASKER)
 OPT_ROUND_CAP = "round_cap"  # None = no cap; a positive int = draw after that many rounds
-ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # for the cog's choices; any positive int is accepted
-DEFAULT_OPTIONS: dict[str, Any] = {OPT_REBUTTAL: REBUTTAL_PUBLIC, OPT_ROUND_CAP: None}
+ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # offered first; any number of rounds from 1 to 99 is accepted
 
 # Views carry the public facts of the last FACTS_WINDOW_TURNS turns (the current one included:
 # everything since the viewer's own previous turn). The whole record grows without bound and every
@@ -124,12 +128,26 @@ def _main_actions(seat: int) -> list[str]:
 
 
 _MAIN_ACTIONS = [_main_actions(s) for s in range(NUM_SEATS)]
+_SHOW = {n: f"show:{n}" for n in NUMBERS}
+_SWAP = {n: f"swap:{n}" for n in NUMBERS}
 
 
-class FinalQuestEngine(Engine):
+class FinalQuestEngine(FinalQuestSearch, Engine):
     game_id = "final_quest"
     min_players = 4
     max_players = 4
+    declared_options = (
+        Option(OPT_REBUTTAL, str, REBUTTAL_PUBLIC, "final_quest.cmd.new.rebuttal", choices=REBUTTAL_CHOICES),
+        Option(
+            OPT_ROUND_CAP,
+            int,
+            None,
+            "final_quest.cmd.new.round_cap",
+            low=1,
+            high=99,
+            suggestions=ROUND_CAP_SUGGESTIONS,
+        ),
+    )
 
     @classmethod
     def teams(cls, num_players: int) -> list[list[int]] | None:
@@ -137,15 +155,8 @@ class FinalQuestEngine(Engine):
 
     # ---- setup -------------------------------------------------------------------------------
     def setup(self) -> None:
-        opts = {**DEFAULT_OPTIONS, **self.options}
-        if opts[OPT_REBUTTAL] not in REBUTTAL_CHOICES:
-            raise IllegalAction("bad_option", option=OPT_REBUTTAL, value=opts[OPT_REBUTTAL])
-        cap = opts[OPT_ROUND_CAP]
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
-            raise IllegalAction("bad_option", option=OPT_ROUND_CAP, value=cap)
-        self.options = opts
-        self.rebuttal_mode: str = opts[OPT_REBUTTAL]
-        self.round_cap: int | None = cap
+        self.rebuttal_mode: str = self.options[OPT_REBUTTAL]
+        self.round_cap: int | None = self.options[OPT_ROUND_CAP]
 
         deck = list(NUMBERS)
         self.rng.shuffle(deck)
@@ -203,15 +214,16 @@ class FinalQuestEngine(Engine):
         if seat not in self.to_act():
             return []
         if self.phase == PHASE_ANSWER:
-            return [f"answer:{ANSWER_YES}", f"answer:{ANSWER_NO}"]
+            return [f"answer:{ANSWER_YES}", f"answer:{ANSWER_NO}", "decline"]
         if self.phase == PHASE_REBUTTAL:
             assert self.pending is not None
             return [f"rebut:{n}" for n in self.rebuttal_numbers()] + ["reveal"]
         hand = self.hands[seat]
-        shows = [f"show:{n}" for n in hand if n not in self.public_cards[seat]]
+        known = self.public_cards[seat]
+        shows = [_SHOW[n] for n in hand if n not in known]
         if self.main_action is not None:
             return shows + ["end"]
-        return _MAIN_ACTIONS[seat] + [f"swap:{n}" for n in hand] + shows
+        return _MAIN_ACTIONS[seat] + [_SWAP[n] for n in hand] + shows
 
     def rebuttal_numbers(self) -> list[int]:
         """The cards the Final Quest target may show: held and not named."""
@@ -224,6 +236,8 @@ class FinalQuestEngine(Engine):
         head, _, rest = action.partition(":")
         if head == "answer":
             return self._answer(rest)
+        if head == "decline":
+            return self._decline()
         if head in ("rebut", "reveal"):
             return self._rebut(int(rest) if head == "rebut" else None)
         if head == "show":
@@ -259,6 +273,14 @@ class FinalQuestEngine(Engine):
         self.phase = PHASE_TURN
         return [Event("answered", {"seat": asker, "target": target, "answer": answer})]
 
+    def _decline(self) -> list[Event]:
+        assert self.pending is not None
+        asker, target = self.pending["asker"], self.pending["seat"]
+        self.main_action = None  # the asker acts again
+        self.pending = None
+        self.phase = PHASE_TURN
+        return [Event("declined", {"seat": asker, "target": target})]
+
     def _structured(self, seat: int, target: int, detail: str) -> list[Event]:
         question, *raw = detail.split(":")
         params = {name: int(v) for (name, _values), v in zip(QUESTIONS[question], raw, strict=True)}
@@ -270,13 +292,21 @@ class FinalQuestEngine(Engine):
         return [Event(f"q_{question}", data)]
 
     def _final_quest(self, seat: int, target: int, named: list[int]) -> list[Event]:
-        self.main_action = {"kind": "final_quest", "target": target, "named": named}
         a, b, c = named
-        events = [
-            Event(
-                "final_quest", {"seat": seat, "target": target, "named": list(named), "a": a, "b": b, "c": c}
-            )
-        ]
+        data = {"seat": seat, "target": target, "named": list(named), "a": a, "b": b, "c": c}
+        events = [Event("final_quest", data)]
+        if self._name_hand(seat, target, named):
+            assert self.winner_team is not None
+            winners = list(TEAM_SEATS[self.winner_team])
+            data = {"seat": seat, "target": target, "team": self.winner_team, "winners": winners}
+            events.append(Event("final_quest_correct", data))
+        else:
+            events.append(Event("final_quest_wrong", {"seat": seat, "target": target}))
+        return events
+
+    def _name_hand(self, seat: int, target: int, named: list[int]) -> bool:
+        """The Final Quest itself: True when it wins, else the target must refute it."""
+        self.main_action = {"kind": "final_quest", "target": target, "named": named}
         if sorted(self.hands[target]) == named:
             self._fact("final_quest", seat=seat, target=target, named=named, response="correct")
             self.main_action["response"] = "correct"
@@ -286,18 +316,10 @@ class FinalQuestEngine(Engine):
             self.outcome = "win"
             self.winner_team = TEAMS[seat]
             self.final_quest_hit = {"seat": seat, "target": target, "named": named}
-            winners = list(TEAM_SEATS[self.winner_team])
-            events.append(
-                Event(
-                    "final_quest_correct",
-                    {"seat": seat, "target": target, "team": self.winner_team, "winners": winners},
-                )
-            )
-            return events
+            return True
         self.pending = {"kind": "rebuttal", "seat": target, "asker": seat, "named": named}
         self.phase = PHASE_REBUTTAL
-        events.append(Event("final_quest_wrong", {"seat": seat, "target": target}))
-        return events
+        return False
 
     def _rebut(self, n: int | None) -> list[Event]:
         assert self.pending is not None and self.main_action is not None
@@ -413,7 +435,7 @@ class FinalQuestEngine(Engine):
                 if len(set(nums)) != HAND_SIZE:
                     return IllegalAction("cards_not_distinct")
                 return IllegalAction("cards_not_sorted")
-        if head == "answer":
+        if head in ("answer", "decline"):
             return IllegalAction("not_asked")
         if head in ("rebut", "reveal"):
             return IllegalAction("no_final_quest")

@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.drawing import drawable_name, font, png
+from bot.core.drawing import drawable_name, font, png
 
 WIDTH, HEIGHT = 800, 600
 CARD_W, CARD_H, CARD_GAP = 62, 88, 8

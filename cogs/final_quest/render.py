@@ -10,20 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.cards import rank_of
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Prompt, TableView, stopped
-from bot.i18n import Lang
-from bot.results import MEDALS, Row
+from bot.core.cards import rank_of
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.i18n import Lang
+from bot.core.results import MEDALS, Row
 from cogs.final_quest.engine import (
-    OPT_REBUTTAL,
-    OPT_ROUND_CAP,
     PHASE_ANSWER,
     PHASE_OVER,
     PHASE_REBUTTAL,
     QUESTIONS,
     REBUTTAL_ASKER,
-    REBUTTAL_PUBLIC,
     TEAM_SEATS,
     TEAMS,
     FinalQuestEngine,
@@ -133,22 +130,6 @@ class FinalQuestUI(GameUI):
     channel_mode = "channel"
     rules_sections = ("goal", "turn", "final_quest", "speaking", "here", "options")
 
-    # ---- options ----------------------------------------------------------------------------
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        mode = options.get(OPT_REBUTTAL) or REBUTTAL_PUBLIC
-        cap = options.get(OPT_ROUND_CAP)
-        rounds = tr(f"{G}.option.round_cap_value", rounds=cap) if cap else tr(f"{G}.option.round_cap_none")
-        return "\n".join(
-            [
-                tr(
-                    f"{G}.option.line",
-                    name=tr(f"{G}.option.rebuttal"),
-                    value=tr(f"{G}.option.rebuttal_{mode}"),
-                ),
-                tr(f"{G}.option.line", name=tr(f"{G}.option.round_cap"), value=rounds),
-            ]
-        )
-
     def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
         out = super().format_params(params, names)
         if isinstance(params.get("card"), str):
@@ -181,9 +162,10 @@ class FinalQuestUI(GameUI):
 
     def timeout_action(self, engine: Engine, seat: int) -> str | None:
         """A move for an absent player that reveals nothing by accident: end the turn once its
-        action is done, else a truthful checked question or the first refuting card."""
+        action is done, else a truthful checked question or the first refuting card; a free
+        question it was asked lapses (nobody answers it for the player)."""
         legal = engine.legal_actions(seat)
-        for prefix in ("end", "askq:", "rebut:"):
+        for prefix in ("end", "askq:", "rebut:", "decline"):
             found = [a for a in legal if a.startswith(prefix)]
             if found:
                 return found[0]
@@ -314,7 +296,7 @@ class FinalQuestUI(GameUI):
         if obs["centre_card"]:
             lines.append(tr(f"{G}.centre_known", card=num(obs["centre_card"])))
         if obs["rebuttals_seen"]:
-            seen = ", ".join(
+            seen = tr.join(
                 tr(f"{G}.prompt.secret_card", card=num(c), player=names[s])
                 for c, s in obs["rebuttals_seen"].items()
             )

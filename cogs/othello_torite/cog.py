@@ -6,18 +6,24 @@ legal squares; ``/othello record`` shows the game record of the table in this ch
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot.desk import member_lang
-from bot.errors import UserError
-from bot.games import register
-from bot.render import seat_names
-from bot.translator import command
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.translator import command, game_options
+from bot.tables.desk import member_lang
+from bot.tables.render import seat_names
+from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.render import OthelloToriteUI, action_of, record_lines, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 GAME = "othello_torite"
 
@@ -32,19 +38,18 @@ class OthelloTorite(
     group_name=locale_str("othello", key="othello_torite.cmd.name"),
     group_description=locale_str("Othello de Torite (2 players)", key="othello_torite.cmd.description"),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
-    @command(
-        "othello_torite.cmd.new",
-        "Open an Othello de Torite table in this channel",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
-    )
-    async def new(self, interaction: discord.Interaction, rated: bool = False) -> None:
-        await self.bot.desk.open_table(interaction, GAME, 2, {}, rated=rated)
+    @command("othello_torite.cmd.new", "Open an Othello de Torite table in this channel")
+    @game_options(OthelloToriteEngine)
+    async def new(
+        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
+    ) -> None:
+        await self.bot.desk.open_table(interaction, GAME, 2, options, rated=rated)
 
     @command("othello_torite.cmd.rules", "How to play Othello de Torite")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
     @command(
@@ -54,7 +59,7 @@ class OthelloTorite(
         square="The square, like d3 (suggestions are legal)",
     )
     @app_commands.choices(suit=SUIT_CHOICES)
-    async def play(self, interaction: discord.Interaction, suit: str, square: str) -> None:
+    async def play(self, interaction: discord.Interaction[TabletopBot], suit: str, square: str) -> None:
         square = square.strip().lower()
         if square not in SQUARE_INDEX:
             tr = member_lang(interaction)
@@ -64,7 +69,7 @@ class OthelloTorite(
 
     @play.autocomplete("square")
     async def square_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[TabletopBot], current: str
     ) -> list[app_commands.Choice[str]]:
         tr = member_lang(interaction)
         suit = getattr(interaction.namespace, "suit", None)
@@ -79,10 +84,10 @@ class OthelloTorite(
         return choices[:25]
 
     @command("othello_torite.cmd.record", "Show the game record of the Othello de Torite table here")
-    async def record(self, interaction: discord.Interaction) -> None:
+    async def record(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.guarded(interaction, None, self._record(interaction))
 
-    async def _record(self, interaction: discord.Interaction) -> None:
+    async def _record(self, interaction: discord.Interaction[TabletopBot]) -> None:
         tables = await self.bot.service.store.running_tables_at(GAME, interaction.channel_id or 0)
         if not tables:
             raise UserError(f"{GAME}.record.none")
@@ -96,6 +101,6 @@ class OthelloTorite(
         await self.bot.desk.reply(interaction, reply)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(OthelloToriteUI())
     await bot.add_cog(OthelloTorite(bot))

@@ -8,11 +8,12 @@ chosen by a player: when the seat due to play has no legal placement the engine 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.engine import Engine, Event, IllegalAction
 
-from .rules_board import FULL, SQUARE_INDEX, SQUARE_NAMES, flips, moves, moves2, names
+from .rules_board import FULL, SQUARE_INDEX, SQUARE_NAMES, flips, moves, moves2, names, square_bits
 
 RED, BLUE = 0, 1
 SUIT_LETTERS = ("r", "b")
@@ -21,9 +22,6 @@ WILD = "wild"
 COLOURS = ("black", "white")
 COLOUR_LETTERS = ("B", "W")
 DISCS_PER_SUIT = 15
-# No options: the game has no variants.
-OPTIONS: dict[str, list[Any]] = {}
-DEFAULT_OPTIONS: dict[str, Any] = {}
 
 PHASE_LEAD, PHASE_FOLLOW, PHASE_OVER = "lead", "follow", "over"
 END_ALL_PLACED, END_BOTH_STUCK = "all_placed", "both_stuck"
@@ -34,6 +32,15 @@ _START_BLACK = (1 << SQUARE_INDEX["d5"]) | (1 << SQUARE_INDEX["e4"])
 
 def action_for(suit: int, square: str) -> str:
     return f"place:{SUIT_LETTERS[suit]}:{square}"
+
+
+_ACTIONS = tuple(tuple(action_for(suit, name) for name in SQUARE_NAMES) for suit in (RED, BLUE))
+_PARSED = {action: (suit, sq) for suit in (RED, BLUE) for sq, action in enumerate(_ACTIONS[suit])}
+
+
+def _entry_view(entry: dict[str, Any]) -> dict[str, Any]:
+    """A trick entry as views show it: flipped discs as square names."""
+    return {**entry, "flipped": names(entry["flipped"])} if "flipped" in entry else dict(entry)
 
 
 def parse_action(action: str) -> tuple[int, int] | None:
@@ -88,6 +95,12 @@ class OthelloToriteEngine(Engine):
         other.options = dict(self.options)
         return other
 
+    def determinize(self, seat: int, rng: random.Random) -> OthelloToriteEngine:
+        """Perfect information: the position itself (the generator, never used in play, replaced)."""
+        other = self.clone()
+        other.rng = rng
+        return other
+
     # ---- move generation --------------------------------------------------------------------
     def placements(self, seat: int, suit: int) -> int:
         """Bitboard of squares where ``seat`` may legally place a ``suit`` disc (ignoring follow)."""
@@ -137,7 +150,8 @@ class OthelloToriteEngine(Engine):
         if seat != self.turn:
             return []
         red, blue = self.legal_moves()
-        return [action_for(RED, n) for n in names(red)] + [action_for(BLUE, n) for n in names(blue)]
+        reds, blues = _ACTIONS
+        return [reds[sq] for sq in square_bits(red)] + [blues[sq] for sq in square_bits(blue)]
 
     def explain_illegal(self, seat: int, action: str) -> IllegalAction:
         parsed = parse_action(action)
@@ -163,8 +177,16 @@ class OthelloToriteEngine(Engine):
         assert parsed is not None
         return self.place(seat, *parsed)
 
+    def apply_fast(self, seat: int, action: str) -> None:
+        self._place(seat, *_PARSED[action], report=False)
+        self.history.append((seat, action))
+
     def place(self, seat: int, suit: int, sq: int) -> list[Event]:
         """Place a disc (already known to be legal) and run the game on to the next decision."""
+        return self._place(seat, suit, sq, report=True)
+
+    def _place(self, seat: int, suit: int, sq: int, report: bool) -> list[Event]:
+        """``report`` False (search) skips the placement's events; the state is the same."""
         bit = 1 << sq
         flipped = self.flipped_by(seat, suit, sq)
         self.discs[seat] |= bit | flipped
@@ -175,35 +197,19 @@ class OthelloToriteEngine(Engine):
         role = PHASE_LEAD if self.phase == PHASE_LEAD else PHASE_FOLLOW
         count = flipped.bit_count()
         square = SQUARE_NAMES[sq]
-        flipped_names = names(flipped)
-        entry = {
-            "seat": seat,
-            "role": role,
-            "suit": SUIT_NAMES[suit],
-            "square": square,
-            "flipped": flipped_names,
-            "count": count,
-        }
+        # "flipped" is kept as a bitboard; views turn it into square names (see _entry_view)
+        entry = {"seat": seat, "role": role, "suit": SUIT_NAMES[suit], "square": square, "flipped": flipped, "count": count}
         self.trick.append(entry)
         if self.recent_trick != self.trick_number:
             self.recent = []
             self.recent_trick = self.trick_number
         self.recent.append(entry)
-        events = [
-            Event(
-                "placed",
-                {
-                    "seat": seat,
-                    "disc_suit": SUIT_NAMES[suit],
-                    "square": square,
-                    "flipped": flipped_names,
-                    "count": count,
-                    "role": role,
-                },
-            )
-        ]
-        if self.left[seat][suit] == 0:
-            events.append(Event("suit_exhausted", {"seat": seat, "disc_suit": SUIT_NAMES[suit]}))
+        events = []
+        if report:
+            data = {"seat": seat, "disc_suit": SUIT_NAMES[suit], "square": square, "flipped": names(flipped)}
+            events.append(Event("placed", {**data, "count": count, "role": role}))
+            if self.left[seat][suit] == 0:
+                events.append(Event("suit_exhausted", {"seat": seat, "disc_suit": SUIT_NAMES[suit]}))
         if role == PHASE_LEAD:
             self.led = suit
             self.phase = PHASE_FOLLOW
@@ -376,17 +382,22 @@ class OthelloToriteEngine(Engine):
             "marker": self.marker,
             "led_suit": SUIT_NAMES[self.led] if self.led is not None else None,
             "trick_number": self.trick_number,
-            "trick": list(self.trick),
-            "last_trick": self.last_trick,
+            "trick": [_entry_view(e) for e in self.trick],
+            "last_trick": self._last_trick_view(),
             "highlight": {
                 "trick": self.recent_trick or None,
                 "placed": [e["square"] for e in self.recent],
-                "flipped": [sq for e in self.recent for sq in e["flipped"]],
+                "flipped": [sq for e in self.recent for sq in names(e["flipped"])],
             },
             "legal_squares": {"red": names(red), "blue": names(blue)},
             "record": self.record_text(),
             "end_reason": self.end_reason,
         }
+
+    def _last_trick_view(self) -> dict[str, Any] | None:
+        if self.last_trick is None:
+            return None
+        return {**self.last_trick, "entries": [_entry_view(e) for e in self.last_trick["entries"]]}
 
     def observation(self, seat: int) -> dict[str, Any]:
         view = self.public_view()

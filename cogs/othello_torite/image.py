@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.drawing import font, png
+from bot.core.drawing import font, png
 
 FILES = "abcdefgh"
 CELL = 104

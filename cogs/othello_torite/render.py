@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Menu, Prompt, TableView, stopped
-from bot.i18n import Lang
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
 from cogs.othello_torite.rules_board import SQUARE_INDEX

@@ -1,27 +1,29 @@
 """Slash commands for Saizen; the platform runs the table.
 
-``/saizen new`` checks the starting layout before a table opens, so a typo gets a precise answer
-instead of a table that cannot start. ``/saizen play`` is a typed alternative to the buttons.
+``/saizen play`` is a typed alternative to the buttons: a member may type a card in either
+language instead of picking it.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-from bot import cards
-from bot.desk import member_lang
-from bot.engine import IllegalAction
-from bot.games import register
-from bot.i18n import LANGUAGES, t
-from bot.translator import command
-from cogs.saizen.engine import OPTION_JOKERS, OPTION_LAYOUT
+from bot.core import cards
+from bot.core.games import register
+from bot.core.i18n import LANGUAGES, t
+from bot.core.translator import command, game_options
+from bot.tables.desk import member_lang
+from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.render import SUIT, SaizenUI
-from cogs.saizen.rules_core import format_layout, parse_layout
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
 
 GAME = "saizen"
 
@@ -41,12 +43,6 @@ TYPED_CARDS = {
 #: "Pass" typed in either language.
 TYPED_PASS = {plain(t("saizen.action.pass", language)) for language in LANGUAGES}
 
-JOKER_CHOICES = [
-    app_commands.Choice(name=locale_str("none", key="saizen.cmd.new.jokers.none"), value=0),
-    app_commands.Choice(name=locale_str("1 joker", key="saizen.cmd.new.jokers.one"), value=1),
-    app_commands.Choice(name=locale_str("2 jokers", key="saizen.cmd.new.jokers.two"), value=2),
-]
-
 
 def typed_action(text: str) -> str:
     """The action a member typed: an action as offered, a bare card, or "Pass" in either language."""
@@ -65,37 +61,26 @@ class Saizen(
         "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
     ),
 ):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
 
     @command(
         "saizen.cmd.new",
         "Open a Saizen table in this channel",
         players="Table size (2–6)",
-        jokers="Jokers in play (0, 1 or 2)",
-        layout="Switches starting on their second side, e.g. S:low+may H:playoff *:free (empty = standard)",
-        rated=("Count this table for the server's ratings and leaderboard", "cmd.new.rated"),
     )
-    @app_commands.choices(jokers=JOKER_CHOICES)
+    @game_options(SaizenEngine)
     async def new(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[TabletopBot],
         players: app_commands.Range[int, 2, 6] = 4,
-        jokers: int = 0,
-        layout: str = "",
         rated: bool = False,
+        **options: Any,
     ) -> None:
-        try:
-            second = parse_layout(layout.strip())
-        except IllegalAction as exc:
-            text = member_lang(interaction)("saizen.error.bad_layout", value=exc.params.get("value", layout))
-            await self.bot.desk.reply(interaction, text)
-            return
-        options = {OPTION_JOKERS: int(jokers), OPTION_LAYOUT: format_layout(second)}
         await self.bot.desk.open_table(interaction, GAME, players, options, rated=rated)
 
     @command("saizen.cmd.rules", "How to play Saizen")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
         await self.bot.desk.send_rules(interaction, GAME)
 
     @command(
@@ -103,11 +88,11 @@ class Saizen(
         "Play a card or make your chip move at your Saizen table here",
         move="A card (e.g. ♠Q), a chip move or Pass",
     )
-    async def play(self, interaction: discord.Interaction, move: str) -> None:
+    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
         await self.bot.desk.play_command(interaction, GAME, typed_action(move))
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str):
+    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
         tr = member_lang(interaction)
 
         def label(action: str) -> str:
@@ -129,6 +114,6 @@ class Saizen(
         ][:25]
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: TabletopBot) -> None:
     register(SaizenUI())
     await bot.add_cog(Saizen(bot))

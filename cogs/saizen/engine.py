@@ -13,10 +13,13 @@ Action grammar (see ``legal_actions``):
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from bot.cards import SUITS, standard_deck
-from bot.engine import Engine, Event, IllegalAction
+from bot.core.cards import SUITS, standard_deck
+from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.options import Option
+from cogs.saizen.knowledge import redeal
 from cogs.saizen.rules_core import (
     JOKER_CODES,
     JOKER_NUMBER,
@@ -40,7 +43,6 @@ DEFAULT_JOKERS = 0
 OPTION_LAYOUT = "layout"
 DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
-OPTIONS: dict[str, Any] = {OPTION_JOKERS: DEFAULT_JOKERS, OPTION_LAYOUT: DEFAULT_LAYOUT}
 ROUNDS = 3
 
 PHASE_CHIPS = "chips"
@@ -51,8 +53,11 @@ PHASE_OVER = "over"
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "J")}
 
 
+_ORDER = {c: (_SUIT_ORDER[c[0]], int(c[1:])) for c in standard_deck() + list(JOKER_CODES)}
+
+
 def sort_cards(cards: list[str]) -> list[str]:
-    return sorted(cards, key=lambda c: (_SUIT_ORDER[c[0]], int(c[1:])))
+    return sorted(cards, key=_ORDER.__getitem__)
 
 
 def number_label(num: int) -> int | str:
@@ -64,23 +69,33 @@ class SaizenEngine(Engine):
     game_id = "saizen"
     min_players = 2
     max_players = 6
+    declared_options = (
+        Option(OPTION_JOKERS, int, DEFAULT_JOKERS, "saizen.cmd.new.jokers", choices=JOKER_CHOICES),
+        Option(
+            OPTION_LAYOUT,
+            str,
+            DEFAULT_LAYOUT,
+            "saizen.cmd.new.layout",
+            suggestions=LAYOUT_EXAMPLES[1:],
+            normalize=lambda text: format_layout(parse_layout(text)),
+        ),
+    )
 
     # ---- setup ----------------------------------------------------------------------------
     def setup(self) -> None:
-        jokers = self.options.get(OPTION_JOKERS, DEFAULT_JOKERS)
-        if jokers not in JOKER_CHOICES or isinstance(jokers, bool):
-            raise IllegalAction("bad_option", option=OPTION_JOKERS, value=str(jokers))
-        self.jokers: int = jokers
-        second = parse_layout(self.options.get(OPTION_LAYOUT, DEFAULT_LAYOUT))
+        self.jokers: int = self.options[OPTION_JOKERS]
+        second = parse_layout(self.options[OPTION_LAYOUT])
         self.layout = format_layout(second)
         # rule_cards[suit][switch] = index of the side in force (0 first-named, 1 second)
         self.sides: dict[str, dict[str, int]] = {
             s: {sw: int((s, sw) in second) for sw in SWITCHES} for s in SUITS
         }
         self.moved: dict[str, dict[str, bool]] = {s: {sw: False for sw in SWITCHES} for s in SUITS}
+        self._rule_cache: dict[str, TrickRules] = {}
         n = self.num_players
-        deck = standard_deck() + list(JOKER_CODES[:jokers])
+        deck = standard_deck() + list(JOKER_CODES[: self.jokers])
         self.rng.shuffle(deck)
+        self.deck = sort_cards(deck)
         self.start_player = self.rng.randrange(n)
         self.hands: list[list[str]] = [[] for _ in range(n)]
         for i, card in enumerate(deck):  # one at a time, from the start player
@@ -95,13 +110,21 @@ class SaizenEngine(Engine):
         self.phase = PHASE_CHIPS
         self.chip_queue: list[int] = []
         self.trick: dict[str, Any] | None = None
-        self.last_trick: dict[str, Any] | None = None
+        self._last: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
         self.trick_no = 0  # tricks completed this round
+        # Whole sets pass intact, so the deck stays split into n blocks all game (block b is seat b's
+        # first hand; in round r seat s holds block s + r - 1). Public knowledge per block: the cards
+        # seen played from it, and the suits it showed it lacks (failing to follow under MUST).
+        self.block_seen: list[list[str]] = [[] for _ in range(n)]
+        self.block_lacks = [""] * n
         self._start_round([])
 
     # ---- helpers --------------------------------------------------------------------------
     def _rules(self, suit: str) -> TrickRules:
-        return TrickRules({sw: SIDES[sw][self.sides[suit][sw]] for sw in SWITCHES})
+        rules = self._rule_cache.get(suit)
+        if rules is None:  # the cache is replaced, never cleared, when a chip moves: clones share it
+            rules = self._rule_cache[suit] = TrickRules({sw: SIDES[sw][self.sides[suit][sw]] for sw in SWITCHES})
+        return rules
 
     def _movable(self) -> list[tuple[str, str]]:
         return [(s, sw) for s in SUITS for sw in SWITCHES if not self.moved[s][sw]]
@@ -213,6 +236,14 @@ class SaizenEngine(Engine):
         return IllegalAction("illegal_action", action=action)
 
     def _apply(self, seat: int, action: str) -> list[Event]:
+        return self._act(seat, action, report=True)
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        self._act(seat, action, report=False)
+        self.history.append((seat, action))
+
+    def _act(self, seat: int, action: str, report: bool) -> list[Event]:
+        """``report`` False (search) skips the per-card events; the state is the same."""
         events: list[Event] = []
         if self.phase == PHASE_CHIPS:
             self.chip_queue.pop(0)
@@ -222,6 +253,7 @@ class SaizenEngine(Engine):
                 _, suit, switch = action.split(":")
                 self.moved[suit][switch] = True
                 self.sides[suit][switch] = 1 - self.sides[suit][switch]
+                self._rule_cache = {}
                 side = SIDES[switch][self.sides[suit][switch]]
                 events.append(
                     Event("chip_moved", {"seat": seat, "suit": suit, "switch": switch, "side": side})
@@ -236,26 +268,76 @@ class SaizenEngine(Engine):
         assert self.trick is not None
         self.hands[seat].remove(card)
         self.played[seat].append(card)
+        block = (seat + self.round_no - 1) % self.num_players
+        self.block_seen[block].append(card)
         playoff = self._playoff()
         if playoff is None:
+            led = self.trick["led"]
+            if led is not None and not follows(card, led) and led not in self.block_lacks[block]:
+                if self._rules(led).must_follow:
+                    self.block_lacks[block] += led + "J"
             if not self.trick["plays"]:
                 self.trick["led"] = parts[2] if len(parts) == 3 else card[0]
                 self.trick["named"] = len(parts) == 3
             self.trick["plays"].append((seat, card))
-            data: dict[str, Any] = {"seat": seat, "card": card, "playoff": 0}
-            if len(parts) == 3:
-                data["suit"] = parts[2]
-            events.append(Event("card_played", data))
+            if report:
+                data: dict[str, Any] = {"seat": seat, "card": card, "playoff": 0}
+                if len(parts) == 3:
+                    data["suit"] = parts[2]
+                events.append(Event("card_played", data))
             if len(self.trick["plays"]) == self.num_players:
                 self._resolve_main(events)
         else:
             playoff["plays"].append((seat, card))
-            events.append(
-                Event("card_played", {"seat": seat, "card": card, "playoff": len(self.trick["playoffs"])})
-            )
+            if report:
+                level = len(self.trick["playoffs"])
+                events.append(Event("card_played", {"seat": seat, "card": card, "playoff": level}))
             if len(playoff["plays"]) == len(playoff["seats"]):
                 self._resolve_playoff_round(events)
         return events
+
+    # ---- search (computer players) ------------------------------------------------------------
+    def clone(self) -> SaizenEngine:
+        other = self._copy()
+        other.rng = random.Random.__new__(random.Random)
+        other.rng.setstate(self.rng.getstate())
+        return other
+
+    def _copy(self) -> SaizenEngine:
+        """Every mutable field copied except ``rng`` (the caller copies or replaces it)."""
+        other = object.__new__(SaizenEngine)
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.history = list(self.history)
+        other.sides = {s: dict(d) for s, d in self.sides.items()}
+        other.moved = {s: dict(d) for s, d in self.moved.items()}
+        other.hands = [list(h) for h in self.hands]
+        other.played = [list(p) for p in self.played]
+        other.face_up = [list(f) for f in self.face_up]
+        other.face_down = list(self.face_down)
+        other.scores = list(self.scores)
+        other.round_tricks = [list(r) for r in self.round_tricks]
+        other.chip_queue = list(self.chip_queue)
+        other.block_seen = [list(b) for b in self.block_seen]
+        other.block_lacks = list(self.block_lacks)
+        trick = self.trick
+        if trick is not None:
+            other.trick = {
+                **trick,
+                "plays": list(trick["plays"]),
+                "playoffs": [{**po, "plays": list(po["plays"])} for po in trick["playoffs"]],
+            }
+        return other
+
+    def determinize(self, seat: int, rng: random.Random) -> SaizenEngine:
+        """Hands ``seat`` has not held are redealt from the cards it has not seen, keeping their
+        sizes, the cards seen played from them and the suits they showed they lack. Nothing random
+        happens after the deal, so the generator is simply the caller's."""
+        other = self._copy()
+        other.rng = rng
+        for holder, hand in redeal(self, seat, rng).items():
+            other.hands[holder] = sort_cards(hand)
+        return other
 
     # ---- trick resolution -----------------------------------------------------------------
     def _resolve_main(self, events: list[Event]) -> None:
@@ -308,9 +390,7 @@ class SaizenEngine(Engine):
     def _finish_trick(self, winner: int | None, events: list[Event]) -> None:
         assert self.trick is not None
         self.trick_no += 1
-        record = self._trick_view(self.trick)
-        record["winner"] = winner
-        record["number"] = self.trick_no
+        self._last = (self.trick, winner, self.trick_no)
         seats_cards = list(self.trick["plays"]) + [p for po in self.trick["playoffs"] for p in po["plays"]]
         for s, _card in seats_cards:
             if s != winner:
@@ -328,7 +408,6 @@ class SaizenEngine(Engine):
                 )
             )
             self.leader = winner
-        self.last_trick = record
         self.trick = None
         if any(not hand for hand in self.hands):
             self._end_round(events)
@@ -352,7 +431,7 @@ class SaizenEngine(Engine):
         self.played = [[] for _ in range(n)]
         self.face_up = [[] for _ in range(n)]
         self.face_down = [0] * n
-        self.last_trick = None
+        self._last = None
         self.trick_no = 0
         self.round_no += 1
         self.round_tricks.append([0] * n)
@@ -360,6 +439,14 @@ class SaizenEngine(Engine):
 
     def _ranks(self) -> list[int]:
         return [1 + sum(1 for other in self.scores if other > mine) for mine in self.scores]
+
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest finished trick of this round, as views and the record show it."""
+        if self._last is None:
+            return None
+        trick, winner, number = self._last
+        return {**self._trick_view(trick), "winner": winner, "number": number}
 
     # ---- views ----------------------------------------------------------------------------
     @staticmethod
@@ -407,9 +494,7 @@ class SaizenEngine(Engine):
             trick["rules"] = self._rules(led).sides if led else None
             playoff = self._playoff()
             trick["playoff_seats"] = list(playoff["seats"]) if playoff else []
-        last = None
-        if self.last_trick is not None:
-            last = dict(self.last_trick)
+        last = self.last_trick
         return {
             "game": self.game_id,
             "phase": self.phase,

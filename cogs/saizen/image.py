@@ -13,8 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.cards import SUITS
-from bot.drawing import font, png
+from bot.core.cards import SUITS
+from bot.core.drawing import font, png
 from cogs.saizen.rules_core import SIDES, SWITCHES
 
 WIDTH = 800

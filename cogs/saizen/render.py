@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import cards
-from bot.engine import Engine, Event
-from bot.games import Choice, GameUI, Menu, Prompt, TableView, stopped
-from bot.i18n import Lang
-from bot.render import MAX_BUTTONS
+from bot.core import cards
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.i18n import Lang
+from bot.core.options import Option
+from bot.tables.render import MAX_BUTTONS
 from cogs.saizen.engine import (
-    OPTION_JOKERS,
     OPTION_LAYOUT,
     PHASE_CHIPS,
     PHASE_OVER,
@@ -73,7 +73,7 @@ def trick_text(tr: Lang, trick: dict[str, Any], names: list[str]) -> str:
         head = tr(
             "saizen.event.playoff_started",
             number=number_label(playoff["number"]),
-            players=", ".join(names[s] for s in playoff["seats"]),
+            players=tr.join(names[s] for s in playoff["seats"]),
         )
         body = [plays_text(tr, playoff["plays"], names)] if playoff["plays"] else []
         body += [tr("saizen.event.playoff_out_of_cards", player=names[s]) for s in playoff["out_of_cards"]]
@@ -108,19 +108,17 @@ class SaizenUI(GameUI):
     engine = SaizenEngine
     rules_sections = ("goal", "cards", "chips", "play", "playoff", "jokers", "rounds")
 
-    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
-        second = parse_layout(options.get(OPTION_LAYOUT, ""))
+    def option_label(self, option: Option, value: Any, tr: Lang) -> str:
+        """The starting layout drawn as the rule cards show it: "♠︎ 小 low, MAY follow · ♥ 決勝 playoff"."""
+        if option.name != OPTION_LAYOUT:
+            return super().option_label(option, value, tr)
+        second = parse_layout(value)
         layout = " · ".join(
             f"{SUIT[s]} " + ", ".join(side_tag(tr, SIDES[sw][1]) for sw in SWITCHES if (s, sw) in second)
             for s in SUITS
             if any((s, sw) in second for sw in SWITCHES)
         )
-        return "\n".join(
-            (
-                tr("saizen.option.jokers", count=options.get(OPTION_JOKERS, 0)),
-                tr("saizen.option.layout", layout=layout or tr("saizen.option.standard")),
-            )
-        )
+        return layout or tr(f"{option.key}.standard")
 
     # ---- the public table ------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
@@ -148,7 +146,7 @@ class SaizenUI(GameUI):
         if trick and trick["plays"]:
             text = f"{led_text(tr, trick)}: {trick_text(tr, trick, names)}"
             if phase == PHASE_PLAYOFF:
-                players = ", ".join(names[s] for s in trick["playoff_seats"])
+                players = tr.join(names[s] for s in trick["playoff_seats"])
                 text += "\n" + tr("saizen.trick.playoff_waiting", players=players)
             view.fields.append((tr("saizen.current_trick"), text))
         if public["last_trick"]:
@@ -202,7 +200,7 @@ class SaizenUI(GameUI):
             reasons = self.blocked_reasons(engine, seat, hand, legal, names, tr)
             lines += [tr("saizen.prompt.blocked", reason=reason) for reason in reasons]
         else:
-            lines.append(tr("saizen.prompt.waiting", player=", ".join(names[s] for s in obs["to_act"])))
+            lines.append(tr("saizen.prompt.waiting", player=tr.join(names[s] for s in obs["to_act"])))
         if phase != PHASE_OVER and not (phase == PHASE_CHIPS and obs["chip_turn"] == seat):
             led = trick["led_suit"] if trick and trick["plays"] else None
             lines += [tr("saizen.prompt.rule_cards"), rule_lines(tr, obs["rule_cards"], led)]

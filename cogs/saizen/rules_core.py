@@ -1,6 +1,6 @@
 """Pure Saizen helpers: rule-card switches, the starting layout, and trick judging.
 
-Cards are ``bot.cards`` codes ("S12" = ♠Q) plus jokers "J0"/"J1". A card's *number* is its rank
+Cards are ``bot.core.cards`` codes ("S12" = ♠Q) plus jokers "J0"/"J1". A card's *number* is its rank
 (A = 1 … K = 13); jokers have number 0 here, which pairs only with the other joker and is stronger
 than every number under both 大 and 小.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from bot.cards import SUIT_SYMBOLS, SUITS
-from bot.engine import IllegalAction
+from bot.core.cards import SUIT_SYMBOLS, SUITS
+from bot.core.engine import IllegalAction
 
 # The five switches of a rule card, in the order printed on the card, and their two sides.
 # The first-named side is in force at setup (ruling); moving a switch's chip flips it once.
@@ -36,9 +36,12 @@ def is_joker(card: str) -> bool:
     return card[0] == "J"
 
 
+_NUMBERS = {f"{s}{r}": r for s in SUITS for r in range(1, 14)} | {j: JOKER_NUMBER for j in JOKER_CODES}
+
+
 def number(card: str) -> int:
     """The number a card shows, for pairs: its rank, or 0 for a joker."""
-    return JOKER_NUMBER if is_joker(card) else int(card[1:])
+    return _NUMBERS[card] if card in _NUMBERS else (JOKER_NUMBER if is_joker(card) else int(card[1:]))
 
 
 def number_strength(num: int, low: bool) -> int:
@@ -47,6 +50,11 @@ def number_strength(num: int, low: bool) -> int:
         return 100
     return 14 - num if low else num
 
+
+#: Card strengths under 大 (index 0) and 小 (index 1), for the hot paths of trick judging.
+_STRENGTHS = tuple(
+    {c: number_strength(num, low) for c, num in _NUMBERS.items()} for low in (False, True)
+)
 
 def follows(card: str, led: str | None) -> bool:
     """Whether ``card`` follows ``led``; jokers follow every suit; ``led`` None = playoff (all count)."""
@@ -118,20 +126,29 @@ class TrickRules:
 
 def outright_winner(cards: list[str], led: str | None, rules: TrickRules) -> int | None:
     """Index of the strongest following card, ignoring pairs; ties (two jokers) go by 後/先."""
+    strength = _STRENGTHS[rules.low]
     best: int | None = None
+    top = -1
     for i, card in enumerate(cards):
-        if not follows(card, led):
+        if led is not None and card[0] != led and card[0] != "J":
             continue
-        if best is None:
-            best = i
-            continue
-        mine, theirs = (
-            number_strength(number(card), rules.low),
-            number_strength(number(cards[best]), rules.low),
-        )
-        if mine > theirs or (mine == theirs and rules.later):
-            best = i
+        mine = strength[card]
+        if best is None or mine > top or (mine == top and rules.later):
+            best, top = i, mine
     return best
+
+
+def _would_win(options: list[str], played: list[str], led: str | None, rules: TrickRules) -> list[str]:
+    """The options that, played now, become the outright winner (``outright_winner`` of played + it)."""
+    best = outright_winner(played, led, rules)
+    strength = _STRENGTHS[rules.low]
+    top = -1 if best is None else strength[played[best]]
+    later = rules.later
+    return [
+        c
+        for c in options
+        if (led is None or c[0] == led or c[0] == "J") and (strength[c] > top or (later and strength[c] == top))
+    ]
 
 
 def strongest_pair(cards: list[str], low: bool) -> int | None:
@@ -166,17 +183,14 @@ def must_win_filter(
     """
     if not rules.must_win or not played:
         return None, list(options)
-    me = len(played)
     playoff = rules.playoff or led is None
     if not playoff:
-        winners = [c for c in options if outright_winner([*played, c], led, rules) == me]
+        winners = _would_win(options, played, led, rules)
         return ("must_win", winners) if winners else (None, list(options))
     numbers = {number(c) for c in played}
     pending = strongest_pair(played, rules.low)
     if pending is None:
-        clean = [
-            c for c in options if number(c) not in numbers and outright_winner([*played, c], led, rules) == me
-        ]
+        clean = [c for c in _would_win(options, played, led, rules) if number(c) not in numbers]
         if clean:
             return "must_win", clean
         matching = [c for c in options if number(c) in numbers]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot import cards
+from bot.core import cards
 from tests.support.table import World, table_message, thread
 
 

@@ -1,0 +1,115 @@
+"""How strong the computer levels are: every game and player count, seats rotated.
+
+Usage: python benchmarks/ai_strength.py [--games N] [--row-seconds S] [--only donguri:4,saizen]
+       [--pairings normal-random,hard-normal,hard-random] [--seed S]
+
+In a row, one seat (the subject; in team games its whole team) plays the first level and every
+other seat the second; the subject's seat rotates from game to game. Per row: mean rank with a
+95% confidence interval, first-place rate (a first place shared by k seats counts 1/k), and the
+subject's CPU ms per decision (mean and max, over decisions with more than one legal move).
+Each row runs ``--games`` games (default 200) unless ``--row-seconds`` of CPU run out first; the
+output then says how many it ran. Engines without search support (no ``determinize`` and no
+custom player) are skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import pathlib
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+
+from bot.ai import choose_action, get, searches  # noqa: E402
+from bot.core.engine import Engine  # noqa: E402
+from tests.support.engines import engine_classes  # noqa: E402
+
+LEVEL_NAMES = {"random": "easy", "easy": "easy", "normal": "normal", "hard": "hard"}
+GOALS = {
+    ("donguri", 4, "normal-random"): 0.70,
+    ("saizen", 4, "normal-random"): 0.85,
+    ("othello_torite", 2, "normal-random"): 0.95,
+    ("arsene", 4, "normal-random"): 0.55,
+    ("donguri", 4, "hard-random"): 0.85,
+    ("saizen", 4, "hard-random"): 0.95,
+    ("arsene", 4, "hard-random"): 0.70,
+    ("arsene", 3, "hard-random"): 0.85,
+}
+
+
+def play(cls: type[Engine], n: int, game: int, seed: int, subject: str, other: str) -> tuple[float, float, list[float]]:
+    """One game: (subject's rank, its first-place share, its CPU ms per searched decision)."""
+    engine = cls(n, seed * 100_000 + game, {})
+    seat = game % n
+    team = next((t for t in cls.teams(n) or [] if seat in t), [seat])
+    times: list[float] = []
+    while not engine.is_terminal():
+        actor = engine.to_act()[0]
+        level = subject if actor in team else other
+        move_seed = (engine.seed * 7919 + len(engine.history)) * 31 + actor
+        many = len(engine.legal_actions(actor)) > 1
+        start = time.process_time()
+        action = choose_action(engine, actor, LEVEL_NAMES[level], seed=move_seed)
+        if actor in team and many:
+            times.append(1000 * (time.process_time() - start))
+        engine.apply(actor, action)
+    ranks = engine.results()["ranks"]
+    rank = ranks[seat]
+    first = 1 / ranks.count(1) if rank == 1 else 0.0
+    return rank, first, times
+
+
+def row(cls, n, pairing, games, row_seconds, seed) -> None:
+    subject, other = pairing.split("-")
+    ranks, firsts, times = [], [], []
+    start = time.process_time()
+    for game in range(games):
+        rank, first, spent = play(cls, n, game, seed, subject, other)
+        ranks.append(rank)
+        firsts.append(first)
+        times += spent
+        if time.process_time() - start > row_seconds:
+            break
+    played = len(ranks)
+    mean = sum(ranks) / played
+    sd = math.sqrt(sum((r - mean) ** 2 for r in ranks) / (played - 1)) if played > 1 else 0.0
+    ci = 1.96 * sd / math.sqrt(played) if played > 1 else float("nan")
+    first_rate = sum(firsts) / played
+    ms_mean = sum(times) / len(times) if times else 0.0
+    ms_max = max(times) if times else 0.0
+    goal = GOALS.get((cls.game_id, n, pairing))
+    verdict = "" if goal is None else f"  goal {goal:.2f} {'met' if first_rate >= goal else 'NOT MET'}"
+    note = "" if played == games else f"  (ran {played} of {games}: CPU limit)"
+    print(
+        f"{cls.game_id:<15}{n:>3}p  {pairing:<14}{played:>5}  {mean:5.2f} ± {ci:4.2f}  {first_rate:6.2f}"
+        f"  {ms_mean:7.1f} {ms_max:7.1f}{verdict}{note}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--row-seconds", type=float, default=float("inf"), help="CPU seconds per row")
+    parser.add_argument("--only", default="", help="game or game:players, comma-separated")
+    parser.add_argument("--pairings", default="normal-random,hard-normal,hard-random")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    wanted = [item.split(":") for item in filter(None, args.only.split(","))]
+    print(f"{'game':<15}{'n':>3}   {'pairing':<14}{'games':>5}  {'mean rank':>11}  {'first':>6}  {'ms mean':>7} {'ms max':>7}")
+    for cls in engine_classes():
+        probe = cls(cls.min_players, 0, {})
+        if not searches(probe) and get(cls.game_id).player is None:
+            print(f"{cls.game_id:<15}  skipped: no search support yet")
+            continue
+        for n in range(cls.min_players, cls.max_players + 1):
+            if wanted and not any(w[0] == cls.game_id and (len(w) == 1 or int(w[1]) == n) for w in wanted):
+                continue
+            for pairing in args.pairings.split(","):
+                row(cls, n, pairing, args.games, args.row_seconds, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Per-game hooks for computer players, kept out of the platform so ``bot`` imports no game.
+
+A game that wants more than the generic search writes ``cogs/<game>/ai.py`` and calls ``register``
+at import time. ``get`` imports that module lazily (a game without one gets the plain search), so
+the bot never imports a cog statically and a worker process finds the hooks on its own.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core.engine import Engine
+
+
+@dataclass
+class GameAI:
+    """What a game adds to the generic search; every field is optional.
+
+    - ``evaluate(engine, seat) -> value in [0, 1]``: how good the state is for ``seat`` (1 = sure
+      first place). When given, playouts stop at the end of the deal the search started in
+      (``engine.deal_number`` changes) and this value stands for the rest of the game.
+    - ``playout(engine, seat, rng) -> action``: the move of ``seat`` (one of ``engine.to_act()``) in
+      a playout; default: a uniformly random legal action.
+    - ``player(engine, seat, level, budget_ms, rng) -> action``: a complete player that replaces the
+      generic search at every level. It must read only what ``seat`` may know.
+    - ``move_us`` and ``iteration_us``: CPU microseconds one simulated move, and the fixed part of
+      one search iteration (a determinization, a new node, an evaluation), take on the reference
+      machine. The search charges these instead of reading a clock, so its choices stay
+      deterministic while keeping to the CPU budget.
+    """
+
+    evaluate: Callable[[Engine, int], float] | None = None
+    playout: Callable[[Engine, int, random.Random], str] | None = None
+    player: Callable[[Engine, int, str, int, random.Random], str] | None = None
+    move_us: float = 30.0
+    iteration_us: float = 150.0
+
+
+_REGISTRY: dict[str, GameAI] = {}
+_LOOKED_UP: set[str] = set()
+
+
+def register(game_id: str, ai: GameAI) -> None:
+    _REGISTRY[game_id] = ai
+
+
+def get(game_id: str) -> GameAI:
+    """The game's hooks, importing ``cogs.<game_id>.ai`` the first time; a default when it has none."""
+    if game_id not in _REGISTRY and game_id not in _LOOKED_UP:
+        _LOOKED_UP.add(game_id)
+        try:
+            importlib.import_module(f"cogs.{game_id}.ai")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"cogs.{game_id}.ai" and exc.name != f"cogs.{game_id}":
+                raise
+    return _REGISTRY.get(game_id) or GameAI()
+
+
+def engine_class(game_id: str) -> type[Engine]:
+    """The engine class of ``game_id``, from ``cogs.<game_id>.engine`` (for worker processes)."""
+    module = importlib.import_module(f"cogs.{game_id}.engine")
+    for obj in vars(module).values():
+        if isinstance(obj, type) and issubclass(obj, Engine) and getattr(obj, "game_id", "") == game_id:
+            return obj
+    raise LookupError(game_id)

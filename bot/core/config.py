@@ -1,0 +1,92 @@
+"""Configuration from a TOML file, with the token taken from ``DISCORD_TOKEN`` when set.
+
+Errors name the offending key so an operator can fix the file without reading code.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = "config.toml"
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass
+class Config:
+    token: str = ""
+    database: str = "data/tabletop.sqlite3"
+    test_guild_id: int | None = None
+    log_level: str = "INFO"
+    default_language: str = "en"
+    organizer_role: str = ""
+    #: Messages and edits the bot makes in one channel per 5 seconds (Discord allows about 5).
+    channel_budget: int = 5
+    #: Computer seats search for their move (in worker processes); off: they play at random.
+    computer_search: bool = True
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+LOG_LEVELS = {"DEBUG", "INFO", "WARNING", "ERROR"}
+LANGUAGES = {"en", "ja"}
+
+
+def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
+    value = raw.get(key, default)
+    if kind is int and isinstance(value, bool):
+        raise ConfigError(f"config key '{key}' must be an integer, got {value!r}")
+    if value is not None and not isinstance(value, kind):
+        raise ConfigError(f"config key '{key}' must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def parse(raw: dict[str, Any]) -> Config:
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "computer_search"}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
+    cfg = Config(
+        token=_expect(raw, "token", str, ""),
+        database=_expect(raw, "database", str, Config.database),
+        test_guild_id=_expect(raw, "test_guild_id", int, None) or None,
+        log_level=_expect(raw, "log_level", str, "INFO").upper(),
+        default_language=_expect(raw, "default_language", str, "en"),
+        organizer_role=_expect(raw, "organizer_role", str, ""),
+        games=_expect(raw, "games", dict, {}),
+        channel_budget=_expect(raw, "channel_budget", int, 5),
+        computer_search=_expect(raw, "computer_search", bool, True),
+    )
+    if cfg.log_level not in LOG_LEVELS:
+        raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")
+    if cfg.default_language not in LANGUAGES:
+        raise ConfigError(f"config key 'default_language' must be one of {sorted(LANGUAGES)}")
+    if cfg.channel_budget < 1:
+        raise ConfigError("config key 'channel_budget' must be at least 1")
+    if not cfg.database:
+        raise ConfigError("config key 'database' must not be empty")
+    return cfg
+
+
+def load(path: str | None = None, env: dict[str, str] | None = None) -> Config:
+    """Read the file named by ``path``, ``TABLETOP_CONFIG`` or ./config.toml (if present)."""
+    env = dict(os.environ) if env is None else env
+    chosen = path or env.get("TABLETOP_CONFIG")
+    raw: dict[str, Any] = {}
+    if chosen or Path(DEFAULT_PATH).exists():
+        file = Path(chosen or DEFAULT_PATH)
+        try:
+            raw = tomllib.loads(file.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"config file '{file}' does not exist") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file '{file}' is not valid TOML: {exc}") from None
+    cfg = parse(raw)
+    if env.get("DISCORD_TOKEN"):
+        cfg.token = env["DISCORD_TOKEN"]
+    return cfg

@@ -1,0 +1,164 @@
+"""What a game plugs into the platform: its engine and how to draw it.
+
+A game package registers one ``GameUI`` when its cog loads. The platform turns ``Prompt`` choices
+into buttons or a select menu and ``TableView`` into an embed (plus an optional PNG), so games
+never build lobby, hand-delivery or persistence code of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, ClassVar
+
+from bot.core import cards, results
+from bot.core.engine import Engine, Event
+from bot.core.i18n import Lang
+from bot.core.options import Option
+
+
+@dataclass
+class Choice:
+    """One button in a prompt. ``action`` None means shown but not playable now."""
+
+    action: str | None
+    label: str
+    style: str = "primary"
+    emoji: str | None = None
+
+
+@dataclass
+class Menu:
+    """A select menu of choices (up to 25), for moves too many for buttons."""
+
+    placeholder: str
+    choices: list[Choice] = field(default_factory=list)
+
+
+@dataclass
+class Prompt:
+    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry;
+    ``image`` a picture shown under the text (a board with the seat's own moves marked)."""
+
+    text: str
+    choices: list[Choice] = field(default_factory=list)
+    menus: list[Menu] = field(default_factory=list)
+    image: bytes | None = None
+
+
+@dataclass
+class TableView:
+    title: str
+    description: str = ""
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    footer: str | None = None
+    image: bytes | None = None
+    colour: int = 0x2F7D4F
+
+
+class GameUI:
+    game_id: ClassVar[str]
+    engine: ClassVar[type[Engine]]
+    #: "thread": the table runs in a thread under its lobby message; "channel": in a text channel of
+    #: its own (needed when who may speak is restricted, as thread permissions are not per member).
+    channel_mode: ClassVar[str] = "thread"
+
+    def option_summary(self, options: dict[str, Any], size: int, tr: Lang) -> str:
+        """The lobby's and the sign-up's lines for the table options, one per declared option."""
+        declared = self.engine.declared_options
+        return "\n".join(self.option_line(o, options.get(o.name, o.default), tr) for o in declared)
+
+    def option_choices(self, typed: str, taken: Collection[str], tr: Lang) -> list[tuple[str, str]]:
+        """(words, ``name=value``) for every option value worth offering while a member types
+        ``typed``, leaving out the options ``taken`` elsewhere. Text already holding a picked
+        ``name=value`` offers that option's values again."""
+        name, sep, rest = typed.partition("=")
+        found = []
+        for option in self.engine.declared_options:
+            if option.name in taken or (sep and name.strip() != option.name):
+                continue
+            line = partial(self.option_line, option, tr=tr)
+            for value in option.offers(rest if sep else typed, line):
+                found.append((line(value), f"{option.name}={option.token(value)}"))
+        return found
+
+    def option_line(self, option: Option, value: Any, tr: Lang) -> str:
+        """One option and its value in words, like "Length: short (…)" (its catalog ``summary``)."""
+        return tr(f"{option.key}.summary", value=self.option_label(option, value, tr), raw=value)
+
+    def option_label(self, option: Option, value: Any, tr: Lang) -> str:
+        """A value in words: its own catalog entry, else the option's ``value`` pattern, else as is.
+        A game overrides this for a value that needs drawing (Saizen's starting layout)."""
+        own = f"{option.key}.{option.token(value)}"
+        if tr.has(own):
+            return tr(own)
+        if tr.has(f"{option.key}.value"):
+            return tr(f"{option.key}.value", value=value)
+        return option.token(value)
+
+    def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        """Draw the public table from ``engine.public_view()`` only, so nothing hidden can leak."""
+        raise NotImplementedError
+
+    def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        """The private prompt of one seat: its hand and choices (shown by DM or ephemerally)."""
+        raise NotImplementedError
+
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        """Lines for the public record (one per completed trick, deal ...)."""
+        return []
+
+    def score_text(self, score: int, tr: Lang) -> str:
+        """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
+        return tr("result.points", count=score)
+
+    def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[results.Row]:
+        """The lines of the final result, best first (one per seat; teams may share a line)."""
+        return results.seat_results(self, result, names, tr)
+
+    def speakers(self, public: dict[str, Any]) -> set[int] | None:
+        """Seats allowed to write in a "channel" table now; None means everyone seated."""
+        return None
+
+    def timeout_action(self, engine: Engine, seat: int) -> str | None:
+        """The move made for a player whose clock ran out; None: a random legal one."""
+        return None
+
+    def public_choices(self, public: dict[str, Any], names: list[str], tr: Lang) -> list[Choice]:
+        """Buttons on the public table message (e.g. YES / NO for the asked player only)."""
+        return []
+
+    def rules(self, tr: Lang) -> list[tuple[str, str]]:
+        """The rules in our own words, as (heading, text) sections."""
+        prefix = f"{self.game_id}.rules"
+        return [(tr(f"{prefix}.{k}.title"), tr(f"{prefix}.{k}.text")) for k in self.rules_sections]
+
+    rules_sections: ClassVar[tuple[str, ...]] = ()
+
+    def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """Make engine data readable in messages: cards as labels, seats as names."""
+        out = dict(params)
+        for key, value in params.items():
+            if key in ("card",) and isinstance(value, str):
+                out[key] = cards.label(value)
+            elif key in ("cards",) and isinstance(value, list):
+                out[key] = " ".join(cards.label(c) for c in value)
+            elif key == "suit" and isinstance(value, str):
+                out[key] = cards.SUIT_SYMBOLS.get(value, value)
+            elif key in ("seat", "target", "winner", "player") and isinstance(value, int):
+                out[key] = names[value] if 0 <= value < len(names) else str(value)
+        return out
+
+
+def stopped(public: dict[str, Any]) -> bool:
+    """True when a clock ended the table before the game did: nobody is to play any more, so a game
+    draws its table as over (the platform adds ``stopped`` to the public view it hands over)."""
+    return bool(public.get("stopped"))
+
+
+REGISTRY: dict[str, GameUI] = {}
+
+
+def register(ui: GameUI) -> None:
+    REGISTRY[ui.game_id] = ui

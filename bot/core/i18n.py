@@ -1,0 +1,102 @@
+"""One translation function over TOML message catalogs: ``bot/locales`` and ``cogs/*/locales``.
+
+Keys are dotted paths (``error.not_your_turn``, ``donguri.event.trick_won``). A value may be a
+table with ``one``/``other`` forms, chosen by the ``count`` placeholder. A key missing in a
+language falls back to English; a key missing everywhere shows as the key itself, which the
+catalog tests catch.
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = ("en", "ja")
+FALLBACK = "en"
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict) and not {"one", "other"} >= set(value):
+        for key, sub in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else key, sub, out)
+    else:
+        out[prefix] = value
+
+
+def catalog_files(language: str) -> list[Path]:
+    return [
+        ROOT / "bot" / "locales" / f"{language}.toml",
+        *sorted(ROOT.glob(f"cogs/*/locales/{language}.toml")),
+    ]
+
+
+def load_catalog(language: str) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for path in catalog_files(language):
+        if path.exists():
+            _flatten("", tomllib.loads(path.read_text(encoding="utf-8")), merged)
+    return merged
+
+
+_CATALOGS: dict[str, dict[str, Any]] = {}
+
+
+def catalog(language: str) -> dict[str, Any]:
+    if language not in _CATALOGS:
+        _CATALOGS[language] = load_catalog(language)
+    return _CATALOGS[language]
+
+
+def language_of(locale: Any) -> str:
+    """Map a Discord locale (``ja``, ``en-US`` ...) to a catalog language."""
+    text = str(getattr(locale, "value", locale) or "")
+    return "ja" if text.startswith("ja") else FALLBACK
+
+
+def has(key: str, language: str = FALLBACK) -> bool:
+    return key in catalog(language) or key in catalog(FALLBACK)
+
+
+def t(key: str, language: str = FALLBACK, /, **params: Any) -> str:
+    value = catalog(language).get(key)
+    if value is None:
+        value = catalog(FALLBACK).get(key)
+    if value is None:
+        log.warning("missing message key %s", key)
+        return key
+    if isinstance(value, dict):
+        value = value["one"] if params.get("count") == 1 and "one" in value else value["other"]
+    try:
+        return value.format_map(params)
+    except (KeyError, IndexError, ValueError):
+        log.warning("bad placeholders for %s: %s", key, sorted(params))
+        return value
+
+
+class Lang:
+    """A translator bound to one language, handed to renderers."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return t(key, self.language, **params)
+
+    def has(self, key: str) -> bool:
+        return has(key, self.language)
+
+    def join(self, names: Iterable[str]) -> str:
+        """Names inside a sentence, as the language writes a list: "A, B and C", 「A、B、C」.
+
+        The separators are catalog entries (``list.separator``, ``list.last``), so a sentence
+        never carries English commas into Japanese.
+        """
+        names = list(names)
+        if len(names) < 2:
+            return "".join(names)
+        return self("list.separator").join(names[:-1]) + self("list.last") + names[-1]

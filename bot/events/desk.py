@@ -1,0 +1,307 @@
+"""Tournaments in Discord: the event message, opening each round's tables, standings posts.
+
+Whatever happens here can happen again after a restart: tables are opened from the stored
+seating, a round's standings are posted once (``round_done``), and sign-up deadlines are stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import logging
+import secrets
+from collections import defaultdict
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.errors import UserError
+from bot.core.i18n import Lang
+from bot.events import render as view
+from bot.events.service import TournamentService
+from bot.events.store import Tournament, TournamentStore
+from bot.ratings.store import RatingStore
+from bot.tables.delivery import fingerprint, jump_url
+from bot.tables.desk import display, member_lang
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+
+class TournamentDesk:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.ratings = RatingStore(bot.store.db)
+        self.service = TournamentService(TournamentStore(bot.store.db), self.ratings, bot.service)
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
+
+    # ---- who may organize ---------------------------------------------------------------------
+    def is_organizer(self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None) -> bool:
+        user = interaction.user
+        if tournament is not None and user.id == tournament.organizer_id:
+            return True
+        perms = getattr(user, "guild_permissions", None)
+        if perms is not None and perms.manage_guild:
+            return True
+        wanted = self.bot.config.organizer_role
+        roles = getattr(user, "roles", [])
+        return bool(wanted) and any(wanted in (r.name, str(r.id)) for r in roles)
+
+    def require_organizer(
+        self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None
+    ) -> None:
+        if not self.is_organizer(interaction, tournament):
+            raise UserError("tournament.error.organizer_only")
+
+    # ---- the event message --------------------------------------------------------------------
+    async def refresh(self, tournament_id: int) -> None:
+        tournament = await self.service.get(tournament_id)
+        if tournament.message_id is None:
+            return
+        rows = (
+            await self.service.store.round_tables(tournament.id, tournament.round) if tournament.round else []
+        )
+        urls, done = {}, await self.service.store.recorded_tables(tournament.id)
+        for row in rows:
+            if row.table_id:
+                table = await self.bot.service.store.get_table(row.table_id)
+                if table is not None and table.message_id:
+                    urls[row.table_id] = jump_url(table)
+        can_advance = (
+            tournament.status == "running"
+            and tournament.round_done >= tournament.round
+            and not tournament.auto_next
+        )
+        rendered = view.event_message(tournament, rows, urls, done, Lang(tournament.language), can_advance)
+        key = fingerprint(rendered)
+        if self.shown.get(tournament.id) == key:
+            return
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        try:
+            await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
+        except discord.NotFound:
+            log.warning("tournament %s: its message is gone", tournament.id)
+            return
+        self.shown[tournament.id] = key
+
+    async def post(self, tournament: Tournament) -> None:
+        rendered = view.event_message(tournament, [], {}, set(), Lang(tournament.language), False)
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        message = await channel.send(**rendered.send_kwargs())
+        await self.service.store.update(tournament.id, message_id=message.id)
+
+    # ---- buttons ------------------------------------------------------------------------------
+    async def on_button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
+        await self.bot.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
+
+    async def _button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
+        tr = member_lang(interaction)
+        user = interaction.user
+        if verb == "join":
+            await self.service.sign_up(tournament_id, (user.id, display(user)))
+            await self.bot.desk.reply(interaction, tr("tournament.done.join"))
+        elif verb == "drop":
+            _tournament, changed = await self.service.drop(tournament_id, user.id)
+            await self.bot.desk.reply(interaction, tr("tournament.done.drop"))
+            for table_id in changed:
+                await self.bot.delivery.refresh(table_id)
+        elif verb == "start":
+            self.require_organizer(interaction, await self.service.get(tournament_id))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.start(tournament_id)
+            await interaction.followup.send(tr("tournament.done.start"), ephemeral=True)
+        elif verb == "next":
+            self.require_organizer(interaction, await self.service.get(tournament_id))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.next_round(tournament_id)
+            await interaction.followup.send(tr("tournament.done.next"), ephemeral=True)
+        await self.refresh(tournament_id)
+
+    # ---- rounds -------------------------------------------------------------------------------
+    async def start(self, tournament_id: int) -> None:
+        await self.service.start(tournament_id)
+        await self.open_round(tournament_id)
+
+    async def next_round(self, tournament_id: int) -> None:
+        await self.service.next_round(tournament_id)
+        await self.open_round(tournament_id)
+
+    async def open_round(self, tournament_id: int) -> None:
+        """Open, seat and show every table of the current round, then announce it with pings."""
+        tournament = await self.service.get(tournament_id)
+        guild = self.bot.get_guild(tournament.guild_id)
+        channel = guild.get_channel(tournament.channel_id) if guild else None
+        if channel is None:
+            log.warning("tournament %s: its channel is gone", tournament.id)
+            return
+        fresh = False
+        for table_id in await self.service.open_tables(tournament):
+            table = await self.bot.service.table(table_id)
+            if table.message_id is None:
+                await self.bot.desk.place_table(guild, channel, table)
+                fresh = True
+            else:
+                await self.bot.delivery.refresh(table_id)
+        if fresh:
+            rows = await self.service.store.round_tables(tournament.id, tournament.round)
+            homes = {}
+            for row in rows:
+                if row.table_id:
+                    homes[row.table_id] = f"<#{(await self.bot.service.table(row.table_id)).home_channel_id}>"
+            text = view.round_announcement(tournament, rows, homes, Lang(tournament.language))
+            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        await self.refresh(tournament_id)
+        # Tables finished while the bot was away (or at once) still need their results recorded.
+        await self.after_round_change(tournament_id)
+
+    async def table_finished(self, table) -> None:
+        """A tournament table ended: record it, and close the round when it was the last one."""
+        tournament = await self.service.record(table)
+        if tournament is None:
+            return
+        await self.refresh(tournament.id)
+        await self.after_round_change(tournament.id)
+
+    async def after_round_change(self, tournament_id: int) -> None:
+        async with self.locks[tournament_id]:
+            tournament = await self.service.get(tournament_id)
+            if tournament.status not in ("running", "finished") or tournament.round_done >= tournament.round:
+                return
+            if not await self.service.round_complete(tournament):
+                return
+            tournament = await self.service.close_round(tournament_id)
+            await self.post_standings(tournament, final=tournament.status == "finished")
+            await self.service.store.update(tournament.id, round_done=tournament.round)
+        tournament = await self.service.get(tournament_id)
+        if tournament.status == "running" and tournament.auto_next:
+            await self.next_round(tournament_id)
+        else:
+            await self.refresh(tournament_id)
+
+    async def post_standings(self, tournament: Tournament, final: bool) -> None:
+        tr = Lang(tournament.language)
+        rows = await self.service.standings(tournament)
+        results = await self.service.store.results(tournament.id)
+        channel = self.bot.delivery.messageable(tournament.channel_id)
+        rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round)
+        await channel.send(**rendered.send_kwargs())
+        if final:
+            podium = view.podium_message(tournament, rows, tr)
+            await channel.send(**podium.send_kwargs(), allowed_mentions=discord.AllowedMentions(users=True))
+
+    # ---- timers and restarts ------------------------------------------------------------------
+    async def next_due(self) -> float | None:
+        return await self.service.store.next_deadline()
+
+    async def run_due(self, now: float) -> None:
+        """Sign-up deadlines: start the event, or cancel it when too few signed up."""
+        for tournament in await self.service.store.with_status("signup"):
+            if tournament.signup_deadline is None or tournament.signup_deadline > now:
+                continue
+            try:
+                await self.start(tournament.id)
+            except UserError as exc:
+                await self.service.cancel(tournament.id)
+                tr = Lang(tournament.language)
+                channel = self.bot.delivery.messageable(tournament.channel_id)
+                await channel.send(
+                    tr(
+                        "tournament.cancelled_at_deadline",
+                        name=tournament.name,
+                        reason=tr(exc.key, **exc.params),
+                    )
+                )
+            await self.refresh(tournament.id)
+
+    async def recover(self) -> None:
+        for tournament in await self.service.store.with_status("running", "finished"):
+            try:
+                if tournament.status == "running":
+                    await self.open_round(tournament.id)
+                else:
+                    await self.after_round_change(tournament.id)
+            except Exception:
+                log.exception("tournament %s: recovery failed", tournament.id)
+
+    # ---- export -------------------------------------------------------------------------------
+    async def export(self, tournament: Tournament, kind: str) -> discord.File:
+        results = await self.service.store.results(tournament.id)
+        rows = await self.service.standings(tournament)
+        slug = f"tournament-{tournament.id}"
+        if kind == "csv":
+            buffer = io.StringIO()
+            writer = csv.writer(buffer)
+            writer.writerow(
+                ["round", "table", "user_id", "player", "place", "places", "points", "score", "bye"]
+            )
+            for r in results:
+                writer.writerow(
+                    [
+                        r["round"],
+                        r["table_id"] or "",
+                        r["user_id"],
+                        tournament.name_of(r["user_id"]),
+                        r["place"] or "",
+                        r["size"] or "",
+                        r["points"],
+                        "" if r["score"] is None else r["score"],
+                        int(r["bye"]),
+                    ]
+                )
+            writer.writerow([])
+            writer.writerow(
+                ["rank", "user_id", "player", "points", "opponents", "wins", "place", "byes", "status"]
+            )
+            for s in rows:
+                entrant = tournament.entrant(s.player)
+                writer.writerow(
+                    [
+                        s.rank,
+                        s.player,
+                        tournament.name_of(s.player),
+                        s.points,
+                        round(s.opponents, 4),
+                        s.wins,
+                        round(s.place, 4),
+                        s.byes,
+                        entrant.status if entrant else "",
+                    ]
+                )
+            data = buffer.getvalue().encode()
+            return discord.File(io.BytesIO(data), filename=f"{slug}.csv")
+        rounds = await self.service.store.round_tables(tournament.id)
+        event: dict[str, Any] = {
+            key: getattr(tournament, key)
+            for key in (
+                "id",
+                "name",
+                "game",
+                "format",
+                "rounds",
+                "table_size",
+                "points",
+                "clock",
+                "on_timeout",
+                "advance",
+                "group_size",
+                "teams",
+                "status",
+                "round",
+                "options",
+            )
+        }
+        event["entrants"] = [asdict(e) for e in tournament.entrants]
+        event["tables"] = [asdict(r) for r in rounds]
+        event["results"] = results
+        event["standings"] = [asdict(s) for s in rows]
+        data = json.dumps(event, indent=2, ensure_ascii=False).encode()
+        return discord.File(io.BytesIO(data), filename=f"{slug}.json")
+
+    def new_seed(self) -> int:
+        return secrets.randbits(62)

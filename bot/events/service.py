@@ -1,0 +1,528 @@
+"""Tournaments without Discord: sign-up, seating each round, recording results, standings.
+
+Every step is stored before it is shown and can be taken again safely: a round's seating is saved
+before its tables open, a table's result is recorded once however often it is reported, and a
+round is closed only when every one of its tables has a recorded result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter, defaultdict
+from itertools import combinations
+from typing import Any
+
+from bot.core.engine import IllegalAction
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.events import pairing
+from bot.events.standings import Standing, default_points, place_points, standings
+from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.store import TableRow
+from bot.tables.service import CLOCKS, TIMEOUT_POLICIES, TableService
+
+FORMATS = ("swiss", "round_robin", "elimination")
+TEAM_MODES = ("fixed", "redraw")
+MAX_ROUNDS = 20
+MAX_ENTRANTS = 200
+
+
+class TournamentService:
+    def __init__(self, store: TournamentStore, ratings: RatingStore, tables: TableService) -> None:
+        self.store = store
+        self.ratings = ratings
+        self.tables = tables
+        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    async def get(self, tournament_id: int) -> Tournament:
+        tournament = await self.store.get(tournament_id)
+        if tournament is None:
+            raise UserError("tournament.error.none")
+        return tournament
+
+    # ---- creating -----------------------------------------------------------------------------
+    async def create(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organizer_id: int,
+        game: str,
+        name: str,
+        format: str,
+        rounds: int | None,
+        table_size: int | None,
+        points: list[float] | None,
+        clock: int,
+        on_timeout: str,
+        signup_deadline: float | None,
+        auto_next: bool,
+        advance: int,
+        group_size: int | None,
+        teams: str | None,
+        language: str,
+        seed: int,
+        options: dict[str, Any] | None = None,
+    ) -> Tournament:
+        if game not in REGISTRY:
+            raise UserError("error.no_such_table")
+        cls = REGISTRY[game].engine
+        size = table_size or cls.max_players
+        if not cls.min_players <= size <= cls.max_players:
+            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+        team_game = cls.teams(size) is not None
+        if team_game:
+            teams = teams or "fixed"
+            if teams not in TEAM_MODES:
+                raise UserError("tournament.error.bad_teams")
+        else:
+            teams = None
+        if format not in FORMATS:
+            raise UserError("tournament.error.bad_format")
+        places = len(cls.teams(size) or range(size))
+        if format == "elimination":
+            if not 1 <= advance < places:
+                raise UserError("tournament.error.bad_advance", max=places - 1)
+            rounds = 0  # until the final table has played
+        elif format == "round_robin":
+            group_size = group_size or 2 * size
+            if group_size < size:
+                raise UserError("tournament.error.bad_group", min=size)
+            rounds = rounds or 0  # 0: as many as the groups need, fixed at the start
+        else:
+            rounds = rounds or 3
+        if rounds < 0 or rounds > MAX_ROUNDS:
+            raise UserError("tournament.error.bad_rounds", max=MAX_ROUNDS)
+        points = points if points is not None else default_points(places)
+        if not points or any(p < 0 for p in points) or len(points) > places:
+            raise UserError("tournament.error.bad_points", places=places)
+        try:
+            cls(size, 0, options or {})  # the engine checks its own options
+        except IllegalAction as exc:
+            raise UserError(
+                "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
+            ) from None
+        if clock not in CLOCKS:
+            raise UserError("error.bad_setting")
+        if on_timeout not in TIMEOUT_POLICIES:
+            raise UserError("error.bad_setting")
+        tournament_id = await self.store.create(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            organizer_id=organizer_id,
+            name=name[:80],
+            game=game,
+            format=format,
+            rounds=rounds,
+            table_size=size,
+            options=options or {},
+            points=[float(p) for p in points],
+            clock=clock,
+            on_timeout=on_timeout,
+            signup_deadline=signup_deadline,
+            auto_next=int(auto_next),
+            advance=advance,
+            group_size=group_size,
+            teams=teams,
+            language=language,
+            seed=seed,
+            status="signup",
+        )
+        return await self.get(tournament_id)
+
+    # ---- entrants ---------------------------------------------------------------------------
+    @staticmethod
+    def require_organizer(tournament: Tournament, is_organizer: bool) -> None:
+        if not is_organizer:
+            raise UserError("tournament.error.organizer_only")
+
+    async def sign_up(self, tournament_id: int, user: tuple[int, str], late: bool = False) -> Tournament:
+        """Enter the event; ``late`` (the organizer adding someone) also admits a Swiss event under
+        way, from its next round and without points for the rounds missed."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            open_late = late and tournament.status == "running" and tournament.format == "swiss"
+            if tournament.status != "signup" and not open_late:
+                raise UserError("tournament.error.signup_closed")
+            if tournament.entrant(user[0]) is not None:
+                raise UserError("tournament.error.already_in")
+            if len(tournament.entrants) >= MAX_ENTRANTS:
+                raise UserError("tournament.error.full", max=MAX_ENTRANTS)
+            joined = 1 + max((e.joined for e in tournament.entrants), default=0)
+            await self.store.put_entrant(tournament_id, Entrant(user[0], user[1], joined))
+            return await self.get(tournament_id)
+
+    async def drop(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[int]]:
+        """Leave the event. Before it starts the entry is removed; later the player is marked dropped,
+        keeps their results, is not seated again, and a computer finishes their open tables.
+        Returns the tables that changed."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            entrant = tournament.entrant(user_id)
+            if entrant is None or entrant.status == "dropped":
+                raise UserError("tournament.error.not_in")
+            if tournament.status == "signup":
+                await self.store.delete_entrant(tournament_id, user_id)
+                return await self.get(tournament_id), []
+            if tournament.status != "running":
+                raise UserError("tournament.error.over")
+            entrant.status = "dropped"
+            await self.store.put_entrant(tournament_id, entrant)
+            changed = []
+            for row in await self.store.round_tables(tournament_id, tournament.round):
+                if row.table_id and user_id in row.players:
+                    if await self.tables.hand_to_computer(row.table_id, user_id):
+                        changed.append(row.table_id)
+            return await self.get(tournament_id), changed
+
+    async def replace(
+        self, tournament_id: int, old: int, new: tuple[int, str]
+    ) -> tuple[Tournament, list[int]]:
+        """A new player takes over an entry: its results so far, its team, and its open seats."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            if tournament.status not in ("signup", "running"):
+                raise UserError("tournament.error.over")
+            entrant = tournament.entrant(old)
+            if entrant is None:
+                raise UserError("tournament.error.not_in")
+            if tournament.entrant(new[0]) is not None:
+                raise UserError("tournament.error.already_in")
+            await self.store.rename_entrant(tournament_id, old, new[0], new[1])
+            changed = []
+            for row in await self.store.round_tables(tournament_id):
+                if old in row.players:
+                    row.players = [new[0] if p == old else p for p in row.players]
+                    await self.store.set_round_players(tournament_id, row.round, row.number, row.players)
+                    if row.table_id and await self.tables.hand_over(row.table_id, old, new):
+                        changed.append(row.table_id)
+            return await self.get(tournament_id), changed
+
+    # ---- rounds -----------------------------------------------------------------------------
+    async def start(self, tournament_id: int) -> Tournament:
+        """Close sign-up, fix teams and groups, and seat round 1."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            if tournament.status != "signup":
+                raise UserError("tournament.error.already_started")
+            size, min_size = self.unit_size(tournament)
+            players = [e.user_id for e in tournament.active]
+            if tournament.teams == "fixed":
+                if len(players) % 2:
+                    raise UserError("tournament.error.odd_teams")
+                for number, pair in enumerate(pairing.draw_teams(players, tournament.seed), start=1):
+                    for user_id in pair:
+                        entrant = tournament.entrant(user_id)
+                        entrant.team = number
+                        await self.store.put_entrant(tournament.id, entrant)
+                tournament = await self.get(tournament_id)
+            units = self.units(tournament)
+            needed = min_size * (self.members_per_unit(tournament))
+            if len(units) < min_size:
+                raise UserError("tournament.error.too_few", min=needed)
+            if tournament.format == "round_robin":
+                order = await self.order(tournament)
+                for number, group in enumerate(pairing.round_robin_groups(order, tournament.group_size), 1):
+                    for unit in group:
+                        for user_id in units[unit]:
+                            entrant = tournament.entrant(user_id)
+                            entrant.grp = number
+                            await self.store.put_entrant(tournament.id, entrant)
+                if not tournament.rounds:
+                    # The rounds needed do not grow steadily with group size, so ask for each size.
+                    lengths = {len(g) for g in pairing.round_robin_groups(order, tournament.group_size)}
+                    needed = 0
+                    for n in lengths:
+                        rounds = await asyncio.to_thread(pairing.round_robin_rounds, n, size, min_size)
+                        needed = max(needed, rounds)
+                    rounds = min(needed, MAX_ROUNDS)
+                    await self.store.update(tournament.id, rounds=rounds)
+                tournament = await self.get(tournament_id)
+            await self._seat_round(tournament, 1)
+            return await self.get(tournament_id)
+
+    async def next_round(self, tournament_id: int) -> Tournament:
+        """Seat the next round once the current one is complete (the organizer's button or automatic)."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            if tournament.status != "running":
+                raise UserError("tournament.error.not_running")
+            if not await self.round_complete(tournament):
+                raise UserError("tournament.error.round_open")
+            if self.is_last_round(tournament, await self.store.round_tables(tournament.id, tournament.round)):
+                raise UserError("tournament.error.over")
+            await self._seat_round(tournament, tournament.round + 1)
+            return await self.get(tournament_id)
+
+    async def _seat_round(self, tournament: Tournament, number: int) -> None:
+        tables, byes = await self.plan(tournament, number)
+        await self.store.add_round(tournament.id, number, tables, byes)
+        points = sum(tournament.points) / len(tournament.points)
+        rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
+        await self.store.add_results(tournament.id, rows)
+
+    def unit_size(self, tournament: Tournament) -> tuple[int, int]:
+        """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
+        cls = REGISTRY[tournament.game].engine
+        teams = cls.teams(tournament.table_size)
+        if tournament.teams == "fixed":
+            return len(teams), len(teams)
+        if teams is not None:
+            return tournament.table_size, tournament.table_size
+        return tournament.table_size, max(cls.min_players, tournament.table_size - 1)
+
+    def members_per_unit(self, tournament: Tournament) -> int:
+        return 2 if tournament.teams == "fixed" else 1
+
+    def units(self, tournament: Tournament) -> dict[int, list[int]]:
+        """Who is paired together: teams whose members are all still in, or single players."""
+        if tournament.teams != "fixed":
+            return {e.user_id: [e.user_id] for e in tournament.active}
+        teams: defaultdict[int, list[Entrant]] = defaultdict(list)
+        for entrant in tournament.entrants:
+            teams[entrant.team].append(entrant)
+        return {
+            team: [e.user_id for e in members]
+            for team, members in sorted(teams.items())
+            if all(e.active for e in members)
+        }
+
+    async def order(self, tournament: Tournament) -> list[int]:
+        """Pairing units, best standing first (rating breaks ties; round 1 is by rating alone)."""
+        units = self.units(tournament)
+        unit_of = {uid: unit for unit, members in units.items() for uid in members}
+        ordered: list[int] = []
+        for row in await self.standings(tournament):
+            unit = unit_of.get(row.player)
+            if unit is not None and unit not in ordered:
+                ordered.append(unit)
+        return ordered
+
+    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
+        """Seat round ``number``: tables as user ids in seat order, and the players with a bye."""
+        units = self.units(tournament)
+        unit_of = {uid: unit for unit, members in units.items() for uid in members}
+        past = await self.store.round_tables(tournament.id)
+        met: Counter = Counter()
+        partnered: Counter = Counter()
+        byes_had: Counter = Counter()
+        for row in past:
+            if row.number == 0:
+                byes_had.update({unit_of[p] for p in row.players if p in unit_of})
+                continue
+            present = sorted({unit_of[p] for p in row.players if p in unit_of})
+            met.update(pairing.pair_key(a, b) for a, b in combinations(present, 2))
+            for side in self.sides_of(tournament, len(row.players)):
+                members = [row.players[s] for s in side]
+                partnered.update(pairing.pair_key(a, b) for a, b in combinations(members, 2))
+        size, min_size = self.unit_size(tournament)
+        order = await self.order(tournament)
+        seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
+        # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
+        if tournament.format == "elimination":
+            order = [u for u in order if all(tournament.entrant(p).status == "active" for p in units[u])]
+            laid = await asyncio.to_thread(pairing.elimination, order, size, min_size, byes_had)
+        elif tournament.format == "round_robin":
+            groups: defaultdict[int, list[int]] = defaultdict(list)
+            for unit in order:
+                groups[tournament.entrant(units[unit][0]).grp or 0].append(unit)
+            laid = await asyncio.to_thread(
+                pairing.round_robin,
+                [groups[g] for g in sorted(groups)],
+                size,
+                min_size,
+                met,
+                byes_had,
+                number - 1,
+                seed,
+            )
+        else:
+            laid = await asyncio.to_thread(pairing.swiss, order, size, min_size, met, byes_had, seed)
+        tables = [
+            self.seat_order(tournament, number, i, table, units, partnered)
+            for i, table in enumerate(laid.tables)
+        ]
+        byes = [uid for unit in laid.byes for uid in units[unit]]
+        return tables, byes
+
+    def sides_of(self, tournament: Tournament, seats: int) -> list[list[int]]:
+        return REGISTRY[tournament.game].engine.teams(seats) or [[s] for s in range(seats)]
+
+    def seat_order(
+        self,
+        tournament: Tournament,
+        number: int,
+        index: int,
+        table: list[int],
+        units: dict[int, list[int]],
+        partnered: Counter,
+    ) -> list[int]:
+        """Who sits where: a seeded shuffle (the first seat may matter), with partners on their
+        team's seats."""
+        rng = random.Random(f"{tournament.seed}:{number}:{index}")
+        table = list(table)
+        rng.shuffle(table)
+        if tournament.teams == "fixed":
+            seats = sum(len(units[u]) for u in table)
+            order = [0] * seats
+            for unit, side in zip(table, self.sides_of(tournament, seats), strict=True):
+                members = list(units[unit])
+                rng.shuffle(members)
+                for seat, user_id in zip(side, members, strict=True):
+                    order[seat] = user_id
+            return order
+        if tournament.teams == "redraw":
+            return pairing.team_seating(table, partnered)
+        return table
+
+    async def open_tables(self, tournament: Tournament) -> list[int]:
+        """Open (or finish opening, after a restart) every table of the current round."""
+        opened = []
+        for row in await self.store.round_tables(tournament.id, tournament.round):
+            if row.number == 0:
+                continue
+            table_id = row.table_id
+            if table_id is None:
+                players = [(uid, tournament.name_of(uid)) for uid in row.players]
+                table_id = await self.tables.create_seated(
+                    tournament.game,
+                    guild_id=tournament.guild_id,
+                    channel_id=tournament.channel_id,
+                    host_id=tournament.organizer_id,
+                    players=players,
+                    options=tournament.options,
+                    language=tournament.language,
+                    clock=tournament.clock,
+                    on_timeout=tournament.on_timeout,
+                    tournament_id=tournament.id,
+                )
+                await self.store.set_round_table(tournament.id, row.round, row.number, table_id)
+            table = await self.tables.table(table_id)
+            if table.status == "lobby":
+                seed = random.Random(f"{tournament.seed}:{row.round}:{row.number}:deal").randrange(2**62)
+                await self.tables.start(table_id, None, seed, shuffle=False)
+                opened.append(table_id)
+            elif table.message_id is None:
+                opened.append(table_id)
+        return opened
+
+    # ---- results ----------------------------------------------------------------------------
+    async def record(self, table: TableRow) -> Tournament | None:
+        """Record a finished tournament table's places and points (once); the event, or None."""
+        found = await self.store.table_of(table.id)
+        if found is None or table.status not in ("finished", "cancelled"):
+            return None
+        tournament_id, row = found
+        tournament = await self.get(tournament_id)
+        if table.id in await self.store.recorded_tables(tournament_id):
+            return tournament
+        result = json.loads(table.result) if table.result else {"ranks": [1] * len(table.seats)}
+        places = side_places(table, result)
+        points = place_points(tournament.points, places)
+        groups = sides(table)
+        scores = result.get("scores") or [None] * len(table.seats)
+        rows = []
+        for index, side in enumerate(groups):
+            others = [table.seats[s].user_id for j, g in enumerate(groups) if j != index for s in g]
+            for seat in side:
+                user_id = table.seats[seat].user_id
+                if user_id is None:
+                    continue
+                score = scores[seat] if seat < len(scores) else None
+                rows.append(
+                    {
+                        "round": row.round,
+                        "user_id": user_id,
+                        "table_id": table.id,
+                        "place": places[index],
+                        "size": len(groups),
+                        "points": points[index],
+                        "score": score if isinstance(score, (int, float)) else None,
+                        "opponents": [o for o in others if o is not None],
+                    }
+                )
+        await self.store.add_results(tournament_id, rows)
+        return await self.get(tournament_id)
+
+    async def round_complete(self, tournament: Tournament) -> bool:
+        rows = [r for r in await self.store.round_tables(tournament.id, tournament.round) if r.number > 0]
+        recorded = await self.store.recorded_tables(tournament.id)
+        return bool(rows) and all(r.table_id is not None and r.table_id in recorded for r in rows)
+
+    def is_last_round(self, tournament: Tournament, rows: list) -> bool:
+        if tournament.format == "elimination":
+            return len([r for r in rows if r.number > 0]) == 1 and not any(r.number == 0 for r in rows)
+        return tournament.round >= tournament.rounds
+
+    async def close_round(self, tournament_id: int) -> Tournament:
+        """After the round's last table: eliminate (knockout), and end the event after its last round.
+        Safe to repeat."""
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            rows = await self.store.round_tables(tournament.id, tournament.round)
+            if tournament.format == "elimination":
+                await self._eliminate(tournament, rows)
+            if self.is_last_round(tournament, rows) and tournament.status == "running":
+                await self.store.update(tournament.id, status="finished")
+            return await self.get(tournament_id)
+
+    async def _eliminate(self, tournament: Tournament, rows) -> None:
+        units = self.units(tournament)
+        unit_of = {uid: unit for unit, members in units.items() for uid in members}
+        results = {
+            (r["table_id"], r["user_id"]): r["place"]
+            for r in await self.store.results(tournament.id)
+            if r["round"] == tournament.round
+        }
+        through: set[int] = set()
+        out: set[int] = set()
+        for row in rows:
+            if row.number == 0:
+                through.update(row.players)
+                continue
+            places = {
+                unit_of[p]: results[(row.table_id, p)]
+                for p in row.players
+                if p in unit_of and (row.table_id, p) in results
+            }
+            advancing = set(pairing.advancing(places, tournament.advance))
+            for unit in places:
+                (through if unit in advancing else out).update(units[unit])
+        cls = REGISTRY[tournament.game].engine
+        if 1 < len(through) < cls.min_players * self.members_per_unit(tournament):
+            # Too few left for a final table: the best of those just knocked out fill it.
+            best = [s.player for s in await self.standings(tournament) if s.player in out]
+            while best and len(through) < cls.min_players * self.members_per_unit(tournament):
+                unit = unit_of[best[0]]
+                through.update(units[unit])
+                best = [p for p in best if p not in units[unit]]
+            out -= through
+        for user_id in out:
+            entrant = tournament.entrant(user_id)
+            if entrant is not None and entrant.status == "active":
+                entrant.status = "out"
+                await self.store.put_entrant(tournament.id, entrant)
+
+    async def standings(self, tournament: Tournament) -> list[Standing]:
+        players = [e.user_id for e in tournament.entrants]
+        ratings = await self.ratings.conservative(tournament.guild_id, tournament.game, players)
+        dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
+        return standings(
+            players,
+            await self.store.finishes(tournament.id),
+            ratings,
+            tournament.seed,
+            dropped=dropped,
+            elimination=tournament.format == "elimination",
+        )
+
+    async def cancel(self, tournament_id: int) -> Tournament:
+        async with self.locks[tournament_id]:
+            tournament = await self.get(tournament_id)
+            if tournament.status not in ("signup", "running"):
+                raise UserError("tournament.error.over")
+            await self.store.update(tournament_id, status="cancelled")
+            return await self.get(tournament_id)

@@ -1,0 +1,283 @@
+"""Tournaments in SQLite: the event, its entrants, each round's seating and results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiosqlite
+
+from bot.events.standings import Finish
+from bot.storage.store import insert_row, now, update_row
+
+
+@dataclass
+class Entrant:
+    user_id: int
+    name: str
+    joined: int
+    status: str = "active"  # active | dropped | out
+    team: int | None = None
+    grp: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass
+class Tournament:
+    id: int
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    organizer_id: int
+    name: str
+    game: str
+    format: str
+    rounds: int
+    table_size: int
+    options: dict[str, Any]
+    points: list[float]
+    clock: int
+    on_timeout: str
+    signup_deadline: float | None
+    auto_next: bool
+    advance: int
+    group_size: int | None
+    teams: str | None
+    language: str
+    seed: int
+    status: str
+    round: int
+    round_done: int
+    entrants: list[Entrant] = field(default_factory=list)
+
+    def entrant(self, user_id: int) -> Entrant | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+    @property
+    def active(self) -> list[Entrant]:
+        return [e for e in self.entrants if e.active]
+
+    def name_of(self, user_id: int) -> str:
+        entrant = self.entrant(user_id)
+        return entrant.name if entrant else str(user_id)
+
+
+@dataclass
+class RoundTable:
+    round: int
+    number: int
+    players: list[int]
+    table_id: int | None
+
+
+class TournamentStore:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def create(self, **fields: Any) -> int:
+        fields = {
+            **fields,
+            "options": json.dumps(fields.get("options", {})),
+            "points": json.dumps(fields["points"]),
+        }
+        return await insert_row(self.db, "tournaments", fields)
+
+    async def update(self, tournament_id: int, **fields: Any) -> None:
+        await update_row(self.db, "tournaments", tournament_id, fields)
+
+    async def get(self, tournament_id: int) -> Tournament | None:
+        async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else await self._load(row)
+
+    async def _load(self, row: sqlite3.Row) -> Tournament:
+        data = dict(row)
+        data.pop("created_at"), data.pop("updated_at")
+        data["options"] = json.loads(data["options"])
+        data["points"] = json.loads(data["points"])
+        data["auto_next"] = bool(data["auto_next"])
+        tournament = Tournament(**data)
+        async with self.db.execute(
+            "SELECT * FROM entrants WHERE tournament_id = ? ORDER BY joined", (tournament.id,)
+        ) as cur:
+            tournament.entrants = [
+                Entrant(r["user_id"], r["name"], r["joined"], r["status"], r["team"], r["grp"])
+                async for r in cur
+            ]
+        return tournament
+
+    async def with_status(self, *statuses: str) -> list[Tournament]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self.db.execute(
+            f"SELECT * FROM tournaments WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._load(r) for r in rows]
+
+    async def in_guild(self, guild_id: int, statuses: tuple[str, ...]) -> list[Tournament]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self.db.execute(
+            f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) ORDER BY id DESC",
+            (guild_id, *statuses),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._load(r) for r in rows]
+
+    async def next_deadline(self) -> float | None:
+        async with self.db.execute(
+            "SELECT MIN(signup_deadline) FROM tournaments WHERE status = 'signup'"
+        ) as cur:
+            (value,) = await cur.fetchone()
+        return value
+
+    # ---- entrants ---------------------------------------------------------------------------
+    async def put_entrant(self, tournament_id: int, entrant: Entrant) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO entrants (tournament_id, user_id, name, joined, status, team, grp)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                tournament_id,
+                entrant.user_id,
+                entrant.name,
+                entrant.joined,
+                entrant.status,
+                entrant.team,
+                entrant.grp,
+            ),
+        )
+        await self.db.commit()
+
+    async def delete_entrant(self, tournament_id: int, user_id: int) -> None:
+        await self.db.execute(
+            "DELETE FROM entrants WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
+        )
+        await self.db.commit()
+
+    async def rename_entrant(self, tournament_id: int, old: int, new: int, name: str) -> None:
+        """A replacement takes over the entrant's place, results and seat in later rounds."""
+        for table in ("entrants", "tournament_results"):
+            await self.db.execute(
+                f"UPDATE {table} SET user_id = ? WHERE tournament_id = ? AND user_id = ?",
+                (new, tournament_id, old),
+            )
+        await self.db.execute(
+            "UPDATE entrants SET name = ? WHERE tournament_id = ? AND user_id = ?", (name, tournament_id, new)
+        )
+        await self.db.commit()
+
+    # ---- rounds -----------------------------------------------------------------------------
+    async def add_round(
+        self, tournament_id: int, number: int, tables: list[list[int]], byes: list[int]
+    ) -> None:
+        """Store a round's seating and advance the round counter in one transaction."""
+        rows = [(tournament_id, number, i + 1, json.dumps(p), None) for i, p in enumerate(tables)]
+        if byes:
+            rows.append((tournament_id, number, 0, json.dumps(byes), None))
+        await self.db.executemany(
+            "INSERT INTO tournament_tables (tournament_id, round, number, players, table_id) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+        await self.db.execute(
+            "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? WHERE id = ?",
+            (number, now(), tournament_id),
+        )
+        await self.db.commit()
+
+    async def round_tables(self, tournament_id: int, number: int | None = None) -> list[RoundTable]:
+        query = "SELECT * FROM tournament_tables WHERE tournament_id = ?"
+        args: tuple = (tournament_id,)
+        if number is not None:
+            query += " AND round = ?"
+            args += (number,)
+        async with self.db.execute(query + " ORDER BY round, number", args) as cur:
+            return [
+                RoundTable(r["round"], r["number"], json.loads(r["players"]), r["table_id"])
+                async for r in cur
+            ]
+
+    async def set_round_table(self, tournament_id: int, number: int, table_no: int, table_id: int) -> None:
+        await self.db.execute(
+            "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND round = ? AND number = ?",
+            (table_id, tournament_id, number, table_no),
+        )
+        await self.db.commit()
+
+    async def set_round_players(
+        self, tournament_id: int, number: int, table_no: int, players: list[int]
+    ) -> None:
+        await self.db.execute(
+            "UPDATE tournament_tables SET players = ? WHERE tournament_id = ? AND round = ? AND number = ?",
+            (json.dumps(players), tournament_id, number, table_no),
+        )
+        await self.db.commit()
+
+    async def table_of(self, table_id: int) -> tuple[int, RoundTable] | None:
+        async with self.db.execute("SELECT * FROM tournament_tables WHERE table_id = ?", (table_id,)) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        return r["tournament_id"], RoundTable(
+            r["round"], r["number"], json.loads(r["players"]), r["table_id"]
+        )
+
+    # ---- results ----------------------------------------------------------------------------
+    async def add_results(self, tournament_id: int, rows: list[dict[str, Any]]) -> None:
+        """Record results; a row already recorded is left alone, so recording twice changes nothing."""
+        await self.db.executemany(
+            "INSERT OR IGNORE INTO tournament_results"
+            " (tournament_id, round, user_id, table_id, place, size, points, score, opponents, bye)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    tournament_id,
+                    r["round"],
+                    r["user_id"],
+                    r.get("table_id"),
+                    r.get("place"),
+                    r.get("size", 0),
+                    r["points"],
+                    r.get("score"),
+                    json.dumps(r.get("opponents", [])),
+                    int(r.get("bye", False)),
+                )
+                for r in rows
+            ],
+        )
+        await self.db.commit()
+
+    async def results(self, tournament_id: int) -> list[dict[str, Any]]:
+        async with self.db.execute(
+            "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY round, table_id, place",
+            (tournament_id,),
+        ) as cur:
+            rows = [dict(r) async for r in cur]
+        for row in rows:
+            row["opponents"] = json.loads(row["opponents"])
+            row["bye"] = bool(row["bye"])
+        return rows
+
+    async def finishes(self, tournament_id: int) -> list[Finish]:
+        return [
+            Finish(
+                round=r["round"],
+                player=r["user_id"],
+                points=r["points"],
+                place=r["place"],
+                size=r["size"],
+                opponents=tuple(r["opponents"]),
+                bye=r["bye"],
+            )
+            for r in await self.results(tournament_id)
+        ]
+
+    async def recorded_tables(self, tournament_id: int) -> set[int]:
+        async with self.db.execute(
+            "SELECT DISTINCT table_id FROM tournament_results WHERE tournament_id = ? AND table_id IS NOT NULL",
+            (tournament_id,),
+        ) as cur:
+            return {r["table_id"] async for r in cur}

@@ -1,0 +1,440 @@
+"""SQLite storage (WAL) through aiosqlite, with numbered migrations in ``bot/storage/migrations``.
+
+A table is stored as its options, seed and action log; the engine state is rebuilt by replay, so
+an action committed here is the single source of truth and Discord is only a view of it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.storage.connection import Connection
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+async def insert_row(db: Connection, table: str, fields: dict[str, Any]) -> int:
+    """Insert one row with creation and update stamps; returns its id."""
+    fields = {**fields, "created_at": now()}
+    fields["updated_at"] = fields["created_at"]
+    cols = ", ".join(fields)
+    marks = ", ".join("?" for _ in fields)
+    cur = await db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(fields.values()))
+    await db.commit()
+    return cur.lastrowid
+
+
+async def update_row(db: Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
+    fields = {**fields, "updated_at": now()}
+    sets = ", ".join(f"{k} = ?" for k in fields)
+    await db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*fields.values(), row_id))
+    await db.commit()
+
+
+@dataclass
+class Seat:
+    position: int
+    user_id: int | None
+    name: str
+    away: bool = False
+    timeouts: int = 0
+    level: str = "normal"
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        """An empty seat, or one handed to a computer after its player timed out for good."""
+        return self.user_id is None or self.away
+
+
+@dataclass
+class TableRow:
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    host_id: int
+    status: str
+    size: int
+    options: dict[str, Any]
+    seed: int | None
+    language: str
+    dirty: bool
+    result: str | None = None
+    speech: str | None = None
+    locked: bool = False
+    clock: int | None = None
+    on_timeout: str = "computer_turn"
+    timeout_limit: int = 3
+    paused: bool = False
+    deadline: float | None = None
+    remind_at: float | None = None
+    remaining: float | None = None
+    turn_seats: list[int] = field(default_factory=list)
+    turn_no: int = 0
+    pinged_turn: int = 0
+    ping_seats: list[int] = field(default_factory=list)
+    rated: bool = False
+    settled: bool = False
+    tournament_id: int | None = None
+    version: int = 0
+    recorded: int = 0
+    ping_message_id: int | None = None
+    computer_turn: bool = False
+    talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
+    seats: list[Seat] = field(default_factory=list)
+
+    @property
+    def home_channel_id(self) -> int:
+        """Where the table's records and pings go: its thread, or its own channel."""
+        return self.thread_id or self.channel_id
+
+    def seat_of(self, user_id: int) -> int | None:
+        return next((s.position for s in self.seats if s.user_id == user_id), None)
+
+
+#: A table row with its seats in one statement (a JSON array of [position, user, name, away,
+#: timeouts, level]), since every lookup of a table needs both.
+TABLE_SELECT = (
+    "SELECT t.*, (SELECT json_group_array(json_array(position, user_id, name, away, timeouts, level))"
+    " FROM (SELECT * FROM seats WHERE table_id = t.id ORDER BY position)) AS seats_json FROM game_tables t"
+)
+
+
+class Store:
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+
+    @classmethod
+    async def open(cls, path: str) -> Store:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await Connection.open(path)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+            await db.execute(f"PRAGMA {pragma}")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
+        """Everything inside commits together or not at all (see ``connection.py``)."""
+        return self.db.transaction()
+
+    async def migrate(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        for path in sorted(MIGRATIONS.glob("*.sql")):
+            number = int(path.name.split("_")[0])
+            if number <= version:
+                continue
+            await self.db.executescript(f"BEGIN;\n{path.read_text()}\nPRAGMA user_version={number};\nCOMMIT;")
+            version = number
+        return version
+
+    # ---- tables -----------------------------------------------------------------------------
+    async def create_table(self, **fields: Any) -> int:
+        return await insert_row(
+            self.db, "game_tables", {**fields, "options": json.dumps(fields.get("options", {}))}
+        )
+
+    async def update_table(self, table_id: int, **fields: Any) -> None:
+        for key in ("options", "turn_seats", "ping_seats"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key])
+        await update_row(self.db, "game_tables", table_id, fields)
+
+    async def get_table(self, table_id: int) -> TableRow | None:
+        async with self.db.execute(f"{TABLE_SELECT} WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return await self._with_seats(row)
+
+    async def _with_seats(self, row: sqlite3.Row) -> TableRow:
+        data = dict(row)
+        data.pop("created_at"), data.pop("updated_at")
+        seats_json = data.pop("seats_json", None)
+        data["options"] = json.loads(data["options"])
+        data["dirty"] = bool(data["dirty"])
+        data["locked"] = bool(data["locked"])
+        data["paused"] = bool(data["paused"])
+        data["rated"] = bool(data["rated"])
+        data["settled"] = bool(data["settled"])
+        data["computer_turn"] = bool(data["computer_turn"])
+        data["turn_seats"] = json.loads(data["turn_seats"])
+        data["ping_seats"] = json.loads(data["ping_seats"])
+        table = TableRow(**data)
+        if seats_json is not None:
+            table.seats = [Seat(p, u, n, bool(a), t, lv) for p, u, n, a, t, lv in json.loads(seats_json)]
+            return table
+        async with self.db.execute(
+            "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
+            " ORDER BY position",
+            (table.id,),
+        ) as cur:
+            table.seats = [
+                Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"])
+                async for r in cur
+            ]
+        return table
+
+    async def unsettled_tables(self) -> list[TableRow]:
+        """Finished tables whose rating (or tournament result) is not yet recorded."""
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE status IN ('finished', 'cancelled') AND settled = 0"
+            " AND (rated = 1 OR tournament_id IS NOT NULL) ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def tables_with_status(self, *statuses: str) -> list[TableRow]:
+        marks = ", ".join("?" for _ in statuses)
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def dirty_tables(self) -> list[TableRow]:
+        """Tables whose Discord side may lag behind the stored state, or may still be locked."""
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE dirty = 1 OR locked = 1 ORDER BY id"
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await self.db.executemany(
+            "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
+        )
+        await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
+        await self.db.commit()
+
+    # ---- the action log ---------------------------------------------------------------------
+    async def actions(self, table_id: int) -> list[tuple[int, str]]:
+        async with self.db.execute(
+            "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
+        ) as cur:
+            return [(r["seat"], r["action"]) async for r in cur]
+
+    async def append_actions(self, table_id: int, start: int, entries: list[tuple[int, str, bool]]) -> None:
+        """Commit accepted actions at log positions ``start``...; a taken position raises IntegrityError."""
+        stamp = now()
+        await self.db.executemany(
+            "INSERT INTO actions (table_id, idx, seat, action, by_computer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, start + i, seat, action, int(bot), stamp)
+                for i, (seat, action, bot) in enumerate(entries)
+            ],
+        )
+        await self.db.commit()
+
+    # ---- what the record and the Discord surfaces follow -------------------------------------------
+    async def bump(self, table_id: int, **fields: Any) -> None:
+        """A committed change Discord must show: the version goes up and the table is dirty."""
+        for key in ("options", "turn_seats", "ping_seats"):
+            if key in fields:
+                fields[key] = json.dumps(fields[key])
+        fields = {**fields, "updated_at": now()}
+        sets = "".join(f", {k} = ?" for k in fields)
+        await self.db.execute(
+            f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
+            (*fields.values(), table_id),
+        )
+        await self.db.commit()
+
+    async def clear_dirty(self, table_id: int, version: int) -> bool:
+        """Mark the table shown, unless a change was committed after ``version`` was rendered."""
+        cur = await self.db.execute(
+            "UPDATE game_tables SET dirty = 0 WHERE id = ? AND version = ?", (table_id, version)
+        )
+        await self.db.commit()
+        return cur.rowcount > 0
+
+    async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
+        """Record lines as data: (kind, code, data, deal) after the table's last line."""
+        if not rows:
+            return
+        async with self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE table_id = ?", (table_id,)
+        ) as cur:
+            (last,) = await cur.fetchone()
+        await self.db.executemany(
+            "INSERT INTO table_log (table_id, seq, kind, code, data, deal) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (table_id, last + 1 + i, kind, code, json.dumps(data), deal)
+                for i, (kind, code, data, deal) in enumerate(rows)
+            ],
+        )
+        await self.db.commit()
+
+    async def log_after(self, table_id: int, seq: int) -> list[sqlite3.Row]:
+        async with self.db.execute(
+            "SELECT * FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+        ) as cur:
+            return await cur.fetchall()
+
+    async def computer_tables(self) -> list[int]:
+        async with self.db.execute(
+            "SELECT id FROM game_tables WHERE status = 'running' AND computer_turn = 1 ORDER BY id"
+        ) as cur:
+            return [r["id"] async for r in cur]
+
+    async def dirty_ids(self) -> list[int]:
+        async with self.db.execute(
+            "SELECT id FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id"
+        ) as cur:
+            return [r["id"] async for r in cur]
+
+    # ---- Discord messages the table owns ----------------------------------------------------
+    async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:
+        async with self.db.execute(
+            "SELECT * FROM deliveries WHERE table_id = ? AND seat = ? AND deal = ?", (table_id, seat, deal)
+        ) as cur:
+            return await cur.fetchone()
+
+    async def set_delivery(
+        self,
+        table_id: int,
+        seat: int,
+        deal: int,
+        channel_id: int | None,
+        message_id: int | None,
+        failed: bool,
+    ) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO deliveries (table_id, seat, deal, channel_id, message_id, failed)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seat, deal, channel_id, message_id, int(failed)),
+        )
+        await self.db.commit()
+
+    async def any_failed_delivery(self, table_id: int, seat: int) -> bool:
+        async with self.db.execute(
+            "SELECT 1 FROM deliveries WHERE table_id = ? AND seat = ? AND failed = 1", (table_id, seat)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def last_record(self, table_id: int) -> sqlite3.Row | None:
+        async with self.db.execute(
+            "SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,)
+        ) as cur:
+            return await cur.fetchone()
+
+    async def set_record(
+        self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
+    ) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO records (table_id, part, deal, message_id, lines, closed)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, part, deal, message_id, lines, int(closed)),
+        )
+        await self.db.commit()
+
+    async def speech_tables(self, channel_id: int) -> list[TableRow]:
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
+            (channel_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
+        """Running tables of ``game`` whose thread or channel is ``channel_id``."""
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
+            " ORDER BY id",
+            (game, channel_id, channel_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def next_due(self) -> float | None:
+        """The earliest deadline or reminder time among running, unpaused tables."""
+        async with self.db.execute(
+            "SELECT MIN(MIN(COALESCE(deadline, 1e18), COALESCE(remind_at, 1e18))) FROM game_tables"
+            " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
+        ) as cur:
+            (value,) = await cur.fetchone()
+        return value
+
+    async def due_tables(self, now: float) -> list[TableRow]:
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE status = 'running' AND paused = 0"
+            " AND (deadline <= ? OR remind_at <= ?) ORDER BY id",
+            (now, now),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def tables_here(self, channel_id: int) -> list[TableRow]:
+        """Tables in the lobby or running whose thread or channel is ``channel_id``."""
+        async with self.db.execute(
+            f"{TABLE_SELECT} WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
+            " ORDER BY id DESC",
+            (channel_id, channel_id),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def tables_of_user(self, user_id: int) -> list[TableRow]:
+        async with self.db.execute(
+            "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
+            " WHERE s.user_id = ? AND t.status IN ('lobby', 'running') ORDER BY t.id",
+            (user_id,),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [await self._with_seats(r) for r in rows]
+
+    async def turn_dms(self, user_id: int) -> bool:
+        async with self.db.execute("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return True if row is None else bool(row["turn_dms"])
+
+    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
+            (user_id, int(enabled)),
+        )
+        await self.db.commit()
+
+    async def clear_deliveries(self, table_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self.db.commit()
+
+    # ---- each member's language ---------------------------------------------------------------
+    async def member_language(self, user_id: int) -> str | None:
+        async with self.db.execute("SELECT language FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["language"]
+
+    async def set_member_language(self, user_id: int, language: str) -> None:
+        """Store a member's language; a value that did not change writes nothing."""
+        await self.db.execute(
+            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT(user_id)"
+            " DO UPDATE SET language = excluded.language WHERE language != excluded.language",
+            (user_id, language),
+        )
+        await self.db.commit()

@@ -1,0 +1,113 @@
+"""Turn clocks: one timer, armed for the earliest stored deadline or reminder, re-armed on change.
+
+Deadlines live in the database, so after a restart the timer is armed from them again, and a
+deadline that passed while the bot was down is handled once, at start-up.
+
+While a run is handling due tables, the work it does (moves, new rounds) asks to re-arm many times,
+and the tables it has not reached yet are already due. Arming then would fire at once and queue
+another run behind the busy one, over and over; so a run re-arms once, when it is done, and a time
+it failed to clear is retried later rather than at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+#: A deadline still due after a run handled it (its handling failed) is tried again this much later.
+RETRY_AFTER = 60.0
+
+
+def now() -> float:
+    return discord.utils.utcnow().timestamp()
+
+
+class Scheduler:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.handle: asyncio.TimerHandle | None = None
+        self.armed_for: float | None = None
+        self.busy = asyncio.Lock()
+        self.task: asyncio.Task | None = None  # the run started by the timer, kept until it ends
+        self.wanted = False  # a re-arm was asked for during a run
+        #: Other stored timers (tournament sign-up deadlines): objects with ``next_due()`` and ``run_due(now)``.
+        self.sources: list = []
+
+    async def rearm(self) -> None:
+        """Arm the timer for the next due time (or disarm when nothing is due); during a run, leave
+        it to the run."""
+        if self.busy.locked():
+            self.wanted = True
+            return
+        await self._arm()
+
+    async def _arm(self, started: float | None = None) -> None:
+        """``started``: when the run that just ended began; what was due by then is retried later."""
+        if self.bot.is_closed():
+            return
+        times = [await self.bot.store.next_due()] + [await source.next_due() for source in self.sources]
+        due = min((t for t in times if t is not None), default=None)
+        if due is not None and started is not None and due <= started:
+            log.warning("a deadline due at %s is still due after a run; retrying later", due)
+            due = now() + RETRY_AFTER
+        if due == self.armed_for and self.handle is not None:
+            return
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        self.armed_for = due
+        if due is not None:
+            delay = max(due - now(), 0)
+            self.handle = asyncio.get_running_loop().call_later(delay, self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.armed_for = None
+        self.task = asyncio.get_running_loop().create_task(self.run_due())
+        self.task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task) -> None:
+        if self.task is task:
+            self.task = None
+        if not task.cancelled() and task.exception() is not None:
+            log.error("clock failed", exc_info=task.exception())
+
+    async def run_due(self) -> None:
+        async with self.busy:
+            if self.bot.is_closed():
+                return
+            started = now()
+            for table in await self.bot.store.due_tables(now()):
+                try:
+                    if table.deadline is not None and table.deadline <= now():
+                        await self.bot.service.expire(table.id)
+                        await self.bot.delivery.refresh(table.id)
+                    elif table.remind_at is not None and table.remind_at <= now():
+                        await self.bot.delivery.remind(table)
+                except Exception:
+                    log.exception("table %s: clock handling failed", table.id)
+            for source in self.sources:
+                try:
+                    await source.run_due(now())
+                except Exception:
+                    log.exception("timer source %s failed", type(source).__name__)
+            # Arm once for what is left; again if something changed the times meanwhile.
+            self.wanted = True
+            while self.wanted:
+                self.wanted = False
+                await self._arm(started)
+
+    def stop(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+        if self.task is not None:
+            self.task.cancel()

@@ -1,0 +1,152 @@
+"""Commands that belong to every table, whatever the game: /table, /mygames, /notifications."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+from bot.core.errors import UserError
+from bot.core.i18n import Lang
+from bot.core.translator import command
+from bot.tables import render
+from bot.tables.delivery import jump_url
+from bot.tables.desk import member_lang
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+
+class TableCommands(
+    commands.GroupCog,
+    group_name=locale_str("table", key="cmd.table.name"),
+    group_description=locale_str("Manage the table in this channel", key="cmd.table.description"),
+):
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    async def here(self, interaction: discord.Interaction[TabletopBot]):
+        tables = await self.bot.service.store.tables_here(interaction.channel_id or 0)
+        if not tables:
+            raise UserError("error.no_table_here")
+        return tables[0]
+
+    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
+        async def guarded():
+            table = await self.here(interaction)
+            text = await work(table)
+            await interaction.response.send_message(text, ephemeral=True)
+            await self.bot.delivery.refresh(table.id)
+
+        await self.bot.desk.guarded(interaction, None, guarded())
+
+    @command(
+        "cmd.table.pause",
+        "Host: pause the table; the clock stops for everyone",
+    )
+    async def pause(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        await self.set_paused(interaction, True)
+
+    @command(
+        "cmd.table.resume",
+        "Host: resume a paused table",
+    )
+    async def resume(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        await self.set_paused(interaction, False)
+
+    async def set_paused(self, interaction: discord.Interaction[TabletopBot], paused: bool) -> None:
+        async def work(table):
+            await self.bot.service.pause(table.id, interaction.user.id, paused)
+            return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
+
+        await self.run(interaction, work)
+
+    @command(
+        "cmd.table.replace",
+        "Host: hand an empty or abandoned seat to a member",
+        seat="Seat number as shown at the table (1 = first)",
+        member="Who takes the seat",
+    )
+    async def replace(
+        self, interaction: discord.Interaction[TabletopBot], seat: app_commands.Range[int, 1, 8], member: discord.Member
+    ) -> None:
+        async def work(table):
+            name = member.display_name
+            await self.bot.service.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
+            return member_lang(interaction)("table_cmd.replaced", player=name, seat=seat)
+
+        await self.run(interaction, work)
+
+    @command(
+        "cmd.table.abandon",
+        "Host: end this table without a result",
+    )
+    async def abandon(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        async def work(table):
+            await self.bot.service.abandon(table.id, interaction.user.id)
+            return member_lang(interaction)("table_cmd.abandoned")
+
+        await self.run(interaction, work)
+
+
+class PlayerCommands(commands.Cog):
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+
+    @command(
+        "cmd.mygames",
+        "Your open tables in every server, with whose turn it is",
+    )
+    async def mygames(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        tr = member_lang(interaction)
+        tables = await self.bot.service.store.tables_of_user(interaction.user.id)
+        if not tables:
+            await interaction.response.send_message(tr("mygames.none"), ephemeral=True)
+            return
+        lines = [self.line(table, interaction.user.id, tr) for table in tables[:20]]
+        embed = discord.Embed(title=tr("mygames.title"), description="\n".join(lines), colour=0x5865F2)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    def line(self, table, user_id: int, tr: Lang) -> str:
+        guild = self.bot.get_guild(table.guild_id) if table.guild_id else None
+        where = f"{guild.name} <#{table.home_channel_id}>" if guild else f"<#{table.home_channel_id}>"
+        if table.status == "lobby":
+            status, turn = tr("mygames.lobby"), ""
+        else:
+            status = tr("mygames.paused") if table.paused else tr("mygames.running")
+            seat = table.seat_of(user_id)
+            waiting = [table.seats[s] for s in table.turn_seats]
+            if seat in table.turn_seats:
+                turn = tr("mygames.your_turn")
+            else:
+                turn = tr(
+                    "mygames.waiting", players=tr.join(render.seat_name(s, tr) for s in waiting) or "—"
+                )
+        return tr(
+            "mygames.line",
+            game=tr(f"{table.game}.name"),
+            id=table.id,
+            where=where,
+            status=status,
+            turn=turn,
+            clock=render.clock_text(table, tr),
+            url=jump_url(table),
+        )
+
+    @command(
+        "cmd.notifications",
+        "Turn DMs for your turns on or off",
+        turn_dms="DM me when it is my turn",
+    )
+    async def notifications(self, interaction: discord.Interaction[TabletopBot], turn_dms: bool) -> None:
+        await self.bot.service.store.set_turn_dms(interaction.user.id, turn_dms)
+        key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"
+        await interaction.response.send_message(member_lang(interaction)(key), ephemeral=True)
+
+
+async def setup(bot) -> None:
+    await bot.add_cog(TableCommands(bot))
+    await bot.add_cog(PlayerCommands(bot))

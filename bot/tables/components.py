@@ -1,0 +1,163 @@
+"""Persistent components: every custom id carries the table id, so buttons work after a restart.
+
+``tt:<verb>:<table>`` lobby and table buttons; ``tt:a:<table>:<version>:<action>`` a move;
+``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
+``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.tables.desk import Desk
+
+Interaction = discord.Interaction["TabletopBot"]
+
+
+def _desk(interaction: Interaction) -> Desk:
+    return interaction.client.desk
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
+):
+    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
+        self.verb, self.table_id = verb, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["verb"], int(match["tid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_table_button(interaction, self.verb, self.table_id)
+
+
+class ActButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
+):
+    def __init__(self, table_id: int, version: int, action: str, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:a:{table_id}:{version}:{action}", **button))
+        self.table_id, self.version, self.action = table_id, version, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["ver"]), match["action"])
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
+
+
+class ActSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
+):
+    """A select of moves; ``n`` tells apart several selects on one message."""
+
+    def __init__(self, table_id: int, version: int, n: int = 0, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}:{n}", **select))
+        self.table_id, self.version, self.n = table_id, version, n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["ver"]), int(match["n"] or 0))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_act(interaction, self.table_id, self.version, values[0] if values else "")
+
+
+class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+    def __init__(self, table_id: int, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:kick:{table_id}", **select))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_kick(interaction, self.table_id, int(values[0]) if values else -1)
+
+
+class SettingSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)"
+):
+    """The host's lobby settings: the move clock and what happens on a timeout."""
+
+    def __init__(self, what: str, table_id: int, **select: Any) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"tt:{what}:{table_id}", **select))
+        self.what, self.table_id = what, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
+    ):
+        return cls(match["what"], int(match["tid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        values = (interaction.data or {}).get("values", [])
+        await _desk(interaction).on_setting(
+            interaction, self.table_id, self.what, values[0] if values else ""
+        )
+
+
+class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"):
+    def __init__(self, table_id: int, n: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(int(match["tid"]), int(match["n"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_stale(interaction)
+
+
+class EventButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:ev:(?P<verb>join|drop|start|next):(?P<eid>[0-9]+)",
+):
+    """A tournament's buttons: sign up, drop out, and the organizer's start and next round."""
+
+    def __init__(self, verb: str, event_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:ev:{verb}:{event_id}", **button))
+        self.verb, self.event_id = verb, event_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["verb"], int(match["eid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)
+
+
+ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)
+
+
+def known(client: discord.Client, custom_id: str) -> bool:
+    """Whether some component of this bot answers ``custom_id`` (a template, or a live view)."""
+    if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL):
+        return True
+    store = getattr(client._connection, "_view_store", None)
+    views = getattr(store, "_views", {}) if store is not None else {}
+    return any(key[1] == custom_id for items in views.values() for key in items)

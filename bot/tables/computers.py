@@ -1,0 +1,69 @@
+"""Computer seats move from a worker, as soon as they are to act and again after any restart.
+
+A computer's move is a move of its own, in its own transaction. It is chosen without holding the
+table's lock (thinking can take up to a second); if the table moved on meanwhile, it is chosen
+again. Choices are seeded by the table's seed and the move number, so replays reproduce them.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from bot.ai import pool
+from bot.core.engine import Engine
+from bot.storage.store import TableRow
+from bot.tables.worker import Worker
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log_ = logging.getLogger(__name__)
+
+
+def move_seed(table: TableRow, engine: Engine) -> int:
+    return random.Random(f"{table.seed}:{len(engine.history)}").getrandbits(63)
+
+
+class Computers:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.worker = Worker("computers", self.step, limit=2)
+        bot.service.on_computer_turn = self.worker.request
+
+    async def choose(self, table: TableRow, engine: Engine, seat: int) -> str:
+        """The move a computer of this seat's level makes. The search runs in a worker process from
+        the stored game alone (options, seed, log), so it sees only what ``determinize`` gives its
+        seat, and the event loop keeps answering other tables meanwhile."""
+        legal = engine.legal_actions(seat)
+        level = table.seats[seat].level
+        if not self.bot.config.computer_search or level == "easy" or len(legal) == 1:
+            return random.Random(move_seed(table, engine)).choice(legal)
+        log = list(engine.history)
+        try:
+            return await pool.think(
+                table.game, len(table.seats), table.options, table.seed, log, seat, level,
+                move_seed(table, engine),
+            )
+        except Exception:
+            log_.exception("table %s: the computer's search failed; it plays at random", table.id)
+            return random.Random(move_seed(table, engine)).choice(legal)
+
+    async def step(self, table_id: int) -> None:
+        service = self.bot.service
+        table = await service.table(table_id)
+        engine = await service.engine(table)
+        seat = service.computer_to_act(table, engine)
+        if seat is None:
+            if table.computer_turn:
+                await service.store.update_table(table_id, computer_turn=0)
+            return
+        action = await self.choose(table, engine, seat)
+        # False when the table moved on while thinking; whoever moved it woke this worker again.
+        if await service.computer_move(table_id, table.version, seat, action):
+            self.bot.delivery.request(table_id)
+
+    async def recover(self) -> None:
+        for table_id in await self.bot.service.store.computer_tables():
+            self.worker.request(table_id)

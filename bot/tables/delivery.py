@@ -1,0 +1,426 @@
+"""Showing committed state in Discord: the table message, the public record, hands by DM, turn pings.
+
+Discord shows what is committed, never the other way round. A worker brings every surface of a
+table up to the stored version; it can run again at any point after a crash without repeating
+anything. A surface that fails (429, 5xx, a timeout) is retried with backoff while the others go on;
+a closed DM gets its one notice; a deleted table message is posted again. The table is marked
+shown only for the version that was rendered, so a move committed during a pass is never missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core import results
+from bot.core.engine import Engine, Event
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.storage.store import TableRow
+from bot.tables import render
+from bot.tables.worker import Worker
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+RECORD_LIMIT = 1800
+TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
+DM_CLOSED = 50007
+CHANNEL_WINDOW = 5.0  # the budget (config ``channel_budget``) counts calls in this many seconds
+BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
+
+
+class Later(Exception):
+    """A surface could not be brought up to date now; the table is tried again after ``delay``."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(delay)
+        self.delay = delay
+
+
+def jump_url(table: TableRow) -> str:
+    guild = table.guild_id or "@me"
+    return f"https://discord.com/channels/{guild}/{table.channel_id}/{table.message_id}"
+
+
+def fingerprint(rendered: render.Rendered) -> str:
+    embed = rendered.embed.to_dict() if rendered.embed else {}
+    view = rendered.view.to_components() if rendered.view else []
+    image = hashlib.sha1(rendered.image).hexdigest() if rendered.image else None
+    return hashlib.sha1(
+        json.dumps([rendered.content, embed, view, image], sort_keys=True).encode()
+    ).hexdigest()
+
+
+def relevance(table: TableRow, engine: Engine, seat: int) -> str:
+    """What a seat's DM must follow: its turn, its choices, its private cards, the deal, the end.
+
+    Others' moves alone ("waiting for X") do not change it, so a waiting player's DM is not edited
+    on every move.
+    """
+    public = engine.public_view()
+    private = {k: v for k, v in engine.observation(seat).items() if public.get(k) != v}
+    acting = seat in engine.to_act()
+    key = [
+        acting,
+        engine.legal_actions(seat) if acting else [],
+        private,
+        engine.deal_number,
+        table.status,
+        table.paused,
+        table.deadline if acting else None,
+        table.seats[seat].user_id,
+    ]
+    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def chunks(lines: list[str], limit: int) -> list[str]:
+    """Lines joined into texts of at most ``limit`` characters (a longer single line is cut)."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:limit]
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+def ping_text(seats, key: str, tr: Lang, when: str) -> str:
+    """A mention of the players waited for, one addressee each (「さん」 per name in Japanese)."""
+    players = tr.join(tr("clock.addressee", player=f"<@{s.user_id}>") for s in seats)
+    return tr(key, players=players, count=len(seats), when=when)
+
+
+def retryable(exc: BaseException) -> bool:
+    """Rate limits, server errors and timeouts pass; so may a missing permission, once a moderator
+    restores it. A message that is gone (404) is handled where it happens."""
+    if isinstance(exc, (asyncio.TimeoutError, OSError)):
+        return True
+    return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
+
+
+class Delivery:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.shown: dict[tuple[int, int], str] = {}
+        self.attempts: dict[int, int] = {}
+        self.calls: dict[int, deque[float]] = {}
+        self.worker = Worker("delivery", self._refresh, limit=8)
+
+    @property
+    def service(self):
+        return self.bot.service
+
+    def messageable(self, channel_id: int) -> discord.abc.Messageable:
+        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+
+    def request(self, table_id: int) -> None:
+        """Bring the table's surfaces up to date in the background (coalesced per table)."""
+        self.worker.request(table_id)
+
+    async def refresh(self, table_id: int) -> None:
+        """The same as ``request``: one pass per table at a time, whoever asks."""
+        self.worker.request(table_id)
+
+    # ---- the channel budget ---------------------------------------------------------------------
+    def spend(self, channel_id: int) -> None:
+        """Count one call in a channel, or raise ``Later`` when its 5-in-5-seconds budget is spent."""
+        now = asyncio.get_running_loop().time()
+        window = self.calls.setdefault(channel_id, deque())
+        while window and window[0] <= now - CHANNEL_WINDOW:
+            window.popleft()
+        if len(window) >= self.bot.config.channel_budget:
+            raise Later(window[0] + CHANNEL_WINDOW - now)
+        window.append(now)
+        if len(self.calls) > 4096:
+            self.calls = {k: v for k, v in self.calls.items() if v and v[-1] > now - CHANNEL_WINDOW}
+
+    # ---- one pass ---------------------------------------------------------------------------------
+    async def _refresh(self, table_id: int) -> None:
+        """Bring every Discord view of the table up to the stored state."""
+        table = await self.service.table(table_id)
+        delays: list[float] = []
+
+        async def surface(work) -> None:
+            try:
+                await work
+            except Later as later:
+                delays.append(later.delay)
+            except Exception as exc:
+                if not retryable(exc):
+                    log.warning("table %s: a surface failed for good: %r", table.id, exc)
+                    return
+                log.info("table %s: will retry after %r", table.id, exc)
+                delays.append(BACKOFF[min(self.attempts.get(table.id, 0), len(BACKOFF) - 1)])
+
+        tr = Lang(table.language)
+        engine = None
+        if table.status == "cancelled":
+            await surface(self.edit_table_message(table, render.closed(table, tr)))
+        elif table.status == "lobby":
+            await surface(self.edit_table_message(table, render.lobby(table, tr)))
+        else:
+            engine = await self.service.engine(table)
+            await surface(self.edit_table_message(table, render.table_message(table, engine, tr)))
+            await surface(self.append_record(table, engine, tr))
+            for seat in table.seats:
+                if not seat.is_computer:
+                    await surface(self.deliver_hand(table, engine, seat.position))
+        if table.speech:
+            await surface(self.bot.speech.sync(table, engine.public_view() if engine else None))
+        if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
+            await surface(self.ping_turn(table))
+        if delays:
+            self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
+            self.worker.request(table.id, delay=max(min(delays), 0.05))
+            return
+        self.attempts.pop(table.id, None)
+        if table.dirty:
+            await self.service.store.clear_dirty(table.id, table.version)
+        if table.status in ("finished", "cancelled"):
+            if not table.settled:
+                await self.settle(table)
+            self.forget(table.id)
+        await self.bot.scheduler.rearm()
+
+    def forget(self, table_id: int) -> None:
+        for key in [k for k in self.shown if k[0] == table_id]:
+            del self.shown[key]
+
+    async def settle(self, table: TableRow) -> None:
+        """After a table ends: its rating change, then its tournament result (each recorded once)."""
+        if table.rated or table.tournament_id is not None:
+            ratings = self.bot.tournaments.ratings
+            if await ratings.settle(table):
+                changes = await ratings.changes(table.id)
+                if changes:
+                    tr = Lang(table.language)
+                    parts = [
+                        tr("rating.change", name=n, before=b, after=a, delta=f"{a - b:+d}")
+                        for n, b, a in changes
+                    ]
+                    home = self.messageable(table.home_channel_id)
+                    await home.send(
+                        tr("rating.changes", changes=" · ".join(parts))[:2000],
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+        if table.tournament_id is not None:
+            await self.bot.tournaments.table_finished(table)
+
+    # ---- the table message ------------------------------------------------------------------------
+    async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
+        """Edit the table message, unless it already shows exactly this; post it again if deleted."""
+        key = fingerprint(rendered)
+        if not table.message_id or self.shown.get((table.id, TABLE_MESSAGE)) == key:
+            return
+        channel = self.messageable(table.channel_id)
+        self.spend(table.channel_id)
+        try:
+            await channel.get_partial_message(table.message_id).edit(**rendered.edit_kwargs())
+        except discord.NotFound:
+            log.warning("table %s: its message is gone; posting it again", table.id)
+            message = await channel.send(**rendered.send_kwargs())
+            await self.service.store.update_table(table.id, message_id=message.id)
+        self.shown[(table.id, TABLE_MESSAGE)] = key
+
+    # ---- the public record ------------------------------------------------------------------------
+    async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
+        """Lines from the durable table log past ``recorded``, each shown exactly once."""
+        rows = await self.service.store.log_after(table.id, table.recorded)
+        if not rows:
+            return
+        ui = REGISTRY[table.game]
+        names = render.seat_names(table, tr)
+        public = engine.public_view()
+        lines: list[str] = []
+        batch: list[Event] = []
+        for row in rows:
+            data = json.loads(row["data"])
+            if row["kind"] == "event":
+                batch.append(Event(row["code"], data))
+                continue
+            lines += ui.record(batch, public, names, tr)
+            batch = []
+            if row["kind"] == "note":
+                lines.append(tr(row["code"], **ui.format_params(data, names)))
+            else:
+                lines.append(self.final_line(table, engine, names, tr))
+        lines += ui.record(batch, public, names, tr)
+        upto, deal = rows[-1]["seq"], rows[-1]["deal"]
+        store = self.service.store
+        if not lines:
+            await store.update_table(table.id, recorded=upto)
+            return
+        last = await store.last_record(table.id)
+        text = "\n".join(lines)
+        home = self.messageable(table.home_channel_id)
+        fits = last is not None and not last["closed"] and len(last["lines"]) + len(text) < RECORD_LIMIT
+        if fits:
+            # The batch that ends a deal (its last trick and its summary) still belongs to that deal's
+            # message, which is then closed; the next deal's lines start a new message. The edit
+            # shows the stored lines plus these, so repeating it after a crash changes nothing.
+            text = f"{last['lines']}\n{text}"
+            self.spend(table.home_channel_id)
+            await home.get_partial_message(last["message_id"]).edit(content=text)
+            async with store.transaction():
+                await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
+                await store.update_table(table.id, recorded=upto)
+            return
+        # A long batch (computers finishing a whole game at once) is split over several messages;
+        # each is stored with the position it covers as soon as it is sent.
+        part = last["part"] if last else 0
+        pieces = chunks(lines, RECORD_LIMIT)
+        for i, chunk in enumerate(pieces):
+            self.spend(table.home_channel_id)
+            message = await home.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+            part += 1
+            async with store.transaction():
+                await store.set_record(table.id, part, deal, message.id, chunk)
+                if i == len(pieces) - 1:
+                    await store.update_table(table.id, recorded=upto)
+
+    @staticmethod
+    def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
+        result = results.stored_result(table, engine)
+        return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))
+
+    # ---- hands by DM --------------------------------------------------------------------------------
+    async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:
+        """One DM per deal per player, edited when what they can do changes."""
+        deal = engine.deal_number
+        store = self.service.store
+        row = await store.delivery(table.id, seat, deal)
+        if row is not None and row["failed"]:
+            return
+        key = relevance(table, engine, seat)
+        if row is not None and self.shown.get((table.id, seat)) == key:
+            return
+        user_id = table.seats[seat].user_id
+        tr = await self.bot.desk.lang_of(user_id, table.language)
+        rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
+        try:
+            if row is not None:
+                self.spend(row["channel_id"])
+                partial = self.bot.get_partial_messageable(row["channel_id"], type=discord.ChannelType.private)
+                await partial.get_partial_message(row["message_id"]).edit(**rendered.edit_kwargs())
+            else:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                message = await user.send(**rendered.send_kwargs())
+                await store.set_delivery(table.id, seat, deal, message.channel.id, message.id, False)
+        except discord.NotFound:
+            if row is None:
+                raise
+            await store.clear_deliveries(table.id, seat)  # the DM was deleted: send a fresh one next pass
+            raise Later(0.05) from None
+        except discord.HTTPException as exc:
+            if row is None and (exc.code == DM_CLOSED or isinstance(exc, discord.Forbidden)):
+                await self.dm_failed(table, seat, deal, Lang(table.language))
+                return
+            raise
+        self.shown[(table.id, seat)] = key
+
+    def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
+        """The clicker's DM was already updated in the interaction response itself."""
+        self.shown[(table.id, seat)] = relevance(table, engine, seat)
+
+    async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
+        store = self.service.store
+        told_before = await store.any_failed_delivery(table.id, seat)
+        await store.set_delivery(table.id, seat, deal, None, None, True)
+        if not told_before:
+            mention = f"<@{table.seats[seat].user_id}>"
+            await self.messageable(table.home_channel_id).send(
+                tr("dm.closed", player=mention, button=tr("button.my_hand")),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
+
+    # ---- turn notices --------------------------------------------------------------------------------
+    async def ping_turn(self, table: TableRow) -> None:
+        """Once per turn: one live mention at the table (the previous one is deleted) and, on clocked
+        tables for players who want it, a DM."""
+        # The seats whose turn began, if still waited for; otherwise (a ping delayed by the channel
+        # budget while play went on) whoever is waited for now.
+        fresh = [s for s in table.ping_seats if s in table.turn_seats]
+        waiting = [table.seats[s] for s in (fresh or table.turn_seats)]
+        waiting = [s for s in waiting if not s.played_by_computer]
+        store = self.service.store
+        home = self.messageable(table.home_channel_id)
+        if table.ping_message_id:
+            self.spend(table.home_channel_id)
+            try:
+                await home.get_partial_message(table.ping_message_id).delete()
+            except discord.NotFound:
+                pass
+            await store.update_table(table.id, ping_message_id=None)
+        if not waiting or table.paused:
+            await store.update_table(table.id, pinged_turn=table.turn_no)
+            return
+        tr = Lang(table.language)
+        when = render.timestamp(table.deadline) if table.deadline else ""
+        self.spend(table.home_channel_id)
+        message = await home.send(
+            ping_text(waiting, "clock.turn_ping", tr, when),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
+        await self.dm_players(table, waiting, "clock.turn_dm", when)
+
+    async def remind(self, table: TableRow) -> None:
+        """Once per move clock: the players still waited for are told time is running out."""
+        await self.service.store.update_table(table.id, remind_at=None)
+        waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
+        if not waiting:
+            return
+        tr = Lang(table.language)
+        when = render.timestamp(table.deadline)
+        await self.messageable(table.home_channel_id).send(
+            ping_text(waiting, "clock.reminder", tr, when),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await self.dm_players(table, waiting, "clock.reminder_dm", when)
+
+    async def call_players(self, table: TableRow, seats, table_key: str, dm_key: str) -> None:
+        """A mention at the table and a DM to each player who wants one."""
+        if not seats:
+            return
+        tr = Lang(table.language)
+        when = render.timestamp(table.deadline)
+        await self.messageable(table.home_channel_id).send(
+            ping_text(seats, table_key, tr, when),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await self.dm_players(table, seats, dm_key, when)
+
+    async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
+        for seat in seats:
+            if not await self.service.store.turn_dms(seat.user_id):
+                continue
+            tr = await self.bot.desk.lang_of(seat.user_id, table.language)
+            try:
+                user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+                await user.send(
+                    tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when)
+                )
+            except discord.HTTPException:
+                pass
+
+    # ---- start-up ------------------------------------------------------------------------------------
+    async def recover(self) -> None:
+        """After a start-up: every table whose last change may not have reached Discord is queued;
+        the worker redraws them a few at a time while new clicks are served."""
+        for table_id in await self.service.store.dirty_ids():
+            self.request(table_id)
+
+    def describe(self) -> dict[str, Any]:
+        return {"queued": len(self.worker.queue), "running": len(self.worker.running)}

@@ -1,0 +1,416 @@
+"""Where interactions meet tables: opening tables, lobby buttons, hands and moves, and errors.
+
+Every reply to a member is ephemeral and in that member's language; every refusal changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.engine import IllegalAction
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang, has, language_of
+from bot.tables import render
+from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
+from bot.tables.service import TableService
+from bot.tables.speech import OVERWRITES, speech_mode
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
+THREAD_ARCHIVE_MINUTES = 10080
+
+
+def member_lang(interaction: discord.Interaction[TabletopBot]) -> Lang:
+    return Lang(language_of(interaction.locale))
+
+
+def display(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The game's options as its engine declares them, defaults filled. A bad one is refused in the
+    game's own words when it has them (``<game>.error.bad_<option>``, then ``<game>.error.bad_option``)."""
+    try:
+        return REGISTRY[game].engine.check_options(options)
+    except IllegalAction as exc:
+        option = exc.params.get("option")
+        keys = (f"{game}.error.bad_{option}", f"{game}.error.bad_option", "error.bad_option")
+        raise UserError(next(k for k in keys if has(k)), **exc.params) from None
+
+
+class Desk:
+    def __init__(self, bot: TabletopBot, service: TableService) -> None:
+        self.bot = bot
+        self.service = service
+
+    @property
+    def delivery(self):
+        return self.bot.delivery
+
+    async def lang_of(self, user_id: int | None, default: str) -> Lang:
+        """The language of a member's private messages when no interaction carries it: the one their
+        last interaction carried (bot.tables.member_locale), else ``default`` (the table's)."""
+        languages = getattr(self.bot, "languages", None)
+        if languages is None:
+            return Lang(default)
+        return await languages.lang(user_id, default)
+
+    async def checked(self, interaction: discord.Interaction[TabletopBot], table_id: int):
+        """The table, if this interaction may touch it: from the table's own server, or from the DM
+        of a member seated there. A forged id from elsewhere changes nothing."""
+        table = await self.service.table(table_id)
+        if interaction.guild_id is None:
+            if table.seat_of(interaction.user.id) is None:
+                raise UserError("error.not_seated")
+        elif table.guild_id is not None and interaction.guild_id != table.guild_id:
+            raise UserError("error.wrong_server")
+        return table
+
+    # ---- replies ----------------------------------------------------------------------------
+    async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
+        """Run ``work``; turn every failure into a specific ephemeral message."""
+        try:
+            await work
+        except Exception as exc:
+            await self.report(interaction, table_id, exc)
+
+    async def report(
+        self, interaction: discord.Interaction[TabletopBot], table_id: int | None, exc: BaseException
+    ) -> None:
+        """Tell the member what went wrong; an unexpected error is logged under an id they see."""
+        tr = member_lang(interaction)
+        if isinstance(exc, UserError):
+            await self.reply(interaction, tr(exc.key, **exc.params))
+        elif isinstance(exc, IllegalAction):
+            await self.reply(interaction, await self.illegal_text(table_id, exc, tr))
+        elif isinstance(exc, discord.Forbidden):
+            log.warning("missing permission: %s", exc)
+            await self.reply(interaction, tr("error.bot_forbidden"))
+        else:
+            error_id = secrets.token_hex(4)
+            log.error("unexpected error %s (table %s)", error_id, table_id, exc_info=exc)
+            if table_id is not None:
+                self.service.forget(table_id)
+            try:
+                await self.reply(interaction, tr("error.unexpected", id=error_id))
+            except discord.HTTPException:
+                pass
+
+    async def illegal_text(self, table_id: int | None, exc: IllegalAction, tr: Lang) -> str:
+        if table_id is None:
+            return tr(f"error.{exc.code}", **exc.params)
+        table = await self.service.table(table_id)
+        ui = REGISTRY[table.game]
+        params = ui.format_params(exc.params, render.seat_names(table, tr))
+        key = f"{table.game}.error.{exc.code}"
+        return tr(key if tr.has(key) else f"error.{exc.code}", **params)
+
+    # ---- opening a table ----------------------------------------------------------------------
+    async def open_table(
+        self,
+        interaction: discord.Interaction[TabletopBot],
+        game: str,
+        size: int,
+        options: dict[str, Any],
+        rated: bool = False,
+    ):
+        await self.guarded(interaction, None, self._open(interaction, game, size, options, rated))
+
+    async def _open(
+        self, interaction: discord.Interaction[TabletopBot], game: str, size: int, options: dict[str, Any], rated: bool
+    ):
+        tr = member_lang(interaction)
+        channel = interaction.channel
+        if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+            raise UserError("error.guild_text_only")
+        own_channel = REGISTRY[game].channel_mode == "channel"
+        in_thread = isinstance(channel, discord.Thread)
+        wanted = NEEDED + (() if in_thread or own_channel else NEEDED_FOR_THREADS)
+        self.require(tr, channel.permissions_for(interaction.guild.me), wanted)
+        speech = None
+        if own_channel:
+            guild_perms = interaction.guild.me.guild_permissions
+            speech = speech_mode(guild_perms)
+            if speech is None:
+                self.require(tr, guild_perms, ("manage_channels", "manage_roles"))
+        language = language_of(interaction.guild_locale or self.bot.config.default_language)
+        lang = Lang(language)
+        table = await self.service.open(
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=channel.id,
+            host=(interaction.user.id, display(interaction.user)),
+            size=size,
+            options=checked_options(game, options),
+            language=language,
+            rated=rated,
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if own_channel:
+            home = await self.create_table_channel(interaction.guild, channel, table, lang, speech)
+            message = await home.send(**render.lobby(table, lang).send_kwargs())
+            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await channel.send(**render.announcement(table, home, lang).send_kwargs())
+        else:
+            message = await channel.send(**render.lobby(table, lang).send_kwargs())
+            thread_id = None
+            if not in_thread:
+                thread = await message.create_thread(
+                    name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                )
+                thread_id = thread.id
+            await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
+        await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
+
+    @staticmethod
+    def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
+        missing = [p for p in wanted if not getattr(perms, p)]
+        if missing:
+            names = tr.join(tr(f"permission.{p}") for p in missing)
+            raise UserError("error.missing_permissions", permissions=names)
+
+    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
+        """Show a table that an event opened and started: its message and thread (or channel), then
+        hands and pings through the usual refresh."""
+        lang = Lang(table.language)
+        engine = await self.service.engine(table)
+        if REGISTRY[table.game].channel_mode == "channel":
+            speech = speech_mode(guild.me.guild_permissions)
+            home = await self.create_table_channel(guild, channel, table, lang, speech)
+            message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
+            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+        else:
+            message = await channel.send(**render.table_message(table, engine, lang).send_kwargs())
+            thread = await message.create_thread(
+                name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            await self.service.attach(table.id, message_id=message.id, thread_id=thread.id)
+        await self.delivery.refresh(table.id)
+
+    async def create_table_channel(
+        self, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
+    ) -> discord.TextChannel:
+        """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+
+        In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
+        channel stays open and out-of-turn messages are deleted instead.
+        """
+        wanted = self.bot.config.games.get(table.game, {}).get("category")
+        category = getattr(source, "category", None)
+        if wanted:
+            category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
+        me = guild.me
+        shut = False if speech == OVERWRITES else None
+        overwrites = {
+            guild.default_role: discord.PermissionOverwrite(
+                send_messages=shut, send_messages_in_threads=shut
+            ),
+            me: discord.PermissionOverwrite(
+                view_channel=True,
+                send_messages=True,
+                embed_links=True,
+                attach_files=True,
+                read_message_history=True,
+            ),
+        }
+        name = f"{lang(f'{table.game}.channel')}-{table.id}"
+        return await guild.create_text_channel(
+            name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
+        )
+
+    async def send_rules(self, interaction: discord.Interaction[TabletopBot], game: str) -> None:
+        tr = member_lang(interaction)
+        ui = REGISTRY[game]
+        embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
+        for heading, text in ui.rules(tr):
+            embed.add_field(name=heading, value=text, inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ---- buttons ----------------------------------------------------------------------------
+    async def on_table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
+        await self.guarded(interaction, table_id, self._table_button(interaction, verb, table_id))
+
+    async def _table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
+        user = interaction.user
+        service = self.service
+        await self.checked(interaction, table_id)
+        if verb == "hand":
+            await self.show_hand(interaction, table_id)
+            return
+        if verb == "join":
+            table = await service.join(table_id, (user.id, display(user)))
+        elif verb == "leave":
+            table = await service.leave(table_id, user.id)
+        elif verb == "bot":
+            table = await service.add_computer(table_id, user.id)
+        elif verb == "cancel":
+            table = await service.cancel(table_id, user.id)
+            await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")
+            return
+        elif verb == "start":
+            await self.start(interaction, table_id, user.id)
+            return
+        else:
+            raise UserError("error.stale")
+        if service.ready_to_start(table):
+            await self.start(interaction, table_id, None)
+            return
+        await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
+
+    async def answer(
+        self, interaction: discord.Interaction[TabletopBot], table, rendered: render.Rendered, done: str
+    ) -> None:
+        """Redraw the table message in place when it was clicked; otherwise (a Join announcement
+        elsewhere) confirm privately and redraw the table message through the usual refresh."""
+        if self.on_table_message(interaction, table):
+            await interaction.response.edit_message(**rendered.edit_kwargs())
+            self.delivery.shown[(table.id, TABLE_MESSAGE)] = fingerprint(rendered)
+        else:
+            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
+        await self.delivery.refresh(table.id)
+
+    @staticmethod
+    def on_table_message(interaction: discord.Interaction[TabletopBot], table) -> bool:
+        return interaction.message is not None and interaction.message.id == table.message_id
+
+    async def on_kick(self, interaction: discord.Interaction[TabletopBot], table_id: int, position: int) -> None:
+        async def work():
+            await self.checked(interaction, table_id)
+            table = await self.service.remove(table_id, interaction.user.id, position)
+            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
+
+        await self.guarded(interaction, table_id, work())
+
+    async def on_setting(
+        self, interaction: discord.Interaction[TabletopBot], table_id: int, what: str, value: str
+    ) -> None:
+        async def work():
+            await self.checked(interaction, table_id)
+            if what == "clock":
+                setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
+            else:
+                setting, chosen = {"lang": "language", "tmo": "on_timeout"}.get(what, what), value
+            table = await self.service.configure(table_id, interaction.user.id, setting, chosen)
+            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
+
+        await self.guarded(interaction, table_id, work())
+
+    async def start(self, interaction: discord.Interaction[TabletopBot], table_id: int, user_id: int | None) -> None:
+        outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
+        table, engine = outcome.table, outcome.engine
+        await self.answer(
+            interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
+        )
+
+    async def show_hand(self, interaction: discord.Interaction[TabletopBot], table_id: int) -> None:
+        table = await self.checked(interaction, table_id)
+        if table.status != "running":
+            raise UserError("error.table_closed")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise UserError("error.not_seated")
+        engine = await self.service.engine(table)
+        rendered = render.prompt_message(table, engine, seat, member_lang(interaction))
+        await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
+
+    async def on_act(
+        self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str
+    ) -> None:
+        await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
+
+    async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
+        """The move is committed, then answered in one call: the clicked hand is redrawn in the
+        interaction response itself; every other surface follows through the delivery worker."""
+        await self.checked(interaction, table_id)
+        outcome = await self.service.act(table_id, interaction.user.id, version, action)
+        table, engine = outcome.table, outcome.engine
+        seat = table.seat_of(interaction.user.id)
+        in_dm = interaction.guild_id is None
+        try:
+            if self.on_table_message(interaction, table):
+                await interaction.response.defer()
+                return
+            tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
+            header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+            rendered = render.prompt_message(table, engine, seat, tr, header=header)
+            await interaction.response.edit_message(**rendered.edit_kwargs())
+            if in_dm:
+                self.delivery.hand_shown(table, engine, seat)
+        except discord.HTTPException as exc:
+            # The move is committed whatever happened to this answer: the worker shows it.
+            log.warning("table %s: answering a move failed: %s", table_id, exc)
+        finally:
+            self.delivery.request(table_id)
+
+    # ---- moves by slash command ----------------------------------------------------------------
+    async def seat_here(self, interaction: discord.Interaction[TabletopBot], game: str):
+        """(table, engine, seat) of the member's running ``game`` table in this channel or thread."""
+        for table in await self.service.store.running_tables_at(game, interaction.channel_id or 0):
+            seat = table.seat_of(interaction.user.id)
+            if seat is not None:
+                return table, await self.service.engine(table), seat
+        raise UserError("error.no_table_here")
+
+    async def autocomplete_actions(self, interaction: discord.Interaction[TabletopBot], game: str, label) -> list:
+        """Autocomplete choices for the member's legal actions here; ``label(action)`` names each."""
+        try:
+            _table, engine, seat = await self.seat_here(interaction, game)
+        except UserError:
+            return []
+        return [(label(a), a) for a in engine.legal_actions(seat)]
+
+    async def play_command(
+        self,
+        interaction: discord.Interaction[TabletopBot],
+        game: str,
+        action: str,
+        announce: str | None = None,
+        talk: str | None = None,
+    ) -> None:
+        """Apply a move typed as a slash command; the answer is ephemeral.
+
+        ``announce`` is posted publicly at the table once the move is accepted, and ``talk`` kept for
+        the table message (a question's text, which is table talk rather than game state).
+        """
+
+        async def work():
+            table, engine, _seat = await self.seat_here(interaction, game)
+            try:
+                await self.service.act(table.id, interaction.user.id, len(engine.history), action)
+            except IllegalAction as exc:
+                await self.reply(
+                    interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
+                )
+                return
+            if talk is not None:
+                await self.service.store.update_table(table.id, talk=talk)
+            await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
+            if announce:
+                home = self.delivery.messageable(table.home_channel_id)
+                await home.send(announce, allowed_mentions=discord.AllowedMentions(users=True))
+            await self.delivery.refresh(table.id)
+
+        await self.guarded(interaction, None, work())
+
+    async def on_unknown(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        await self.reply(interaction, member_lang(interaction)("error.unknown_button"))
+
+    async def on_stale(self, interaction: discord.Interaction[TabletopBot]) -> None:
+        await self.reply(interaction, member_lang(interaction)("error.unplayable"))

@@ -1,0 +1,272 @@
+"""Turn lobby state, a game's ``TableView`` and ``Prompt`` into Discord embeds and components."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.core import results
+from bot.core.engine import Engine
+from bot.core.games import REGISTRY, Menu, Prompt, TableView
+from bot.core.i18n import LANGUAGES, Lang
+from bot.storage.store import Seat, TableRow
+from bot.tables.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
+from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+MAX_BUTTONS = 20
+IMAGE_NAME = "table.png"
+
+
+@dataclass
+class Rendered:
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    image: bytes | None = None
+
+    def files(self) -> list[discord.File]:
+        return [discord.File(io.BytesIO(self.image), filename=IMAGE_NAME)] if self.image else []
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "files": self.files()}
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {"content": self.content, "embed": self.embed, "attachments": self.files(), "view": self.view}
+
+
+def seat_name(seat: Seat, tr: Lang) -> str:
+    if seat.is_computer:
+        return tr("table.computer", n=seat.name.split(":")[-1])
+    if seat.away:
+        return tr("table.away", player=seat.name)
+    return seat.name
+
+
+def timestamp(when: float | None, style: str = "R") -> str:
+    """A Discord timestamp: each reader sees it in their own time zone and language."""
+    return f"<t:{int(when)}:{style}>" if when else "—"
+
+
+def clock_text(table: TableRow, tr: Lang) -> str:
+    if table.paused:
+        return tr("clock.paused")
+    if table.clock and table.deadline:
+        return tr("clock.ends", when=timestamp(table.deadline))
+    return ""
+
+
+def clock_name(clock: int | None, tr: Lang) -> str:
+    if not clock:
+        return tr("clock.none")
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if clock % size == 0:
+            return tr(f"clock.{unit}", count=clock // size)
+    return tr("clock.minutes", count=clock // 60)
+
+
+def seat_names(table: TableRow, tr: Lang) -> list[str]:
+    return [seat_name(s, tr) for s in table.seats]
+
+
+def seat_mention(seat: Seat, tr: Lang) -> str:
+    return seat_name(seat, tr) if seat.is_computer else f"<@{seat.user_id}>"
+
+
+def game_title(table: TableRow, tr: Lang) -> str:
+    return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
+
+
+def _view(*items: discord.ui.Item) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def lobby(table: TableRow, tr: Lang) -> Rendered:
+    ui = REGISTRY[table.game]
+    cls = ui.engine
+    players = "\n".join(f"{i + 1}. {seat_name(s, tr)}" for i, s in enumerate(table.seats)) or "—"
+    embed = discord.Embed(title=game_title(table, tr), colour=0x5865F2)
+    embed.description = tr("lobby.intro", host=f"<@{table.host_id}>")
+    summary = ui.option_summary(table.options, table.size, tr)
+    if summary:
+        embed.add_field(name=tr("lobby.options"), value=summary, inline=False)
+    embed.add_field(
+        name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
+    )
+    if table.clock:
+        policy = tr(f"clock.policy.{table.on_timeout}")
+        clock = tr("lobby.clock", clock=clock_name(table.clock, tr), policy=policy)
+    else:
+        clock = tr("lobby.no_clock")  # what a timeout does means nothing without a clock
+    clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
+    embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
+    embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
+    items: list[discord.ui.Item] = [
+        TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
+        TableButton("leave", table.id, label=tr("button.leave"), style=discord.ButtonStyle.secondary),
+        TableButton("start", table.id, label=tr("button.start"), style=discord.ButtonStyle.primary),
+        TableButton("cancel", table.id, label=tr("button.cancel"), style=discord.ButtonStyle.danger),
+        TableButton("bot", table.id, label=tr("button.add_computer"), style=discord.ButtonStyle.secondary),
+    ]
+    removable = [s for s in table.seats if s.user_id != table.host_id]
+    if removable:
+        options = [
+            discord.SelectOption(label=seat_name(s, tr)[:100], value=str(s.position)) for s in removable
+        ]
+        items.append(KickSelect(table.id, placeholder=tr("lobby.remove_placeholder"), options=options, row=1))
+    clocks = [discord.SelectOption(label=clock_name(None, tr), value="0", default=not table.clock)]
+    clocks += [
+        discord.SelectOption(label=clock_name(c, tr), value=str(c), default=c == table.clock) for c in CLOCKS
+    ]
+    items.append(
+        SettingSelect("clock", table.id, placeholder=tr("lobby.clock_placeholder"), options=clocks, row=2)
+    )
+    if table.clock:
+        policies = [
+            discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
+            for p in TIMEOUT_POLICIES
+        ]
+        items.append(
+            SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
+        )
+    languages = [
+        discord.SelectOption(label=tr(f"language.{code}"), value=code, default=code == table.language)
+        for code in LANGUAGES
+    ]
+    items.append(
+        SettingSelect(
+            "lang", table.id, placeholder=tr("lobby.language_placeholder"), options=languages, row=4
+        )
+    )
+    return Rendered(content=None, embed=embed, view=_view(*items))
+
+
+def closed(table: TableRow, tr: Lang) -> Rendered:
+    embed = discord.Embed(title=game_title(table, tr), description=tr("table.cancelled"), colour=0x99AAB5)
+    return Rendered(embed=embed, view=_view())
+
+
+def _embed(view: TableView) -> discord.Embed:
+    embed = discord.Embed(title=view.title, description=view.description or None, colour=view.colour)
+    for name, value in view.fields:
+        embed.add_field(name=name, value=value or "—", inline=False)
+    if view.footer:
+        embed.set_footer(text=view.footer)
+    if view.image:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    return embed
+
+
+def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+    ui = REGISTRY[table.game]
+    public = engine.public_view()
+    if table.talk:
+        public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
+    if table.status == "finished" and not engine.is_terminal():
+        public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
+    view = ui.table_view(public, seat_names(table, tr), tr)
+    view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is not None:
+        block = results.result_block(ui, result, seat_names(table, tr), tr)
+        view.description = f"{block}\n\n{view.description}" if view.description else block
+    if engine.is_terminal() or table.status != "running":
+        return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
+    waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
+    content = " · ".join(
+        filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
+    )
+    public = ui.public_choices(engine.public_view(), seat_names(table, tr), tr)
+    version = len(engine.history)
+    extra = [
+        ActButton(
+            table.id,
+            version,
+            c.action,
+            label=c.label[:80],
+            emoji=c.emoji,
+            row=1,
+            style=STYLES.get(c.style, discord.ButtonStyle.primary),
+        )
+        for c in public[:5]
+        if c.action is not None
+    ]
+    hand = TableButton(
+        "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
+    )
+    return Rendered(content=content, embed=_embed(view), view=_view(hand, *extra), image=view.image)
+
+
+def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:
+    """The notice in the channel where a table with its own channel was opened."""
+    embed = discord.Embed(
+        title=game_title(table, tr),
+        colour=0x5865F2,
+        description=tr("lobby.own_channel", channel=home.mention, host=f"<@{table.host_id}>"),
+    )
+    join = TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success)
+    return Rendered(embed=embed, view=_view(join))
+
+
+def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header: str = "") -> Rendered:
+    ui = REGISTRY[table.game]
+    prompt: Prompt = ui.prompt(engine, seat, seat_names(table, tr), tr)
+    version = len(engine.history)
+    embed = discord.Embed(description=prompt.text, colour=0x2F7D4F)
+    embed.title = game_title(table, tr)
+    header = "\n".join(filter(None, [header, clock_text(table, tr)]))
+    if header:
+        embed.description = f"{header}\n\n{prompt.text}"
+    if prompt.image:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
+    if table.status != "running":
+        return Rendered(content=None, embed=embed, view=_view(), image=prompt.image)
+    items = _choice_items(table.id, version, prompt, tr)
+    return Rendered(content=None, embed=embed, view=_view(*items), image=prompt.image)
+
+
+def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:
+    menus = list(prompt.menus)
+    items: list[discord.ui.Item] = []
+    if len(prompt.choices) > MAX_BUTTONS:
+        menus.insert(0, Menu(tr("prompt.choose"), prompt.choices))
+    elif prompt.choices:
+        items = _buttons(table_id, version, prompt)
+    rows_used = (len(items) + 4) // 5
+    for n, menu in enumerate(menus[: 5 - rows_used]):
+        playable = [c for c in menu.choices if c.action is not None][:25]
+        if not playable:
+            continue
+        options = [discord.SelectOption(label=c.label[:100], value=c.action, emoji=c.emoji) for c in playable]
+        items.append(
+            ActSelect(
+                table_id, version, n, placeholder=menu.placeholder[:150], options=options, row=rows_used + n
+            )
+        )
+    return items
+
+
+def _buttons(table_id: int, version: int, prompt: Prompt) -> list[discord.ui.Item]:
+    items: list[discord.ui.Item] = []
+    for n, choice in enumerate(prompt.choices):
+        common = {"label": choice.label[:80], "emoji": choice.emoji, "row": n // 5}
+        if choice.action is None:
+            items.append(DeadButton(table_id, n, style=discord.ButtonStyle.secondary, **common))
+        else:
+            style = STYLES.get(choice.style, discord.ButtonStyle.primary)
+            items.append(ActButton(table_id, version, choice.action, style=style, **common))
+    return items

@@ -1,0 +1,245 @@
+"""Computer play for Arsène: a whole-position evaluation and a fast playout policy for the search.
+
+Chips at the end of one deal are a poor guide: shops empty, the police wait at empty shops and
+tokens buy one escape, over several deals. So a position is valued by playing the rest of the game
+out abstractly: each later deal is a trick count per seat, drawn from how tricks fall in real
+play (winners at random, half of the allowed pushes made), scored by the rules of
+``rules_scoring`` on compact tuples. The value is the seat's share of first place over many such futures. The futures are the same for every position (common random numbers), so two positions
+are compared on equal terms, and values are cached by position: a deal's searches keep meeting the
+same few outcomes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import lru_cache
+
+from bot.ai.registry import GameAI, register
+
+from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
+from .rules_scoring import SHOP_GROUPS, TOKEN_CAP
+
+FUTURES = 48  # abstract continuations per position
+TABLE_SIZE = 4096  # sampled trick counts per player count
+MAX_DEALS = 30  # an abstract future that has not ended by then is judged on chips
+GROUPS = tuple(SHOP_GROUPS[s] for s in range(1, 6))
+PLAYOUTS_PER_MS = 1.0  # playouts per ms of budget: they take about a third of it here
+CPU_CAP = 0.8  # share of the budget after which a search stops early (a safety net)
+
+
+# ---- how tricks fall -------------------------------------------------------------------------
+def deal_tricks(
+    rng: random.Random, n: int, tricks: list[int], dummy: int | None, left: int
+) -> tuple[list[int], int | None]:
+    """Finish a deal abstractly: ``left`` tricks, each won by a random seat, pushed half the time
+    when the rules allow a push (to the dummy when its count matches, else the first seat
+    clockwise with the winner's count)."""
+    tricks = list(tricks)
+    for _ in range(left):
+        w = rng.randrange(n)
+        count = tricks[w]
+        target = None
+        if count >= 1:
+            if dummy is not None and dummy == count:
+                target = DUMMY
+            else:
+                for step in range(1, n):
+                    if tricks[(w + step) % n] == count:
+                        target = (w + step) % n
+                        break
+        if target is None or rng.random() < 0.5:
+            tricks[w] += 1
+        elif target == DUMMY:
+            dummy += 1  # type: ignore[operator]
+        else:
+            tricks[target] += 1
+    return tricks, dummy
+
+
+@lru_cache(maxsize=2)
+def trick_table(n: int) -> tuple:
+    rng = random.Random(f"arsene-tricks-{n}")
+    dummy = 1 if n == 3 else None
+    left = 10 if n == 3 else 11
+    rows = []
+    for _ in range(TABLE_SIZE):
+        tricks, d = deal_tricks(rng, n, [0] * n, dummy, left)
+        rows.append((grouped(tricks), d))
+    return tuple(rows)
+
+
+def grouped(tricks: list[int] | tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The seats by trick count, fewest tricks first: the order the shops are settled in."""
+    return tuple((c, tuple(s for s, t in enumerate(tricks) if t == c)) for c in sorted(set(tricks)))
+
+
+# ---- scoring on compact holdings ----------------------------------------------------------------
+def settle(
+    taken: list[int],
+    chips: list[int],
+    tokens: list[int],
+    exempt: list[bool],
+    pool: int,
+    groups: tuple[tuple[int, tuple[int, ...]], ...],
+    dummy: int | None,
+    contest: bool,
+) -> tuple[int, bool]:
+    """``rules_scoring.score_deal`` on lists (``taken[i]``: groups gone from shop i+1), for the
+    seats ``grouped`` by trick count. Mutates the lists; returns (token pool, whether anyone was
+    caught). A void deal (every seat caught) changes nothing."""
+    if all(1 <= c <= 5 and taken[c - 1] == 3 for c, _ in groups) and not any(
+        tokens[s] >= TOKEN_CAP and not exempt[s] for _, seats in groups for s in seats
+    ):
+        return pool, False
+    caught = False
+    for count, seats in groups:
+        if not 1 <= count <= 5:
+            if count == 0 and contest and len(seats) >= 2:
+                _exchange(chips, seats)
+            continue
+        shop = count - 1
+        if taken[shop] == 3:
+            for s in seats:
+                if tokens[s] >= TOKEN_CAP and not exempt[s]:
+                    tokens[s] -= TOKEN_CAP
+                    pool += TOKEN_CAP
+                    exempt[s] = True
+                else:
+                    chips[s] = 0
+                    caught = True
+            if contest and len(seats) >= 2:
+                _exchange(chips, seats)
+            continue
+        if len(seats) + (dummy == count) < 2:
+            chips[seats[0]] += GROUPS[shop][taken[shop]]
+            taken[shop] += 1
+        elif contest:
+            if len(seats) >= 2:
+                _exchange(chips, seats)
+        else:
+            for s in seats:
+                if tokens[s] < TOKEN_CAP and not exempt[s] and pool > 0:
+                    tokens[s] += 1
+                    pool -= 1
+    return pool, caught
+
+
+def _exchange(chips: list[int], seats: tuple[int, ...]) -> None:
+    before = [chips[s] for s in seats]
+    for i in range(len(seats)):
+        chips[seats[(i + 1) % len(seats)]] = before[i]
+
+
+# ---- the evaluation ---------------------------------------------------------------------------
+def evaluate(engine: ArseneEngine, seat: int) -> float:
+    """The seat's share of first place over abstract futures of the whole game (0..1)."""
+    if engine.over:
+        chips = engine.holdings.chips
+        best = max(chips)
+        return 1 / chips.count(best) if chips[seat] == best else 0.0
+    return future_values(position_key(engine))[seat]
+
+
+def position_key(engine: ArseneEngine) -> tuple:
+    """Everything the rest of the game depends on, abstractly: holdings, this deal's trick counts."""
+    h = engine.holdings
+    taken = tuple(len(SHOP_GROUPS[s]) - len(h.shops[s]) for s in range(1, 6))
+    tricks = list(engine.tricks)
+    dummy = (engine.dummy_tricks or 1) if engine.has_dummy else None
+    if engine.phase in (PHASE_PLAY, PHASE_PUSH):
+        left = engine.tricks_per_deal - engine.tricks_played
+        if engine.phase == PHASE_PUSH:  # count the trick on offer as taken
+            tricks[engine.winner] += 1
+            left -= 1
+    else:
+        left = engine.tricks_per_deal
+    return (
+        engine.num_players,
+        engine.advanced,
+        engine.contest,
+        taken,
+        tuple(h.chips),
+        tuple(h.tokens),
+        tuple(h.exempt_used),
+        h.pool,
+        tuple(tricks),
+        dummy,
+        left,
+    )
+
+
+@lru_cache(maxsize=65536)
+def future_values(key: tuple) -> tuple[float, ...]:
+    """Each seat's share of first place over ``FUTURES`` abstract continuations of ``key``."""
+    n, advanced, contest0, taken0, chips0, tokens0, exempt0, pool0, tricks0, dummy0, left0 = key
+    table = trick_table(n)
+    rng = random.Random(12345)  # the same futures for every position
+    values = [0.0] * n
+    for _ in range(FUTURES):
+        taken, chips, tokens, exempt, pool = list(taken0), list(chips0), list(tokens0), list(exempt0), pool0
+        tricks, dummy = deal_tricks(rng, n, list(tricks0), dummy0, left0)
+        groups, contest = grouped(tricks), contest0
+        for _deal in range(MAX_DEALS):
+            pool, caught = settle(taken, chips, tokens, exempt, pool, groups, dummy, contest)
+            if caught or all(t == 3 for t in taken):
+                break
+            contest = advanced and 3 in taken
+            groups, dummy = table[rng.randrange(TABLE_SIZE)]
+        best = max(chips)
+        share = 1 / chips.count(best)
+        for s in range(n):
+            if chips[s] == best:
+                values[s] += share
+    return tuple(v / FUTURES for v in values)
+
+
+# ---- playouts -----------------------------------------------------------------------------------
+def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
+    """A uniformly random legal move, without building every action string."""
+    if engine.phase == PHASE_PLAY:
+        hand = engine.hands[seat]
+        if engine.trick:
+            led = engine.trick[0][1][0]
+            follow = [c for c in hand if c[0] == led]
+            if follow:
+                return PLAY_ACTIONS[follow[rng.randrange(len(follow))]]
+        return PLAY_ACTIONS[hand[rng.randrange(len(hand))]]
+    if engine.phase == PHASE_PUSH:
+        return "take" if rng.random() < 0.5 else f"push:{engine.push_target}"
+    legal = engine.legal_actions(seat)
+    return legal[rng.randrange(len(legal))]
+
+
+def choose(engine: ArseneEngine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
+    """Determinized Monte-Carlo: every legal move is tried on the same determinizations (so they
+    are compared on equal terms), each played out to the end of the deal and valued by
+    ``evaluate``, finished games included (first place, as the benchmarks count it). The work is a
+    number of playouts set by the budget, so the same seed gives the same move; CPU time only caps
+    it, as a safety net."""
+    legal = engine.legal_actions(seat)
+    if len(legal) == 1:
+        return legal[0]
+    if level == "easy" or budget_ms <= 0:
+        return rng.choice(legal)
+    rounds = max(2, round(budget_ms * PLAYOUTS_PER_MS / len(legal)))
+    totals = [0.0] * len(legal)
+    deal = engine.deal_no
+    start = time.process_time()
+    for _ in range(rounds):
+        base = engine.determinize(seat, rng)
+        for i, action in enumerate(legal):
+            state = base.clone() if i < len(legal) - 1 else base
+            state.apply_fast(seat, action)
+            while not state.over and state.deal_no == deal:
+                actor = state.to_act()[0]
+                state.apply_fast(actor, playout(state, actor, rng))
+            totals[i] += evaluate(state, seat)
+        if time.process_time() - start > CPU_CAP * budget_ms / 1000:
+            break
+    return legal[max(range(len(legal)), key=totals.__getitem__)]
+
+
+for _n in (3, 4):  # built once here rather than in the first move
+    trick_table(_n)
+register(ArseneEngine.game_id, GameAI(evaluate=evaluate, playout=playout, player=choose))

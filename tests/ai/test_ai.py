@@ -1,0 +1,166 @@
+"""Computer players: the registry, the search on simultaneous moves, play that follows from the
+rules (a decisive Othello move, Donguri and Saizen seats that beat random ones), and the worker
+pool that keeps thinking off the event loop."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import random
+from typing import Any
+
+import pytest
+from tests.test_othello_torite_engine import BLACK, position
+
+import bot.ai as ai
+from bot.ai import pool
+from bot.ai.registry import GameAI, engine_class, get
+from bot.core.engine import Engine, Event
+from cogs.donguri.engine import DonguriEngine
+from cogs.othello_torite.engine import OthelloToriteEngine
+from cogs.saizen.engine import SaizenEngine
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def no_time_cap(monkeypatch):
+    """Only the virtual clock counts, so these results do not depend on the machine's load."""
+    monkeypatch.setattr(ai, "CAP_FACTOR", 1000.0)
+
+
+def test_the_platform_finds_game_hooks_without_importing_any_game():
+    for path in (ROOT / "bot" / "ai").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                assert not any(name.split(".")[0] == "cogs" for name in names), path
+    assert get("donguri").evaluate is not None  # found by importing cogs.donguri.ai lazily
+    assert get("no_such_game") == GameAI()
+    assert engine_class("saizen") is SaizenEngine
+
+
+def test_easy_plays_a_uniformly_random_legal_move():
+    engine = DonguriEngine(4, 3)
+    seat = engine.to_act()[0]
+    legal = engine.legal_actions(seat)
+    picks = {ai.choose_action(engine, seat, "easy", seed=s) for s in range(60)}
+    assert picks == set(legal)
+    with pytest.raises(ValueError):
+        ai.choose_action(engine, seat, "expert")
+    with pytest.raises(ValueError):
+        ai.choose_action(engine, (seat + 1) % 4, "easy")
+
+
+def test_normal_takes_the_move_that_wipes_out_the_opponent():
+    """Black to lead: g4 (either suit, the wild d4 anchors it) flips both white discs and White can
+    never place again; e3 (blue, anchored by the red e5) flips only e4 and the game goes on."""
+    engine, _ = position({"d4": "Bw", "e4": "Wb", "f4": "Wb", "e5": "Br"}, marker=BLACK)
+    assert {"place:b:e3", "place:r:g4", "place:b:g4"} <= set(engine.legal_actions(BLACK))
+    assert ai.choose_action(engine, BLACK, "normal", seed=1).endswith(":g4")
+
+
+def test_a_normal_donguri_seat_beats_random_seats():
+    """Short 4-player games, the computer's seat rotating: it ends with the fewest penalty points in
+    most games, and well below the table's average (a random seat would expect as many as any)."""
+    margins, firsts = [], 0
+    for game in range(6):
+        engine = DonguriEngine(4, 40 + game, {"length": "short"})
+        me = game % 4
+        play(engine, me, "normal", budget_ms=20, rng=random.Random(game))
+        penalties = engine.results()["scores"]
+        margins.append(penalties[me] - sum(penalties) / 4)
+        firsts += engine.results()["ranks"][me] == 1
+    assert firsts >= 3 and sum(margins) < -40, (firsts, margins)
+
+
+def test_a_normal_saizen_seat_beats_random_seats():
+    margins, firsts = [], 0
+    for game in range(3):
+        engine = SaizenEngine(3, 60 + game)
+        me = game % 3
+        play(engine, me, "normal", budget_ms=20, rng=random.Random(game))
+        scores = engine.results()["scores"]
+        margins.append(scores[me] - sum(scores) / 3)
+        firsts += engine.results()["ranks"][me] == 1
+    assert firsts >= 2 and sum(margins) > 6, (firsts, margins)
+
+
+def play(engine: Engine, me: int, level: str, budget_ms: int, rng: random.Random) -> None:
+    while not engine.is_terminal():
+        seat = engine.to_act()[0]
+        if seat == me:
+            action = ai.choose_action(engine, seat, level, budget_ms=budget_ms, seed=len(engine.history))
+        else:
+            action = rng.choice(engine.legal_actions(seat))
+        engine.apply(seat, action)
+
+
+class SecretNumbers(Engine):
+    """Both seats secretly pick 0-2 at once; the higher pick wins. A pick is hidden until both are in."""
+
+    game_id = "secret_numbers_test"
+
+    def setup(self) -> None:
+        self.picks: list[int | None] = [None, None]
+
+    def to_act(self) -> list[int]:
+        return [s for s in (0, 1) if self.picks[s] is None]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        return [f"pick:{k}" for k in range(3)] if self.picks[seat] is None else []
+
+    def _apply(self, seat: int, action: str) -> list[Event]:
+        self.picks[seat] = int(action[5:])
+        return []
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        done = None not in self.picks
+        return {"mine": self.picks[seat], "picked": [p is not None for p in self.picks], "all": self.picks if done else None}
+
+    def public_view(self) -> dict[str, Any]:
+        return {"picked": [p is not None for p in self.picks]}
+
+    def is_terminal(self) -> bool:
+        return None not in self.picks
+
+    def results(self) -> dict[str, Any]:
+        a, b = self.picks
+        return {"ranks": [1, 1] if a == b else ([1, 2] if a > b else [2, 1])}
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return set()
+
+    def determinize(self, seat: int, rng: random.Random) -> Engine:
+        other = self.clone()
+        if self.picks[1 - seat] is not None:  # made but unseen: any pick is consistent
+            other.picks[1 - seat] = rng.randrange(3)
+        return other
+
+
+def test_the_search_handles_seats_choosing_at_the_same_time():
+    engine = SecretNumbers(2, 0)
+    assert engine.to_act() == [0, 1]
+    assert ai.choose_action(engine, 0, "normal", budget_ms=10, seed=3) == "pick:2"
+    assert ai.choose_action(engine, 1, "normal", budget_ms=10, seed=4) == "pick:2"
+    engine.apply(0, "pick:0")  # seat 1 cannot see it: the hidden pick must not make it greedy-safe
+    twin = engine.determinize(1, random.Random(1))
+    assert ai.choose_action(engine, 1, "normal", budget_ms=10, seed=5) == "pick:2"
+    assert ai.choose_action(twin, 1, "normal", budget_ms=10, seed=5) == "pick:2"
+
+
+async def test_the_pool_thinks_in_another_process_and_agrees_with_choose_action():
+    engine = OthelloToriteEngine(2, 9)
+    rng = random.Random(2)
+    for _ in range(10):
+        seat = engine.to_act()[0]
+        engine.apply(seat, rng.choice(engine.legal_actions(seat)))
+    seat = engine.to_act()[0]
+    pool.configure(1)
+    try:
+        for level in ("easy", "normal"):
+            chosen = await pool.think("othello_torite", 2, {}, 9, engine.history, seat, level, move_seed=77)
+            assert chosen == ai.choose_action(engine, seat, level, seed=77)
+    finally:
+        pool.shutdown()
+        pool.configure(None)

@@ -1,0 +1,533 @@
+"""Japanese and English everywhere: catalog parity, placeholders, no literals in code, the
+slash-command translator, and one Donguri flow in each language through SimCord."""
+
+from __future__ import annotations
+
+import ast
+import re
+import tomllib
+import unicodedata
+from pathlib import Path
+from string import Formatter
+from typing import Any
+
+import discord
+import pytest
+from discord.app_commands import TranslationContext, locale_str
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.core.i18n import _flatten, catalog, t
+from bot.core.translator import CatalogTranslator, translate_key, valid_name
+from tests.support.table import embed_text, enabled_ids, hand_dm, labels
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Catalogs that must be complete in both languages now; other games join when they get a ja.toml.
+REQUIRED = {"bot", "donguri"}
+
+
+def catalog_pairs() -> list[tuple[str, Path, Path]]:
+    pairs = [("bot", ROOT / "bot/locales/en.toml", ROOT / "bot/locales/ja.toml")]
+    for en in sorted(ROOT.glob("cogs/*/locales/en.toml")):
+        pairs.append((en.parent.parent.name, en, en.with_name("ja.toml")))
+    return pairs
+
+
+def translated() -> set[str]:
+    """Games (and "bot") whose catalogs exist in both languages."""
+    return {name for name, _en, ja in catalog_pairs() if ja.exists()}
+
+
+def flat(path: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    _flatten("", tomllib.loads(path.read_text(encoding="utf-8")), out)
+    return out
+
+
+def fields(text: str) -> set[str]:
+    """Placeholder names of a format string ({name}, {name!r:>3} and {name.attr} give "name")."""
+    names = set()
+    for _literal, field, _spec, _conv in Formatter().parse(text):
+        if field is not None:
+            names.add(re.split(r"[.\[]", field)[0])
+    return names
+
+
+def forms(value: Any) -> dict[str, str]:
+    return value if isinstance(value, dict) else {"other": value}
+
+
+PAIRS = catalog_pairs()
+PAIR_IDS = [name for name, _en, _ja in PAIRS]
+
+
+def _require_ja(name: str, ja: Path) -> None:
+    if not ja.exists():
+        assert name not in REQUIRED, f"{ja.relative_to(ROOT)} is required"
+        pytest.skip(f"{name}: no ja.toml yet (issue 8 still open for this game)")
+
+
+# ---- (a) every key in both languages -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "en", "ja"), PAIRS, ids=PAIR_IDS)
+def test_every_key_exists_in_both_languages(name, en, ja):
+    _require_ja(name, ja)
+    en_keys, ja_keys = set(flat(en)), set(flat(ja))
+    not_in_ja, not_in_en = sorted(en_keys - ja_keys), sorted(ja_keys - en_keys)
+    assert not not_in_ja, f"missing in {ja.relative_to(ROOT)}: {not_in_ja}"
+    assert not not_in_en, f"missing in {en.relative_to(ROOT)}: {not_in_en}"
+
+
+def test_bot_and_donguri_are_translated():
+    assert translated() >= REQUIRED
+
+
+# ---- (b) the same placeholders, plural-safe ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "en", "ja"), PAIRS, ids=PAIR_IDS)
+def test_placeholders_match_between_languages(name, en, ja):
+    _require_ja(name, ja)
+    en_cat, ja_cat = flat(en), flat(ja)
+    problems = []
+    for key in sorted(en_cat.keys() & ja_cat.keys()):
+        en_forms, ja_forms = forms(en_cat[key]), forms(ja_cat[key])
+        for language, found in (("en", en_forms), ("ja", ja_forms)):
+            if "other" not in found or not set(found) <= {"one", "other"}:
+                problems.append(f"{key} ({language}): a plural table needs 'other' and may add 'one'")
+            for text in found.values():
+                if not isinstance(text, str) or not text.strip():
+                    problems.append(f"{key} ({language}): empty or not text")
+                elif "" in fields(text):
+                    problems.append(f"{key} ({language}): positional placeholder, use a name")
+        if problems:
+            continue
+        for form in {"one", "other"} & (en_forms.keys() | ja_forms.keys()):
+            en_text = en_forms.get(form, en_forms["other"])
+            ja_text = ja_forms.get(form, ja_forms["other"])
+            if fields(en_text) != fields(ja_text):
+                problems.append(
+                    f"{key} [{form}]: en {sorted(fields(en_text))} ≠ ja {sorted(fields(ja_text))}"
+                )
+    assert not problems, "\n".join(problems)
+
+
+PLURAL_NOUN = re.compile(r"\{count\}\s+[A-Za-z]+s\b")
+
+
+@pytest.mark.parametrize(("name", "en", "ja"), PAIRS, ids=PAIR_IDS)
+def test_counted_english_nouns_have_plural_forms(name, en, ja):
+    """A text like '{count} cards' reads '1 cards' for one card: it must be a one/other table."""
+    _require_ja(name, ja)
+    bad = sorted(k for k, v in flat(en).items() if isinstance(v, str) and PLURAL_NOUN.search(v))
+    assert not bad, f"give these keys one/other forms: {bad}"
+
+
+def test_plural_forms_are_chosen_by_count():
+    assert t("donguri.count.cards", "en", count=1) == "1 card"
+    assert t("donguri.count.cards", "en", count=11) == "11 cards"
+    assert t("donguri.count.cards", "ja", count=1) == "1枚"
+    assert t("clock.hours", "ja", count=2) == "2時間"
+
+
+# ---- (c) no user-facing literal in code ---------------------------------------------------------
+
+#: Keyword arguments that Discord shows to people.
+SHOWN_KEYWORDS = {
+    "content",
+    "description",
+    "group_description",
+    "group_name",
+    "label",
+    "name",
+    "placeholder",
+    "reason",
+    "text",
+    "title",
+}
+SEND_CALLS = {"send", "send_message"}
+LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+CATALOG_KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_{}]+)+\.?$")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def code_files() -> list[Path]:
+    names = (
+        "tables/commands",
+        "tables/desk",
+        "tables/render",
+        "events/commands",
+        "events/desk",
+        "events/render",
+        "ratings/commands",
+    )
+    files = [ROOT / f"bot/{name}.py" for name in names]
+    for game in sorted(translated() - {"bot"}):
+        files += [p for p in (ROOT / f"cogs/{game}/cog.py", ROOT / f"cogs/{game}/render.py") if p.exists()]
+    return files
+
+
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+
+def _text(node: ast.AST) -> str:
+    """A string constant, or an f-string with every {field} written as "x"."""
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "x" for v in node.values)
+    return node.value
+
+
+def _strings_below(node: ast.AST) -> set[int]:
+    return {id(sub) for sub in ast.walk(node) if _is_text(sub)}
+
+
+def _has_letters(text: str) -> bool:
+    return bool(WORD.search(text)) or any(unicodedata.category(c).startswith("L") for c in text if c != "x")
+
+
+def _is_sentence(text: str) -> bool:
+    """Words a person reads: a space and a word once {fields} are gone, or any non-ASCII letter."""
+    bare = re.sub(r"\{[^{}]*\}", "", text)
+    if any(ord(c) > 127 and unicodedata.category(c).startswith("L") for c in bare):
+        return True
+    return bool(re.search(r"\s", bare.strip()) and WORD.search(bare))
+
+
+def user_facing_literals(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    exempt: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body:
+            first = body[0]
+            if isinstance(first, ast.Expr) and _is_text(first.value):
+                exempt.add(id(first.value))  # docstring
+        if isinstance(node, ast.JoinedStr):
+            exempt |= _strings_below(node) - {id(node)}  # judged as a whole, not part by part
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            if name == "locale_str" and node.args and any(k.arg == "key" for k in node.keywords):
+                exempt.add(id(node.args[0]))  # the English default of a catalog key
+            elif name == "command" and node.args and _is_text(node.args[0]):
+                exempt |= _strings_below(node)  # translator.command: English defaults of catalog keys
+            elif name in LOG_CALLS:
+                exempt |= _strings_below(node)
+        elif isinstance(node, ast.Raise) and node.exc is not None:
+            exempt |= _strings_below(node.exc)  # exceptions are for developers; UserError takes a key
+    found = []
+
+    def flag(node: ast.AST, why: str) -> None:
+        if id(node) not in exempt and not CATALOG_KEY.match(_text(node)):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {why}: {_text(node)!r}")
+            exempt.add(id(node))
+
+    for node in ast.walk(tree):
+        keywords: list[ast.keyword] = []
+        if isinstance(node, ast.Call):
+            name = _call_name(node)
+            keywords = [
+                k for k in node.keywords if k.arg in SHOWN_KEYWORDS or (k.arg, name) == ("value", "add_field")
+            ]
+            if (
+                name in SEND_CALLS
+                and node.args
+                and _is_text(node.args[0])
+                and _has_letters(_text(node.args[0]))
+            ):
+                flag(node.args[0], "text sent")
+        elif isinstance(node, ast.ClassDef):
+            keywords = [k for k in node.keywords if k.arg in SHOWN_KEYWORDS]
+        for keyword in keywords:
+            if _is_text(keyword.value) and _has_letters(_text(keyword.value)):
+                flag(keyword.value, f"{keyword.arg}=")
+    for node in ast.walk(tree):
+        if _is_text(node) and _is_sentence(_text(node)):
+            flag(node, "sentence")
+    return found
+
+
+def test_the_literal_check_catches_what_it_should(tmp_path, monkeypatch):
+    sample = tmp_path / "cogs" / "sample.py"
+    sample.parent.mkdir()
+    sample.write_text(
+        '"""A docstring is fine."""\n'
+        "import logging\n"
+        "log = logging.getLogger(__name__)\n"
+        "async def f(i, tr, a, b):\n"
+        '    """So is this one."""\n'
+        '    log.warning("missing permission: %s", a)\n'
+        '    text = tr("donguri.name") + f"{a} · {b}" + tr(f"donguri.majority.{a}")\n'
+        '    cmd = locale_str("Open a table here", key="cmd.x.description")\n'
+        '    await i.response.send_message("Done")\n'
+        '    button = Button(label="Join", custom_id=f"tt:join:{a}")\n'
+        '    shown = "Game over"\n'
+        '    title = f"Deal {a} of {b}"\n'
+        '    thread = f"{a} · {b}"\n'
+        '    japanese = "どんぐり"\n'
+        '    raise RuntimeError("not for players")\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    found = sorted(line.split(": ", 1)[1] for line in user_facing_literals(sample))
+    assert found == [
+        "label=: 'Join'",
+        "sentence: 'Deal x of x'",
+        "sentence: 'Game over'",
+        "sentence: 'どんぐり'",
+        "text sent: 'Done'",
+    ]
+
+
+@pytest.mark.parametrize("path", code_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_user_facing_literal_in_code(path):
+    found = user_facing_literals(path)
+    assert not found, "move these texts into a message catalog:\n" + "\n".join(found)
+
+
+def command_strings(node: ast.Call) -> list[tuple[str, str]]:
+    """(English default, key) of a ``translator.command(key, description, **options)`` declaration."""
+    key, description = node.args[0].value, node.args[1].value
+    options = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    shared = options.pop("options_key", None)
+    base = shared.value if shared is not None else key
+    out = [(key.rsplit(".", 1)[-1], f"{key}.name"), (description, f"{key}.description")]
+    for param, value in options.items():
+        if isinstance(value, ast.Tuple):
+            text, prefix = value.elts[0].value, value.elts[1].value
+        else:
+            text, prefix = value.value, f"{base}.{param}"
+        out += [(param, f"{prefix}.name"), (text, f"{prefix}.description")]
+    return out
+
+
+def locale_strings(path: Path) -> list[tuple[str, str]]:
+    """(English default, key) of every ``locale_str("...", key="...")`` and ``command(...)`` in a file."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and _call_name(node) == "command" and node.args:
+            out += command_strings(node)
+        if isinstance(node, ast.Call) and _call_name(node) == "locale_str" and node.args:
+            key = next((k.value for k in node.keywords if k.arg == "key"), None)
+            assert _is_text(node.args[0]) and key is not None and _is_text(key), (
+                f"{path.relative_to(ROOT)}:{node.lineno}: locale_str needs a literal default and key="
+            )
+            out.append((node.args[0].value, key.value))
+    return out
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *(ROOT / f"bot/{name}.py" for name in ("tables/commands", "events/commands", "ratings/commands")),
+        *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"})),
+    ],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_command_texts_come_from_the_catalogs(path):
+    pairs = locale_strings(path)
+    assert pairs, "commands are declared with locale_str"
+    en, ja = catalog("en"), catalog("ja")
+    for default, key in pairs:
+        assert en.get(key) == default, f"{key}: code says {default!r}, en catalog {en.get(key)!r}"
+        assert isinstance(ja.get(key), str), f"{key} has no Japanese text"
+
+
+# ---- (d) the translator -------------------------------------------------------------------------
+
+
+async def test_translator_gives_japanese_for_ja_and_keeps_the_default_otherwise():
+    translator = CatalogTranslator()
+    rules = locale_str("rules", key="donguri.cmd.rules.name")
+    name_context = TranslationContext(Where.command_name, None)
+    assert await translator.translate(rules, discord.Locale.japanese, name_context) == "ルール"
+    for locale in (discord.Locale.american_english, discord.Locale.british_english, discord.Locale.french):
+        assert await translator.translate(rules, locale, name_context) is None
+    assert await translator.translate(locale_str("rules"), discord.Locale.japanese, name_context) is None
+    description = locale_str("How to play", key="donguri.cmd.rules.description")
+    text = await translator.translate(
+        description, discord.Locale.japanese, TranslationContext(Where.command_description, None)
+    )
+    assert "どんぐりと山猫" in text
+    assert translate_key("no.such.key", "ja", Where.command_description) is None
+
+
+def test_names_follow_discords_rules():
+    for good in ("new", "turn_dms", "どんぐり", "ルール", "一時停止", "参加中の卓", "a-b", "x" * 32):
+        assert valid_name(good), good
+    for bad in ("New", "new game", "", "x" * 33, "卓・新規", "rules!"):
+        assert not valid_name(bad), bad
+
+
+def test_an_invalid_japanese_name_is_left_out(monkeypatch):
+    monkeypatch.setitem(catalog("ja"), "donguri.cmd.rules.name", "Rules of the game")
+    assert translate_key("donguri.cmd.rules.name", "ja", Where.command_name) is None
+
+
+OUR_ROOTS = (
+    "bot.tables.commands",
+    "bot.events.commands",
+    "bot.ratings.commands",
+    "cogs.donguri.cog",
+    "cogs.arsene.cog",
+    "cogs.saizen.cog",
+    "cogs.final_quest.cog",
+    "cogs.othello_torite.cog",
+)
+
+
+def _walk_payload(node: dict[str, Any], path: str, problems: list[str]) -> None:
+    names = node.get("name_localizations") or {}
+    descriptions = node.get("description_localizations") or {}
+    if not valid_name(names.get("ja", "")):
+        problems.append(f"{path}: Japanese name {names.get('ja')!r}")
+    if not 1 <= len(descriptions.get("ja", "")) <= 100:
+        problems.append(f"{path}: Japanese description {descriptions.get('ja')!r}")
+    siblings = [o.get("name_localizations", {}).get("ja") for o in node.get("options", [])]
+    if len(siblings) != len(set(siblings)):
+        problems.append(f"{path}: Japanese option names repeat: {siblings}")
+    for option in node.get("options", []):
+        _walk_payload(option, f"{path} {option['name']}", problems)
+    for choice in node.get("choices", []) or []:
+        if not (choice.get("name_localizations") or {}).get("ja"):
+            problems.append(f"{path} = {choice['value']}: no Japanese choice name")
+
+
+async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcord_env):
+    bot = simcord_env.bot
+    ours = {c.name for c in bot.tree.get_commands() if c.module in OUR_ROOTS}
+    assert ours == {
+        "table",
+        "mygames",
+        "notifications",
+        "donguri",
+        "arsene",
+        "saizen",
+        "finalquest",
+        "othello",
+        "tournament",
+        "leaderboard",
+        "profile",
+    }
+    synced = {cmd["name"]: cmd for cmd in simcord_env.backend.commands[None].values()}
+    problems: list[str] = []
+    for name in sorted(ours):
+        _walk_payload(synced[name], f"/{name}", problems)
+    assert not problems, "\n".join(problems)
+    roots = [synced[n]["name_localizations"]["ja"] for n in synced if synced[n].get("name_localizations")]
+    assert len(roots) == len(set(roots)), "Japanese top-level names must be unique"
+    assert synced["donguri"]["name_localizations"]["ja"] == "どんぐり"
+    assert "description_localizations" in synced["donguri"]
+
+
+# ---- SimCord: one Donguri flow in each language -------------------------------------------------
+
+
+def latest_table(channel) -> discord.Message:
+    for message in reversed(channel.history()):
+        if message.author.bot and message.embeds:
+            return message
+    raise AssertionError("no table message")
+
+
+def japanese(text: str) -> bool:
+    return bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
+
+
+def reply_text(result) -> str:
+    message = result.response if result.response is not None else result.followups[-1]
+    return embed_text(message)
+
+
+async def play_one_deal(world_channel, member) -> str:
+    """The member plays 12 cards from their DMs against two computers; returns the thread record."""
+    for _ in range(12):
+        message = hand_dm(member)
+        await member.user.click(message, custom_id=enabled_ids(message)[0])
+    thread = world_channel.threads[-1]
+    return "\n".join(m.content for m in thread.history() if m.author.bot)
+
+
+async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
+    guild = simcord_env.create_guild("将棋部", preferred_locale="ja")
+    channel = guild.create_text_channel("games")
+    taro = guild.add_member(simcord_env.create_user("taro"))
+    emma = guild.add_member(simcord_env.create_user("emma"))
+    client_locales[taro.id] = "ja"
+    client_locales[emma.id] = "en-GB"
+
+    rules = await taro.slash(channel, "donguri rules")
+    assert rules.ephemeral
+    assert reply_text(rules).startswith("どんぐりと山猫\n目的") and "マイナス点" in reply_text(rules)
+    english_rules = await emma.slash(channel, "donguri rules")
+    assert reply_text(english_rules).startswith("Donguri to Yamaneko\nGoal"), (
+        "replies use the member's locale"
+    )
+
+    opened = await taro.slash(channel, "donguri new", players=3, length="short")
+    assert opened.ephemeral and reply_text(opened).startswith("卓を開きました")
+    lobby = latest_table(channel)
+    text = embed_text(lobby)
+    assert "どんぐりと山猫" in text and "卓 #1" in text and "短め" in text
+    assert {"参加", "退出", "開始", "中止", "コンピューターを追加"} <= set(labels(lobby))
+    assert channel.threads[-1].name.startswith("どんぐりと山猫")
+
+    again = await taro.click(lobby, label="参加")
+    assert again.ephemeral and reply_text(again) == "すでにこの卓に着席しています。"
+    english = await emma.click(lobby, label="開始")
+    assert english.ephemeral and reply_text(english) == "Only the host of this table can do that."
+
+    await taro.click(lobby, label="コンピューターを追加")
+    await taro.click(latest_table(channel), label="コンピューターを追加")
+    table = latest_table(channel)
+    text = embed_text(table)
+    assert "ディール 1/6" in text and "CPU" in text and "手番" in text
+    assert labels(table) == ["手札 / プレイ"]
+    hand = embed_text(hand_dm(taro))
+    assert "あなたの手札" in hand and "12枚" in hand
+
+    late = await emma.click(table, label="手札 / プレイ")
+    assert late.ephemeral and reply_text(late) == "You are not seated at this table."
+    record = await play_one_deal(channel, taro)
+    assert record.count("トリック") >= 12 and "ディール1 の結果" in record
+    assert not re.search(r"\b(Trick|Deal|scored|total)\b", record)
+    assert "ディール 2/6" in embed_text(latest_table(channel))
+
+
+async def test_a_donguri_table_in_english(simcord_env, client_locales):
+    guild = simcord_env.create_guild("Chess club")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    hana = guild.add_member(simcord_env.create_user("hana"))
+    client_locales[alice.id] = "en-US"
+    client_locales[hana.id] = "ja"
+
+    rules = await alice.slash(channel, "donguri rules")
+    assert "Donguri to Yamaneko" in reply_text(rules) and not japanese(reply_text(rules))
+    opened = await alice.slash(channel, "donguri new", players=3, length="standard")
+    assert reply_text(opened).startswith("Your table is open")
+    lobby = latest_table(channel)
+    assert "Donguri to Yamaneko · table #1" in embed_text(lobby) and not japanese(embed_text(lobby))
+    assert {"Join", "Leave", "Start", "Cancel", "Add computer"} <= set(labels(lobby))
+    refused = await hana.click(lobby, label="Start")
+    assert refused.ephemeral and reply_text(refused) == "それができるのはこの卓のホストだけです。"
+    await alice.click(lobby, label="Add computer")
+    await alice.click(latest_table(channel), label="Add computer")
+    table = latest_table(channel)
+    assert "Deal 1/9" in embed_text(table) and not japanese(embed_text(table))
+    assert "**Your hand** (12 cards)" in embed_text(hand_dm(alice))
+    record = await play_one_deal(channel, alice)
+    assert record.count("Trick ") == 12 and "Deal 1 scored" in record and not japanese(record)
+
+
+def test_japanese_donguri_terms_are_the_designers():
+    ja = catalog("ja")
+    assert ja["donguri.name"] == "どんぐりと山猫"
+    rules = " ".join(v for k, v in ja.items() if k.startswith("donguri.rules."))
+    for term in ("どんぐり", "山猫", "ディール", "マイナス点", "マストフォロー", "切り札"):
+        assert term in rules, term

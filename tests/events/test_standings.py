@@ -1,0 +1,188 @@
+"""Tournament points and standings: shared places split points fairly, and each tie-break decides
+exactly when every key before it is equal, ending in a lot that is the same for the same seed."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.i18n import Lang
+from bot.events.render import standings_lines
+from bot.events.standings import TIE_BREAKS, Finish, Standing, default_points, place_points, standings
+from bot.events.store import Entrant, Tournament
+
+
+def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):
+    """Finishes for one table of single players listed best first (``ranks`` for ties)."""
+    ranks = ranks or list(range(1, len(order) + 1))
+    scored = place_points(points or default_points(len(order)), ranks)
+    return [
+        Finish(
+            round=round_,
+            player=p,
+            points=scored[i],
+            place=ranks[i],
+            size=len(order),
+            opponents=tuple(o for o in order if o != p),
+        )
+        for i, p in enumerate(order)
+    ]
+
+
+def order(result) -> list[int]:
+    return [s.player for s in result]
+
+
+def by_player(result) -> dict:
+    return {s.player: s for s in result}
+
+
+# ---- points -----------------------------------------------------------------------------------
+def test_default_points_give_the_winner_a_two_point_lead():
+    assert default_points(2) == [2, 0]
+    assert default_points(3) == [3, 1, 0]
+    assert default_points(4) == [4, 2, 1, 0]
+    assert default_points(5) == [5, 3, 2, 1, 0]
+
+
+def test_tied_units_share_the_average_of_their_places():
+    assert place_points([3, 1, 0], [1, 2, 3]) == [3, 1, 0]
+    assert place_points([3, 1, 0], [1, 1, 3]) == [2.0, 2.0, 0.0]
+    assert place_points([3, 1, 0], [1, 2, 2]) == [3, 0.5, 0.5]
+    assert place_points([3, 1, 0], [2, 2, 1]) == [0.5, 0.5, 3]
+    assert place_points([4, 2, 1, 0], [1, 1, 1, 4]) == pytest.approx([7 / 3, 7 / 3, 7 / 3, 0])
+
+
+def test_places_past_the_points_list_score_nothing():
+    assert place_points([3, 1], [1, 2, 3, 4]) == [3, 1, 0, 0]
+    assert place_points([3, 1], [1, 2, 2]) == [3, 0.5, 0.5]
+
+
+# ---- Swiss tie-breaks -------------------------------------------------------------------------
+def test_six_player_swiss_breaks_a_points_tie_by_opponents_points():
+    finishes = (
+        table(1, [1, 2, 3])
+        + table(1, [4, 5, 6])
+        + table(2, [4, 1, 5])  # 1 met the leader in round 2
+        + table(2, [2, 3, 6])
+    )
+    # Player 2 has the better rating: opponents must decide before rating does.
+    result = standings([1, 2, 3, 4, 5, 6], finishes, {2: 10.0}, seed=1)
+    rows = by_player(result)
+    assert rows[1].points == rows[2].points == 4
+    assert rows[1].wins == rows[2].wins == 1
+    assert rows[1].place == rows[2].place == 0.25
+    assert rows[1].opponents == 3.0  # 2, 3, 4, 5 -> (4 + 1 + 6 + 1) / 4
+    assert rows[2].opponents == 1.5  # 1, 3, 3, 6 -> (4 + 1 + 1 + 0) / 4
+    assert order(result) == [4, 1, 2, 5, 3, 6]
+    assert [s.rank for s in result] == [1, 2, 3, 4, 5, 6]
+    assert all(s.played == 2 and s.byes == 0 and s.reached == 2 for s in result)
+
+
+def test_equal_opponents_leave_it_to_the_number_of_wins():
+    # 1 wins then finishes last; 2 is second twice: same points, same opponents, 2 places better.
+    finishes = table(1, [1, 2, 3, 4]) + table(2, [3, 2, 4, 1])
+    result = standings([1, 2, 3, 4], finishes, {2: 10.0}, seed=1)
+    rows = by_player(result)
+    assert rows[1].points == rows[2].points == 4
+    assert rows[1].opponents == pytest.approx(rows[2].opponents)
+    assert (rows[1].wins, rows[2].wins) == (1, 0)
+    assert rows[2].place < rows[1].place
+    assert order(result).index(1) < order(result).index(2)
+
+
+def test_equal_wins_leave_it_to_the_average_place():
+    # Second and third score the same here, so only the place tells 1 (second) from 2 (third).
+    finishes = table(1, [3, 1, 2, 4], points=[3, 1, 1, 0])
+    result = standings([1, 2, 3, 4], finishes, {2: 10.0}, seed=1)
+    rows = by_player(result)
+    assert rows[1].points == rows[2].points == 1
+    assert rows[1].opponents == rows[2].opponents
+    assert rows[1].wins == rows[2].wins == 0
+    assert rows[1].place == pytest.approx(1 / 3)
+    assert rows[2].place == pytest.approx(2 / 3)
+    assert order(result) == [3, 1, 2, 4]
+
+
+def test_equal_places_leave_it_to_the_rating():
+    finishes = table(1, [1, 2], ranks=[1, 1])
+    assert by_player(standings([1, 2], finishes, {}, seed=0))[1].points == 1.0
+    assert order(standings([1, 2], finishes, {1: 3.0, 2: 5.0}, seed=0)) == [2, 1]
+    assert order(standings([1, 2], finishes, {1: 5.0, 2: 3.0}, seed=0)) == [1, 2]
+
+
+def test_an_exact_tie_is_decided_by_a_seeded_lot():
+    finishes = table(1, [1, 2], ranks=[1, 1])
+    draws = {seed: order(standings([1, 2], finishes, {}, seed=seed)) for seed in range(20)}
+    assert {tuple(d) for d in draws.values()} == {(1, 2), (2, 1)}
+    for seed, drawn in draws.items():
+        assert order(standings([1, 2], finishes, {}, seed=seed)) == drawn
+        assert order(standings([2, 1], finishes, {}, seed=seed)) == drawn  # listing order does not matter
+
+
+def test_tie_breaks_are_listed_in_the_order_they_apply():
+    assert TIE_BREAKS == ("points", "opponents", "wins", "place", "rating", "lot")
+
+
+# ---- byes, drops, absent players --------------------------------------------------------------
+def test_a_bye_adds_points_but_no_opponents_and_no_table():
+    finishes = table(1, [1, 2]) + [Finish(round=1, player=3, points=2, bye=True)] + table(2, [3, 1])
+    rows = by_player(standings([1, 2, 3], finishes, {}, seed=0))
+    assert rows[3].points == 4
+    assert (rows[3].played, rows[3].byes, rows[3].reached) == (1, 1, 2)
+    assert rows[3].opponents == 2.0  # only player 1, met once in round 2
+    assert rows[3].wins == 1  # the bye is not a win
+    assert rows[1].opponents == pytest.approx((0 + 4) / 2)  # the bye's points count for the opponent
+
+
+def test_dropped_players_keep_their_place_and_absent_players_show_zeros():
+    finishes = table(1, [1, 2, 3])
+    result = standings([1, 2, 3, 4], finishes, {}, seed=0, dropped={1})
+    assert order(result) == [1, 2, 3, 4]
+    assert [s.dropped for s in result] == [True, False, False, False]
+    absent = result[-1]
+    zeros = (absent.points, absent.opponents, absent.wins, absent.place, absent.played, absent.reached)
+    assert zeros == (0,) * 6
+
+
+# ---- elimination -----------------------------------------------------------------------------
+def test_elimination_ranks_by_round_reached_before_points():
+    finishes = (
+        table(1, [1, 2, 3, 4]) + table(1, [5, 6, 7, 8]) + table(2, [5, 2], points=[2, 0])  # the final
+    )
+    result = standings(list(range(1, 9)), finishes, {}, seed=0, elimination=True)
+    rows = by_player(result)
+    assert rows[1].points > rows[2].points  # 1 scored more but went out in round 1
+    assert order(result)[:4] == [5, 2, 1, 6]
+    assert set(order(result)[4:6]) == {3, 7}
+    assert set(order(result)[6:]) == {4, 8}
+    swiss = standings(list(range(1, 9)), finishes, {}, seed=0)
+    assert order(swiss).index(1) < order(swiss).index(2)
+
+
+def test_elimination_counts_a_bye_in_the_last_round_as_first_place():
+    finishes = (
+        table(1, [1, 2, 3])
+        + table(1, [4, 5, 6])
+        + table(2, [4, 1])
+        + [Finish(round=2, player=2, points=0, bye=True)]
+    )
+    result = standings([1, 2, 3, 4, 5, 6], finishes, {}, seed=0, elimination=True)
+    # 4 won round 2 and 2 had the bye: both "first" there, so points decide between them.
+    assert order(result)[:3] == [4, 2, 1]
+
+
+def test_standings_lines_say_points_and_first_places_in_words():
+    def row(rank, player, points, wins):
+        return Standing(rank, player, points, 1.5, wins, 0.2, 1000.0, 2, 0, 2, False)
+
+    t = Tournament(
+        1, 1, 1, None, 1, "Cup", "donguri", "swiss", 3, 4, {}, [4, 2, 1, 0], 86400, "computer_seat",
+        None, True, 1, None, None, "en", 7, "running", 2, 1,
+        [Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"))],
+    )
+    rows = [row(1, 1, 5.0, 2), row(2, 2, 1.0, 1), row(3, 3, 0.5, 0)]
+    lines = standings_lines(t, rows, Lang("en"))
+    assert lines[0] == "`1.` **ann** — 5 pts · opp 1.50 · 2 first places"
+    assert lines[1] == "`2.` **ben** — 1 pt · opp 1.50 · 1 first place"
+    assert lines[2] == "`3.` **cat** — 0.5 pts · opp 1.50 · 0 first places"
+    assert standings_lines(t, rows, Lang("ja"))[1] == "`2.` **ben** — 1点 · 対戦相手平均 1.50 · 1位 1回"

@@ -1,0 +1,246 @@
+"""Simulated members who open, join and play Donguri tables from what the fake Discord shows.
+
+A member knows only what Discord shows them: the table message (its lobby buttons, then "Waiting
+for @someone"), their hand DMs with card buttons, and ephemeral answers. To move they press an
+enabled card in their latest hand DM of that table; when their DM offers nothing they press
+**My hand / Play** on the table message and play from the private answer, as the DM-closed notice
+tells them to. Button ids are the bot's: ``tt:join:<table>``, ``tt:a:<table>:<version>:<action>``
+(see ``bot/components.py``).
+
+A click counts as an accepted move when the bot answered by updating the clicked message (or
+deferring that update), the card pressed is gone from the updated hand (or it was the last card,
+and the next deal's hand is shown), and no private message followed: anything else (a refusal,
+"out of date", "unexpected error", no answer) is not.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.discord_interactions import DEFERRED_UPDATE, UPDATE, Sent, Undelivered
+from tests.support.discord_model import Channel, Message, User
+from tests.support.fake_discord import FakeDiscord
+
+ANSWER_TIMEOUT = 4.0  # Discord takes no first answer after 3 s
+
+
+@dataclass
+class Table:
+    """One table as its players know it."""
+
+    id: int
+    channel: Channel
+    message_id: str
+    players: list[User]
+    computers: int = 0
+
+    @property
+    def title_mark(self) -> str:
+        return f"#{self.id}"
+
+
+@dataclass
+class Click:
+    """One move attempt and what came of it."""
+
+    table: Table
+    user: User
+    custom_id: str
+    label: str
+    sent: Sent | None  # None: not delivered (no bot connected)
+    via: str = "dm"  # "dm" or "hand" (the ephemeral My hand answer)
+    hand: int = 0  # cards on the clicked message: 1 means the last card of the deal
+
+    @property
+    def version(self) -> int:
+        return int(self.custom_id.split(":")[3])
+
+    @property
+    def action(self) -> str:
+        return self.custom_id.split(":", 4)[4]
+
+    @property
+    def accepted(self) -> bool:
+        sent = self.sent
+        if sent is None or sent.response_type not in (UPDATE, DEFERRED_UPDATE) or sent.followups:
+            return False
+        if sent.response_type == UPDATE:
+            buttons = (sent.response or {}).get("components")
+            if buttons is None:
+                return False
+            labels = [c.get("label") for row in buttons for c in row.get("components", [])]
+            return self.label not in labels or self.hand == 1  # the last card: a new deal is shown
+        return True
+
+
+@dataclass
+class Players:
+    """The members of one fake Discord, and every move click they made."""
+
+    fake: FakeDiscord
+    rng: random.Random
+    clicks: list[Click] = field(default_factory=list)
+    refused: set[tuple[str, int]] = field(default_factory=set)  # DMs (id, edits) whose click was refused
+    patience: float = 0.5  # how long a member waits for a DM to offer a card before asking for their hand
+
+    # ---- reading what Discord shows -------------------------------------------------------------
+    def table_message(self, table: Table) -> Message:
+        return self.fake.message(table.message_id)
+
+    def hand_dms(self, table: Table, user: User) -> list[Message]:
+        """The member's hand DMs of this table, oldest first (turn notices have no embed)."""
+        mark = re.compile(rf"{re.escape(table.title_mark)}\b")
+        return [
+            m
+            for m in self.fake.dms(user.id)
+            if m.embeds and any(mark.search(e.get("title") or "") for e in m.embeds)
+        ]
+
+    def hand_dm(self, table: Table, user: User) -> Message | None:
+        """The member's latest hand DM of this table."""
+        dms = self.hand_dms(table, user)
+        return dms[-1] if dms else None
+
+    def waiting_for(self, table: Table) -> list[User]:
+        """Members the table message says the table is waiting for."""
+        content = self.table_message(table).content or ""
+        ids = re.findall(r"<@!?(\d+)>", content)
+        return [u for u in table.players if u.id in ids]
+
+    # ---- lobby ----------------------------------------------------------------------------------
+    async def answered(self, sent: Sent, what: str) -> Sent:
+        if not await sent.wait(ANSWER_TIMEOUT):
+            raise AssertionError(f"no answer to {what} within {ANSWER_TIMEOUT}s\n{self.fake.summary()}")
+        return sent
+
+    async def open_donguri(
+        self,
+        channel: Channel,
+        players: list[User],
+        *,
+        computers: int = 0,
+        length: str = "short",
+        clock: int | None = None,
+    ) -> Table:
+        """``/donguri new`` by the first player, settings, Add computer, then Join by the others
+        (the table starts by itself when the last seat is taken)."""
+        host = players[0]
+        size = len(players) + computers
+        sent = await self.fake.slash(host, channel, "donguri new", players=size, length=length)
+        await self.answered(sent, "/donguri new")
+        # "Your table is open" comes once the table knows its message and thread.
+        await self.fake.wait_until(lambda: sent.followups, timeout=ANSWER_TIMEOUT, what="table opened")
+        lobby = await self.fake.wait_until(
+            lambda: next(
+                (m for m in reversed(self.fake.shown(channel.id)) if m.custom_ids("tt:join:")), None
+            ),
+            timeout=ANSWER_TIMEOUT,
+            what="lobby message",
+        )
+        table_id = int(lobby.custom_ids("tt:join:")[0].split(":")[2])
+        table = Table(table_id, channel, lobby.id, list(players), computers)
+        if clock is not None:
+            await self.lobby_click(table, host, f"tt:clock:{table_id}", [str(clock)])
+        for _ in range(computers):
+            await self.lobby_click(table, host, f"tt:bot:{table_id}")
+        for member in players[1:]:
+            await self.lobby_click(table, member, f"tt:join:{table_id}")
+        return table
+
+    async def lobby_click(self, table: Table, user: User, custom_id: str, values: list[str] | None = None):
+        sent = await self.fake.click(user, self.table_message(table), custom_id, values)
+        await self.answered(sent, custom_id)
+        if sent.response_type != UPDATE:
+            raise AssertionError(f"{user.name} {custom_id}: {sent.response_type} {sent.response}")
+        return sent
+
+    async def wait_started(self, table: Table, timeout: float = 20.0) -> None:
+        """Until every member holds a hand DM and the table says whom it waits for."""
+        await self.fake.wait_until(
+            lambda: self.table_message(table).content and all(self.hand_dm(table, u) for u in table.players),
+            timeout=timeout,
+            what=f"table {table.id} started with hands dealt",
+        )
+
+    # ---- moves ----------------------------------------------------------------------------------
+    def playable(self, table: Table, user: User) -> tuple[Message, list[str]] | None:
+        dm = self.hand_dm(table, user)
+        if dm is None or (dm.id, len(dm.edits)) in self.refused:
+            return None
+        ids = dm.custom_ids(f"tt:a:{table.id}:")
+        return (dm, ids) if ids else None
+
+    async def move(self, table: Table, *, wait: bool = True) -> Click | None:
+        """Whoever has a card to press in their DM presses one; else the member the table waits
+        for asks for their hand and plays from it, and failing that everyone does. None when
+        nobody can do anything. A DM whose click was refused is not pressed again until edited."""
+        members = self.rng.sample(table.players, len(table.players))
+
+        def offered():
+            return next(((u, found) for u in members if (found := self.playable(table, u))), None)
+
+        ready = offered()
+        dms = [self.fake.model.dm_of[u.id] for u in members if u.id in self.fake.model.dm_of]
+        deadline = time.monotonic() + self.patience
+        while not ready and dms and (left := deadline - time.monotonic()) > 0:
+            await self.fake.watch(dms, left)
+            ready = offered()
+        if ready:
+            user, found = ready
+            return await self._press(table, user, *found, "dm", wait)
+        waiting = self.waiting_for(table)
+        for user in waiting + [u for u in members if u not in waiting]:
+            click = await self.move_from_hand(table, user, wait)
+            if click is not None:
+                return click
+        return None
+
+    async def move_from_hand(self, table: Table, user: User, wait: bool = True) -> Click | None:
+        try:
+            sent = await self.fake.click(user, self.table_message(table), f"tt:hand:{table.id}")
+        except Undelivered:
+            return None
+        if not await sent.wait(ANSWER_TIMEOUT) or sent.response_message_id is None:
+            return None
+        private = self.fake.message(sent.response_message_id)
+        ids = private.custom_ids(f"tt:a:{table.id}:")
+        return await self._press(table, user, private, ids, "hand", wait) if ids else None
+
+    async def _press(self, table, user, message: Message, ids: list[str], via: str, wait: bool) -> Click:
+        custom_id = self.rng.choice(ids)
+        label = next(c.get("label") for c in message.buttons() if c.get("custom_id") == custom_id)
+        hand = len(message.buttons())  # before the answer redraws the message
+        try:
+            sent = await self.fake.click(user, message, custom_id)
+        except Undelivered:
+            sent = None
+        click = Click(table, user, custom_id, label, sent, via, hand)
+        self.clicks.append(click)
+        if wait and sent is not None:
+            await sent.wait(ANSWER_TIMEOUT)
+            if via == "dm" and sent.answered and not click.accepted:
+                self.refused.add((message.id, len(message.edits)))
+        return click
+
+
+@asynccontextmanager
+async def bot_with_players(
+    directory: Path, rng: random.Random
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess, Players]]:
+    """A fake Discord, the real bot started on it, and members to play; the bot is stopped at the
+    end (its stderr is printed, which pytest shows when the test failed)."""
+    async with FakeDiscord(token=TOKEN) as fake:
+        bot = BotProcess(fake, directory)
+        try:
+            await bot.start_ready()
+            yield fake, bot, Players(fake, rng)
+        finally:
+            await bot.stop()
+            print(bot)

@@ -1,0 +1,189 @@
+"""The shared platform without Discord: config, storage, the table service and the catalogs."""
+
+from __future__ import annotations
+
+import asyncio
+import pathlib
+import re
+
+import pytest
+
+from bot.core import config as config_mod
+from bot.core.errors import UserError
+from bot.core.games import register
+from bot.core.i18n import catalog, t
+from bot.storage.store import Store
+from bot.tables.service import TableService
+from cogs.donguri.render import DonguriUI
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+# ---- config -------------------------------------------------------------------------------------
+def test_token_from_environment_overrides_the_file(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('token = "from-file"\nlog_level = "debug"\n')
+    cfg = config_mod.load(str(path), env={"DISCORD_TOKEN": "from-env"})
+    assert cfg.token == "from-env" and cfg.log_level == "DEBUG"
+    assert config_mod.load(str(path), env={}).token == "from-file"
+
+
+def test_config_file_from_environment_variable_and_defaults(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("test_guild_id = 42\n")
+    cfg = config_mod.load(None, env={"TABLETOP_CONFIG": str(path)})
+    assert cfg.test_guild_id == 42 and cfg.database == "data/tabletop.sqlite3"
+
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("log_level = 5", "log_level"),
+        ('test_guild_id = "abc"', "test_guild_id"),
+        ("database = ''", "database"),
+        ('default_language = "fr"', "default_language"),
+        ("colour = 1", "colour"),
+        ("test_guild_id = true", "test_guild_id"),
+    ],
+)
+def test_bad_config_values_name_the_key(tmp_path, text, key):
+    path = tmp_path / "c.toml"
+    path.write_text(text + "\n")
+    with pytest.raises(config_mod.ConfigError, match=f"'{key}'"):
+        config_mod.load(str(path), env={})
+
+
+def test_missing_config_file_is_named(tmp_path):
+    with pytest.raises(config_mod.ConfigError, match="does not exist"):
+        config_mod.load(str(tmp_path / "nope.toml"), env={})
+
+
+# ---- storage ------------------------------------------------------------------------------------
+async def test_database_uses_wal_and_migrates_once(tmp_path):
+    path = str(tmp_path / "db.sqlite3")
+    store = await Store.open(path)
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await store.close()
+    store = await Store.open(path)
+    numbers = [int(p.name.split("_")[0]) for p in (ROOT / "bot" / "storage" / "migrations").glob("*.sql")]
+    assert await store.migrate() == max(numbers), "every migration applied, and only once"
+    await store.close()
+
+
+# ---- the table service --------------------------------------------------------------------------
+@pytest.fixture
+async def service(tmp_path):
+    register(DonguriUI())
+    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    yield TableService(store)
+    await store.close()
+
+
+async def started_table(service: TableService) -> int:
+    table = await service.open(
+        "donguri",
+        guild_id=1,
+        channel_id=2,
+        host=(10, "a"),
+        size=3,
+        options={"length": "short"},
+        language="en",
+    )
+    await service.join(table.id, (11, "b"))
+    await service.join(table.id, (12, "c"))
+    await service.start(table.id, 10, seed=99)
+    return table.id
+
+
+async def test_two_clicks_on_the_same_move_at_once_apply_once(service):
+    table_id = await started_table(service)
+    table = await service.table(table_id)
+    engine = await service.engine(table)
+    (seat,) = engine.to_act()
+    user = table.seats[seat].user_id
+    action = engine.legal_actions(seat)[0]
+    results = await asyncio.gather(
+        service.act(table_id, user, 0, action), service.act(table_id, user, 0, action), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    (refusal,) = [r for r in results if isinstance(r, Exception)]
+    assert isinstance(refusal, UserError) and refusal.key == "error.stale"
+    assert await service.store.actions(table_id) == [(seat, action)]
+
+
+async def test_engine_is_rebuilt_from_the_log_after_a_restart(service, tmp_path):
+    table_id = await started_table(service)
+    table = await service.table(table_id)
+    engine = await service.engine(table)
+    for _ in range(5):
+        (seat,) = engine.to_act()
+        await service.act(
+            table_id, table.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0]
+        )
+    fresh = TableService(service.store)
+    rebuilt = await fresh.engine(await fresh.table(table_id))
+    assert rebuilt.history == engine.history and rebuilt.public_view() == engine.public_view()
+
+
+async def test_lobby_rules(service):
+    table = await service.open(
+        "donguri", guild_id=1, channel_id=2, host=(10, "a"), size=3, options={}, language="en"
+    )
+    with pytest.raises(UserError, match="error.host_cannot_leave"):
+        await service.leave(table.id, 10)
+    with pytest.raises(UserError, match="error.not_seated"):
+        await service.leave(table.id, 11)
+    with pytest.raises(UserError, match="error.host_only"):
+        await service.add_computer(table.id, 11)
+    with pytest.raises(UserError, match="error.bad_size"):
+        await service.open(
+            "donguri", guild_id=1, channel_id=2, host=(10, "a"), size=6, options={}, language="en"
+        )
+    await service.add_computer(table.id, 10)
+    await service.add_computer(table.id, 10)
+    with pytest.raises(UserError, match="error.table_full"):
+        await service.join(table.id, (12, "c"))
+
+
+# ---- message catalogs ---------------------------------------------------------------------------
+KEY_CALL = re.compile(r"""\btr?\(\s*["']([a-z_]+(?:\.[a-z0-9_]+)+)["']""")
+
+
+def literal_keys() -> set[str]:
+    keys = set()
+    for path in [*ROOT.glob("bot/**/*.py"), *ROOT.glob("cogs/*/*.py")]:
+        keys |= set(KEY_CALL.findall(path.read_text()))
+    keys |= set(
+        re.findall(r'UserError\(\s*"([a-z_.]+)"', "".join(p.read_text() for p in ROOT.glob("bot/**/*.py")))
+    )
+    return keys
+
+
+def test_every_literal_message_key_exists_in_english():
+    missing = sorted(k for k in literal_keys() if k not in catalog("en"))
+    assert not missing, f"keys used in code but missing from the English catalog: {missing}"
+
+
+def test_placeholders_are_filled():
+    assert t("error.bad_size", "en", min=3, max=5) == "This game takes 3 to 5 players."
+
+
+# ---- rated tables -------------------------------------------------------------------------------
+async def test_new_rated_opens_a_rated_table_and_the_default_is_casual(simcord_env):
+    from tests.support.table import embed_text, make_world, open_table
+
+    world = make_world(simcord_env)
+    alice, bob = world.members[:2]
+    store = simcord_env.bot.service.store
+
+    rated = await open_table(world, alice, "donguri", players=3, rated=True)
+    rated_id = int(re.search(r"#(\d+)", rated.embeds[0].title).group(1))
+    assert (await store.get_table(rated_id)).rated is True
+    assert "Rated: counts for the leaderboard" in embed_text(rated)
+
+    casual = await open_table(world, bob, "donguri", players=3)
+    casual_id = int(re.search(r"#(\d+)", casual.embeds[0].title).group(1))
+    assert casual_id != rated_id
+    assert (await store.get_table(casual_id)).rated is False
+    assert "Casual: not rated" in embed_text(casual)

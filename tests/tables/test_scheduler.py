@@ -1,0 +1,90 @@
+"""The clock's one timer, driven without Discord: a run that handles several due tables arms the timer
+once, when it is done; a cancelled run is quiet; a deadline whose handling fails is retried later."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from bot.tables.clock import RETRY_AFTER, Scheduler, now
+
+
+class FakeStore:
+    def __init__(self, deadlines: dict[int, float]) -> None:
+        self.deadlines = deadlines
+
+    async def next_due(self):
+        return min(self.deadlines.values(), default=None)
+
+    async def due_tables(self, at: float):
+        return [
+            SimpleNamespace(id=i, deadline=d, remind_at=None) for i, d in sorted(self.deadlines.items()) if d <= at
+        ]
+
+
+def fake_bot(deadlines: dict[int, float], handled: bool = True):
+    """A bot whose tables' deadlines move an hour on when handled (unless ``handled`` is False); the
+    refresh after each table asks the scheduler to re-arm, as the real delivery does."""
+    bot = SimpleNamespace(store=FakeStore(deadlines), is_closed=lambda: False)
+    armed_during_run: list[float | None] = []
+
+    async def expire(table_id: int) -> None:
+        if handled:
+            deadlines[table_id] = now() + 3600
+
+    async def refresh(table_id: int) -> None:
+        await bot.scheduler.rearm()
+        armed_during_run.append(bot.scheduler.armed_for)
+
+    bot.service = SimpleNamespace(expire=expire)
+    bot.delivery = SimpleNamespace(refresh=refresh)
+    bot.scheduler = Scheduler(bot)
+    return bot, armed_during_run
+
+
+async def test_a_run_over_several_due_tables_arms_the_timer_once_at_its_end():
+    past = now() - 10
+    bot, armed_during_run = fake_bot({1: past, 2: past, 3: past})
+    await bot.scheduler.run_due()
+    # Before the fix, handling table 1 armed the timer for table 2's passed deadline: a second run
+    # queued behind the busy one, fired at once, again and again.
+    assert armed_during_run == [None, None, None]
+    assert bot.scheduler.armed_for is not None and bot.scheduler.armed_for > now() + 3500
+    bot.scheduler.stop()
+
+
+async def test_a_deadline_still_due_after_its_run_is_retried_later_not_at_once():
+    bot, _ = fake_bot({1: now() - 10}, handled=False)
+    await bot.scheduler.run_due()
+    assert bot.scheduler.armed_for >= now() + RETRY_AFTER - 5
+    bot.scheduler.stop()
+
+
+async def test_a_cancelled_run_reports_no_error_and_stop_cancels_the_run():
+    bot, _ = fake_bot({})
+    gate = asyncio.Event()
+
+    async def stuck() -> None:
+        await gate.wait()
+
+    bot.scheduler.run_due = stuck
+    loop = asyncio.get_running_loop()
+    errors = []
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    try:
+        before = asyncio.all_tasks()
+        bot.scheduler._fire()
+        (run,) = asyncio.all_tasks() - before
+        await asyncio.sleep(0)
+        run.cancel()  # e.g. the loop shutting down mid-run
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert errors == [], "the done-callback must not raise for a cancelled run"
+        bot.scheduler._fire()
+        await asyncio.sleep(0)
+        bot.scheduler.stop()  # the bot shuts down: its run is cancelled too
+        for _ in range(3):
+            await asyncio.sleep(0)
+        assert bot.scheduler.task is None and errors == []
+    finally:
+        loop.set_exception_handler(None)
