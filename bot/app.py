@@ -22,6 +22,7 @@ from bot.tables.clock import now as clock_now
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.member_locale import MemberLanguages
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
 
@@ -44,8 +45,11 @@ class TabletopBot(commands.Bot):
     scheduler: Scheduler
     tournaments: TournamentDesk
     computers: Computers
+    languages: MemberLanguages
 
     def __init__(self, config: Config) -> None:
+        # The bot never joins voice: no "PyNaCl/davey is not installed" warnings at every start.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         # No member chunking is needed, so READY need not wait 2 s for guilds to stream in.
         super().__init__(
@@ -60,6 +64,7 @@ class TabletopBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database)
+        self.languages = MemberLanguages(self.store)
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
         self.computers = Computers(self)
@@ -104,6 +109,13 @@ class TabletopBot(commands.Bot):
         await self.tournaments.recover()
         await self.scheduler.run_due()
 
+    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+        # Before any command or button runs (they are already scheduled, not started): private
+        # answers and the DMs they cause follow the language this interaction carries.
+        if event_name == "interaction" and hasattr(self, "languages"):
+            self.languages.note(args[0])
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:
         """A button or menu whose id matches nothing (an old layout, a forged id) still gets an answer."""
         if interaction.type is discord.InteractionType.component:
@@ -132,6 +144,8 @@ class TabletopBot(commands.Bot):
                 await getattr(self, service).worker.close()
         pool.shutdown()
         await super().close()
+        if hasattr(self, "languages"):
+            await self.languages.flush()
         store = getattr(self, "store", None)
         if store is not None:
             del self.store

@@ -7,6 +7,7 @@ import pytest_asyncio
 
 from bot.app import create_bot
 from bot.core.config import Config
+from tests.support.locales import patch_client_locales
 
 
 @pytest.fixture
@@ -89,19 +90,5 @@ async def world(tmp_path):
 
 @pytest.fixture
 def client_locales(simcord_env, monkeypatch):
-    """Discord sends each interaction with the clicking member's client locale and the server's
-    preferred locale; SimCord sends "en-US" for both, so fill them in as Discord would."""
-    import simcord.interactions as sim
-
-    locales: dict[int, str] = {}
-    original = sim.base_payload
-
-    def base_payload(backend, **kwargs):
-        record, payload = original(backend, **kwargs)
-        payload["locale"] = locales.get(kwargs["user_id"], "en-US")
-        if kwargs.get("guild_id") is not None:
-            payload["guild_locale"] = backend.get_guild(kwargs["guild_id"]).preferred_locale
-        return record, payload
-
-    monkeypatch.setattr(sim, "base_payload", base_payload)
-    return locales
+    """Member id → client locale that SimCord's interactions carry (see tests/support/locales.py)."""
+    return patch_client_locales(monkeypatch.setattr)

@@ -1,29 +1,51 @@
 """Screenshots of what players see, from SimCord's preview page and headless Chromium.
 
-    python tools/preview.py [out_dir] [width]
+    python tools/preview.py [out_dir] [width] [--game GAME ...] [--language en|ja ...]
 
-Opens a Donguri table with three members in a simulated server, starts it, and saves PNGs of the
-lobby, the running table, the ephemeral hand prompt and the DM hand at phone width.
+For every game and both languages: a server in that language, two members whose Discord is in it
+(Japanese names for Japanese), a table opened and filled with computers, a few moves, then the
+computers finish the game. Saved per language, at phone width (400 px by default):
+``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member) and
+``-4-final.png``. Needs the test extra and Debian's ``chromium`` (``fonts-noto-cjk`` for Japanese).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
 
 import simcord
 
-from bot.app import create_bot
-from bot.core.config import Config
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.app import create_bot  # noqa: E402
+from bot.core.config import Config  # noqa: E402
+from tests.support.locales import patch_client_locales  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "chromium"
+LANGUAGES = {"en": ("en-US", ("alice", "bob")), "ja": ("ja", ("たろう", "はなこ"))}
+#: Game → (slash command, options of its ``new``, opening moves made by the members).
+GAMES = {
+    "donguri": ("donguri", {"players": 3, "length": "short"}, 2),
+    "arsene": ("arsene", {"players": 3}, 3),
+    "saizen": ("saizen", {"players": 3, "jokers": 1}, 4),
+    "othello_torite": ("othello", {}, 3),
+    "final_quest": ("finalquest", {}, 1),
+}
+QUESTION = {"en": "Is your highest card a face card?", "ja": "いちばん大きいカードは絵札ですか?"}
+HEIGHT = 1500
 
 
-async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, height: int = 900) -> None:
-    async with env.preview(channel, viewers=viewers, width=width, height=height, display="fixed") as preview:
+async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, locale: str) -> None:
+    async with env.preview(
+        channel, viewers=viewers, width=width, height=HEIGHT, display="fixed", locale=locale
+    ) as preview:
         if target is not None:
             await preview.show(target)
         proc = await asyncio.create_subprocess_exec(
@@ -31,12 +53,13 @@ async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, he
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--hide-scrollbars",
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
             "--no-first-run",
             "--virtual-time-budget=5000",
-            f"--window-size={width},{height}",
+            f"--window-size={width},{HEIGHT}",
             f"--screenshot={out}",
             preview.url,
             stdout=asyncio.subprocess.DEVNULL,
@@ -46,34 +69,119 @@ async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, he
     print(out)
 
 
-async def main(out_dir: pathlib.Path, width: int) -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
+def channel_of(guild, channel_id: int):
+    for channel in guild.channels.values():
+        for found in (channel, *channel.threads):
+            if found.id == channel_id:
+                return found
+    raise LookupError(channel_id)
+
+
+def message_of(guild, channel_id: int, message_id: int):
+    return next(m for m in channel_of(guild, channel_id).history() if m.id == message_id)
+
+
+def hand_dm(member):
+    messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.components]
+    return messages[-1] if messages else None
+
+
+def playable(message) -> list[str]:
+    return [
+        c.custom_id
+        for row in message.components
+        for c in row.children
+        if getattr(c, "custom_id", "").startswith("tt:a") and not c.disabled
+    ]
+
+
+async def play_a_move(bot, guild, table, members) -> bool:
+    """The first member to act plays their first offered move, from their DM."""
+    message = message_of(guild, table.channel_id, table.message_id)
+    waiting = {int(uid) for uid in re.findall(r"<@(\d+)>", message.content or "")}
+    for member in members:
+        dm = hand_dm(member) if member.id in waiting else None
+        ids = playable(dm) if dm else []
+        if ids:
+            select = next((row.children[0] for row in dm.components if row.children[0].type.value == 3), None)
+            if ids[0].startswith("tt:as:") and select is not None:
+                await member.user.select(dm, [select.options[0].value], custom_id=ids[0])
+            else:
+                await member.user.click(dm, custom_id=ids[0])
+            return True
+    return False
+
+
+async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width: int, locales) -> None:
+    locale, names = LANGUAGES[language]
+    command, options, moves = GAMES[game]
+    guild = env.create_guild(f"{game}-{language}", preferred_locale=locale)
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    for member in members:
+        locales[member.id] = locale
+    host, guest = members
+    await host.slash(channel, f"{command} new", **options)
+    table_id = max(t.id for t in await bot.store.tables_with_status("lobby"))
+    table = await bot.service.table(table_id)
+    lobby = message_of(guild, table.channel_id, table.message_id)
+    if table.size > 2:
+        await guest.click(lobby, custom_id=f"tt:join:{table_id}")
+    await shoot(env, channel_of(guild, table.channel_id), [host], lobby, out / f"{game}-1-lobby.png", width, locale)
+    if table.size == 2:
+        await guest.click(lobby, custom_id=f"tt:join:{table_id}")
+    while (table := await bot.service.table(table_id)).status == "lobby":
+        await host.click(message_of(guild, table.channel_id, table.message_id), custom_id=f"tt:bot:{table_id}")
+    for _ in range(moves):
+        await play_a_move(bot, guild, await bot.service.table(table_id), members)
+    table = await bot.service.table(table_id)
+    home = channel_of(guild, table.home_channel_id)
+    if game == "final_quest":
+        engine = await bot.service.engine(table)
+        (turn,) = engine.to_act()
+        asker = next((m for m in members if table.seat_of(m.id) == turn), None)
+        if asker is not None:
+            target = next(m for m in members if m is not asker)
+            await asker.slash(home, "finalquest ask", player=target, question=QUESTION[language])
+    message = message_of(guild, table.channel_id, table.message_id)
+    await shoot(env, channel_of(guild, table.channel_id), [host], message, out / f"{game}-2-table.png", width, locale)
+    waiting = {int(uid) for uid in re.findall(r"<@(\d+)>", message.content or "")}
+    shown = next((m for m in members if m.id in waiting and hand_dm(m)), guest if hand_dm(guest) else host)
+    dm = hand_dm(shown)
+    if dm is not None:
+        await shoot(env, shown.user.dm_channel, [shown.user], dm, out / f"{game}-3-dm.png", width, locale)
+    for member in members:
+        await bot.service.hand_to_computer(table_id, member.id)
+    await bot.service.play_computers(table_id)  # the rest at once, rather than at the worker's pace
+    await bot.delivery.refresh(table_id)
+    for _ in range(500):  # until the delivery worker has shown the finished table and its record
+        await env.settle()
+        table = await bot.service.table(table_id)
+        if bot.delivery.worker.idle and not await bot.store.log_after(table_id, table.recorded):
+            break
+        await asyncio.sleep(0.01)
+    table = await bot.service.table(table_id)
+    final = message_of(guild, table.channel_id, table.message_id)
+    await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-4-final.png", width, locale)
+
+
+async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
+    locales = patch_client_locales(setattr)
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3"))
         async with simcord.run(bot) as env:
-            guild = env.create_guild()
-            channel = guild.create_text_channel("games")
-            alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
-            await alice.slash(channel, "donguri new", players=3, length="short")
-            lobby = [m for m in channel.history() if m.embeds][-1]
-            await bob.click(lobby, label="Join")
-            await shoot(env, channel, [alice], lobby, out_dir / "1-lobby.png", width)
-            await carol.click(lobby, label="Join")
-            table = [m for m in channel.history() if m.embeds][-1]
-            first = next(m for m in (alice, bob, carol) if str(m.id) in (table.content or ""))
-            dm = [m for m in first.user.dm_channel.history() if m.author.bot][-1]
-            ids = [c.custom_id for row in dm.components for c in row.children if not c.disabled]
-            await first.user.click(dm, custom_id=ids[0])
-            table = [m for m in channel.history() if m.embeds][-1]
-            await shoot(env, channel, [alice], table, out_dir / "2-table.png", width)
-            second = next(m for m in (alice, bob, carol) if str(m.id) in (table.content or ""))
-            prompt = await second.click(table, label="My hand / Play")
-            await shoot(env, channel, [second], prompt, out_dir / "3-hand-prompt.png", width)
-            dm = [m for m in second.user.dm_channel.history() if m.author.bot][-1]
-            await shoot(env, second.user.dm_channel, [second.user], dm, out_dir / "4-dm-hand.png", width)
+            for language in languages:
+                (out_dir / language).mkdir(parents=True, exist_ok=True)
+                for game in games:
+                    await one_game(env, bot, game, language, out_dir / language, width, locales)
         await bot.store.close()
 
 
 if __name__ == "__main__":
-    target = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "previews")
-    asyncio.run(main(target, int(sys.argv[2]) if len(sys.argv) > 2 else 400))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
+    parser.add_argument("width", nargs="?", default=400, type=int)
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="default: every game")
+    parser.add_argument("--language", action="append", choices=sorted(LANGUAGES), help="default: both")
+    args = parser.parse_args()
+    asyncio.run(main(args.out_dir, args.width, args.game or list(GAMES), args.language or list(LANGUAGES)))

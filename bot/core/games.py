@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
-from bot.core import cards
+from bot.core import cards, results
 from bot.core.engine import Engine, Event
 from bot.core.i18n import Lang
 from bot.core.options import Option
@@ -38,11 +38,13 @@ class Menu:
 
 @dataclass
 class Prompt:
-    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry."""
+    """Buttons for ``choices`` (up to 20; more become one select) and one select per ``menus`` entry;
+    ``image`` a picture shown under the text (a board with the seat's own moves marked)."""
 
     text: str
     choices: list[Choice] = field(default_factory=list)
     menus: list[Menu] = field(default_factory=list)
+    image: bytes | None = None
 
 
 @dataclass
@@ -107,6 +109,14 @@ class GameUI:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []
 
+    def score_text(self, score: int, tr: Lang) -> str:
+        """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
+        return tr("result.points", count=score)
+
+    def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[results.Row]:
+        """The lines of the final result, best first (one per seat; teams may share a line)."""
+        return results.seat_results(self, result, names, tr)
+
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""
         return None
@@ -139,6 +149,12 @@ class GameUI:
             elif key in ("seat", "target", "winner", "player") and isinstance(value, int):
                 out[key] = names[value] if 0 <= value < len(names) else str(value)
         return out
+
+
+def stopped(public: dict[str, Any]) -> bool:
+    """True when a clock ended the table before the game did: nobody is to play any more, so a game
+    draws its table as over (the platform adds ``stopped`` to the public view it hands over)."""
+    return bool(public.get("stopped"))
 
 
 REGISTRY: dict[str, GameUI] = {}

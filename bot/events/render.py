@@ -220,9 +220,9 @@ def standings_lines(
             key,
             rank=row.rank,
             name=row_name(t, row, teams),
-            points=points_text(row.points),
+            points=tr("tournament.score", count=row.points, points=points_text(row.points)),
             opponents=f"{row.opponents:.2f}",
-            wins=row.wins,
+            wins=tr("tournament.first_places", count=row.wins),
             reached=row.reached,
         )
         if row.dropped:

@@ -96,6 +96,7 @@ class TableRow:
     recorded: int = 0
     ping_message_id: int | None = None
     computer_turn: bool = False
+    talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -421,4 +422,19 @@ class Store:
 
     async def clear_deliveries(self, table_id: int, seat: int) -> None:
         await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self.db.commit()
+
+    # ---- each member's language ---------------------------------------------------------------
+    async def member_language(self, user_id: int) -> str | None:
+        async with self.db.execute("SELECT language FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["language"]
+
+    async def set_member_language(self, user_id: int, language: str) -> None:
+        """Store a member's language; a value that did not change writes nothing."""
+        await self.db.execute(
+            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT(user_id)"
+            " DO UPDATE SET language = excluded.language WHERE language != excluded.language",
+            (user_id, language),
+        )
         await self.db.commit()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import results
 from bot.core.engine import Engine, Event
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
@@ -291,13 +292,8 @@ class Delivery:
 
     @staticmethod
     def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
-        results = json.loads(table.result) if table.result else engine.results()
-        order = sorted(range(len(names)), key=lambda s: results["ranks"][s])
-        standings = " · ".join(
-            tr("table.standing", rank=results["ranks"][s], player=names[s], score=results["scores"][s])
-            for s in order
-        )
-        return tr("table.final", standings=standings)
+        result = results.stored_result(table, engine)
+        return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))
 
     # ---- hands by DM --------------------------------------------------------------------------------
     async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:

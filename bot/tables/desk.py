@@ -59,8 +59,12 @@ class Desk:
         return self.bot.delivery
 
     async def lang_of(self, user_id: int | None, default: str) -> Lang:
-        """The language of a member's private messages when no interaction carries it."""
-        return Lang(default)
+        """The language of a member's private messages when no interaction carries it: the one their
+        last interaction carried (bot.tables.member_locale), else ``default`` (the table's)."""
+        languages = getattr(self.bot, "languages", None)
+        if languages is None:
+            return Lang(default)
+        return await languages.lang(user_id, default)
 
     async def checked(self, interaction: discord.Interaction[TabletopBot], table_id: int):
         """The table, if this interaction may touch it: from the table's own server, or from the DM
@@ -343,7 +347,7 @@ class Desk:
             if self.on_table_message(interaction, table):
                 await interaction.response.defer()
                 return
-            tr = await self.lang_of(interaction.user.id, table.language) if in_dm else member_lang(interaction)
+            tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
             header = tr("dm.header", url=jump_url(table)) if in_dm else ""
             rendered = render.prompt_message(table, engine, seat, tr, header=header)
             await interaction.response.edit_message(**rendered.edit_kwargs())
@@ -373,12 +377,17 @@ class Desk:
         return [(label(a), a) for a in engine.legal_actions(seat)]
 
     async def play_command(
-        self, interaction: discord.Interaction[TabletopBot], game: str, action: str, announce: str | None = None
+        self,
+        interaction: discord.Interaction[TabletopBot],
+        game: str,
+        action: str,
+        announce: str | None = None,
+        talk: str | None = None,
     ) -> None:
         """Apply a move typed as a slash command; the answer is ephemeral.
 
-        ``announce`` is posted publicly at the table once the move is accepted (a question's text,
-        which is table talk rather than game state).
+        ``announce`` is posted publicly at the table once the move is accepted, and ``talk`` kept for
+        the table message (a question's text, which is table talk rather than game state).
         """
 
         async def work():
@@ -390,6 +399,8 @@ class Desk:
                     interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
                 )
                 return
+            if talk is not None:
+                await self.service.store.update_table(table.id, talk=talk)
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             if announce:
                 home = self.delivery.messageable(table.home_channel_id)

@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.core import results
 from bot.core.engine import Engine
 from bot.core.games import REGISTRY, Menu, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
@@ -106,9 +107,11 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     embed.add_field(
         name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
     )
-    clock = tr(
-        "lobby.clock", clock=clock_name(table.clock, tr), policy=tr(f"clock.policy.{table.on_timeout}")
-    )
+    if table.clock:
+        policy = tr(f"clock.policy.{table.on_timeout}")
+        clock = tr("lobby.clock", clock=clock_name(table.clock, tr), policy=policy)
+    else:
+        clock = tr("lobby.no_clock")  # what a timeout does means nothing without a clock
     clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
     embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
     embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
@@ -132,13 +135,14 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     items.append(
         SettingSelect("clock", table.id, placeholder=tr("lobby.clock_placeholder"), options=clocks, row=2)
     )
-    policies = [
-        discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
-        for p in TIMEOUT_POLICIES
-    ]
-    items.append(
-        SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
-    )
+    if table.clock:
+        policies = [
+            discord.SelectOption(label=tr(f"clock.policy.{p}")[:100], value=p, default=p == table.on_timeout)
+            for p in TIMEOUT_POLICIES
+        ]
+        items.append(
+            SettingSelect("tmo", table.id, placeholder=tr("lobby.policy_placeholder"), options=policies, row=3)
+        )
     languages = [
         discord.SelectOption(label=tr(f"language.{code}"), value=code, default=code == table.language)
         for code in LANGUAGES
@@ -169,8 +173,17 @@ def _embed(view: TableView) -> discord.Embed:
 
 def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
-    view = ui.table_view(engine.public_view(), seat_names(table, tr), tr)
+    public = engine.public_view()
+    if table.talk:
+        public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
+    if table.status == "finished" and not engine.is_terminal():
+        public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
+    view = ui.table_view(public, seat_names(table, tr), tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is not None:
+        block = results.result_block(ui, result, seat_names(table, tr), tr)
+        view.description = f"{block}\n\n{view.description}" if view.description else block
     if engine.is_terminal() or table.status != "running":
         return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
@@ -218,9 +231,12 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     header = "\n".join(filter(None, [header, clock_text(table, tr)]))
     if header:
         embed.description = f"{header}\n\n{prompt.text}"
+    if prompt.image:
+        embed.set_image(url=f"attachment://{IMAGE_NAME}")
     if table.status != "running":
-        return Rendered(content=None, embed=embed, view=_view())
-    return Rendered(content=None, embed=embed, view=_view(*_choice_items(table.id, version, prompt, tr)))
+        return Rendered(content=None, embed=embed, view=_view(), image=prompt.image)
+    items = _choice_items(table.id, version, prompt, tr)
+    return Rendered(content=None, embed=embed, view=_view(*items), image=prompt.image)
 
 
 def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:

@@ -96,7 +96,7 @@ class Speech:
                 return
             if table.speech == OVERWRITES and seat is None:
                 return  # spectators are held by the channel's own permissions
-            tr = Lang(table.language)
+            tr = await self.bot.languages.lang(message.author.id, table.language)  # a DM: theirs
             try:
                 await message.delete()
             except discord.HTTPException as exc:

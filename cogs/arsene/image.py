@@ -236,7 +236,7 @@ def draw_rows(draw: ImageDraw.ImageDraw, public: dict[str, Any]) -> int:
         if seat in to_act:
             draw.polygon([(16, cy - 14), (34, cy), (16, cy + 14)], fill=GOLD)
         seat_badge(draw, 64, cy, 24, seat)
-        if public["dealer"] == seat:
+        if public["dealer"] == seat and not public.get("result"):
             draw.ellipse([92, cy - 22, 124, cy + 10], fill=WHITE, outline=INK, width=2)
             text_center(draw, (108, cy - 5), "D", 22, INK)
         chip(draw, 170, cy, 22, None)

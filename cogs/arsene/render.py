@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
@@ -48,9 +48,32 @@ def count(tr: Lang, what: str, n: int) -> str:
     return tr(f"arsene.count.{what}", count=n)
 
 
+def finished(public: dict[str, Any]) -> bool:
+    return public["result"] is not None or stopped(public)
+
+
 def shop_text(tricks: int, tr: Lang) -> str:
     shop = shop_of(tricks)
     return tr("arsene.board.to_shop", shop=shop) if shop else tr("arsene.board.no_shop")
+
+
+def listing(items: list[str], tr: Lang) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (in Japanese ``a、b、c``)."""
+    if len(items) < 2:
+        return "".join(items)
+    return tr("arsene.summary.list_sep").join(items[:-1]) + tr("arsene.summary.list_and") + items[-1]
+
+
+def clash_partners(summary: dict[str, Any], row: dict[str, Any], names: list[str], tr: Lang) -> str:
+    """Everyone a clashing player shared the shop (or, in contest mode, the 0 tricks) with."""
+    others = [
+        names[other["seat"]]
+        for other in summary["players"]
+        if other["seat"] != row["seat"] and other["clash"] and other["tricks"] == row["tricks"]
+    ]
+    if row["with_dummy"]:
+        others.append(tr("arsene.dummy"))
+    return listing(others, tr)
 
 
 class ArseneUI(GameUI):
@@ -73,7 +96,9 @@ class ArseneUI(GameUI):
 
     # ---- the public table -----------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
-        over = public["result"] is not None
+        over = finished(public)
+        if stopped(public):
+            public = {**public, "to_act": [], "pending": []}  # nobody is to play any more
         title = (
             tr("arsene.game_over")
             if over
@@ -101,14 +126,14 @@ class ArseneUI(GameUI):
             if summary["void"]:
                 lines.append(tr("arsene.summary.void"))
             view.fields.append((tr("arsene.board.last_deal"), "\n".join(lines)))
-        if over:
-            view.fields.append((tr("arsene.board.result"), self._winners(public["result"], names, tr)))
         view.footer = tr(
             "arsene.board.footer",
             pool=public["token_pool"],
             total=public["token_total"],
             cap=public["token_cap"],
         )
+        if not over:
+            view.footer = f"{tr('arsene.board.footer_marks')} · {view.footer}"
         if public["contest"]:
             view.colour = 0x8C1D28
         return view
@@ -123,7 +148,10 @@ class ArseneUI(GameUI):
             lines.append(tr("arsene.board.trumps_pending", player=names[public["trump_seat"]]))
         if public["contest"]:
             lines.append(tr("arsene.board.contest"))
-        lines.append(tr("arsene.board.roles", dealer=names[public["dealer"]], leader=names[public["leader"]]))
+        if not finished(public):
+            lines.append(
+                tr("arsene.board.roles", dealer=names[public["dealer"]], leader=names[public["leader"]])
+            )
         for pending in public["pending"]:
             lines.append(tr(f"arsene.pending.{pending['kind']}", player=names[pending["seat"]]))
         if public["phase"] == "play" and public["to_act"]:
@@ -165,7 +193,8 @@ class ArseneUI(GameUI):
         lines = []
         for p in public["players"]:
             seat = p["seat"]
-            marks = ("▶ " if seat in public["to_act"] else "") + ("🎴 " if public["dealer"] == seat else "")
+            dealer = public["dealer"] == seat and not finished(public)
+            marks = ("▶ " if seat in public["to_act"] else "") + ("🎴 " if dealer else "")
             line = tr(
                 "arsene.board.player_line",
                 marks=marks,
@@ -173,11 +202,10 @@ class ArseneUI(GameUI):
                 player=names[seat],
                 chips=count(tr, "chips", p["chips"]),
                 tokens=count(tr, "tokens", p["tokens"]),
+                exempt=tr("arsene.board.exempt_used") if p["exempt_used"] else "",
                 tricks=count(tr, "tricks", p["tricks"]),
                 shop=shop_text(p["tricks"], tr),
             )
-            if p["exempt_used"]:
-                line += tr("arsene.board.exempt_used")
             if public["phase"] == "dummy_choice" and p["dummy_card_given"]:
                 line += tr("arsene.board.dummy_given")
             lines.append(line)
@@ -188,11 +216,8 @@ class ArseneUI(GameUI):
             )
         return "\n".join(lines)
 
-    @staticmethod
-    def _winners(result: dict[str, Any], names: list[str], tr: Lang) -> str:
-        players = tr.join(names[s] for s in result["winners"])
-        chips = count(tr, "chips", result["scores"][result["winners"][0]])
-        return tr("arsene.board.winners", players=players, chips=chips)
+    def score_text(self, score: int, tr: Lang) -> str:
+        return count(tr, "chips", score)
 
     # ---- private prompts ------------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
@@ -359,9 +384,7 @@ class ArseneUI(GameUI):
                 tr("arsene.summary.shop", shop=row["shop"]) if row["shop"] else tr("arsene.summary.no_shop")
             )
             if row["clash"]:
-                parts.append(
-                    tr("arsene.summary.clash_dummy" if row["with_dummy"] else "arsene.summary.clash")
-                )
+                parts.append(tr("arsene.summary.clash", players=clash_partners(summary, row, names, tr)))
             if row["police"] == "caught":
                 parts.append(tr("arsene.summary.police_caught", chips=count(tr, "chips", row["chips_lost"])))
             elif row["police"] == "exempt":

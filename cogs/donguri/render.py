@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.core.i18n import Lang
 from cogs.donguri.engine import DonguriEngine, is_acorn
 
@@ -33,14 +33,19 @@ class DonguriUI(GameUI):
     def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
         return super().format_params(params, names)
 
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr("donguri.result.penalty", count=score)
+
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
         n = public["players"]
         view = TableView(title=tr("donguri.deal", deal=public["deal"], total=public["deals_total"]))
-        if public["finished"]:
+        over = public["finished"] or stopped(public)
+        if over:
             view.title = tr("donguri.game_over")
         lines = []
         for seat, name in enumerate(names):
             marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")
+            marks = "" if over else marks
             lines.append(
                 tr(
                     "donguri.seat_line",
@@ -61,7 +66,7 @@ class DonguriUI(GameUI):
             view.fields.append(
                 (tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}")
             )
-        footer = [tr("donguri.footer.legend")]
+        footer = [tr("donguri.footer.goal")] if over else [tr("donguri.footer.marks"), tr("donguri.footer.goal")]
         if public["removed_suit"]:
             footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))
         view.footer = " · ".join(footer)

@@ -134,7 +134,7 @@ class FinalQuest(
             announce = tr(
                 f"{G}.announce.ask", player=display(interaction.user), target=player.mention, question=text
             )
-            await self.desk.play_command(interaction, G, f"ask:{target}", announce=announce)
+            await self.desk.play_command(interaction, G, f"ask:{target}", announce=announce, talk=text)
 
         await self.desk.guarded(interaction, None, work())
 

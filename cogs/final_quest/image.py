@@ -1,8 +1,8 @@
 """The Final Quest table as a PNG, drawn from the public view only.
 
-Symbols and numbers only (the embed carries the words). Seats sit clockwise from the bottom:
-seat 1 bottom, 2 left, 3 top, 4 right, so partners face each other; the badge colour is the team
-(blue = seats 1 and 3, orange = seats 2 and 4). A card is face up with its number only while the
+Symbols, numbers and the players' names (the embed carries the words). Seats sit clockwise from
+the bottom: seat 1 bottom, 2 left, 3 top, 4 right, so partners face each other; the badge colour
+and the name's colour are the team (blue = seats 1 and 3, orange = seats 2 and 4). A card is face up with its number only while the
 whole table knows it (shown, refuted publicly, revealed, or every card at the end); the centre card
 stays face down until the end. A yellow frame marks the turn player; a yellow arrow points from
 the turn player to the seat asked or named this turn (at the end: from the winner who named a
@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.core.drawing import font, png
+from bot.core.drawing import drawable_name, font, png
 
 WIDTH, HEIGHT = 800, 600
 CARD_W, CARD_H, CARD_GAP = 62, 88, 8
@@ -25,6 +25,8 @@ BADGE_R = 28
 PANEL_W = BADGE_R * 2 + 14 + 3 * CARD_W + 2 * CARD_GAP
 PANEL_H = CARD_H + 20
 CENTRES = ((400, 520), (152, 300), (400, 80), (648, 300))  # seat 0 bottom, clockwise
+TOP_SEAT = 2
+NAME_SIZE = 30
 
 BACKGROUND = (24, 32, 38)
 FELT = (27, 94, 62)
@@ -131,7 +133,18 @@ def panel(draw: ImageDraw.ImageDraw, public: dict[str, Any], seat: int) -> None:
         x += CARD_W + CARD_GAP
 
 
-def render_table(public: dict[str, Any]) -> bytes:
+def name_tag(draw: ImageDraw.ImageDraw, public: dict[str, Any], seat: int, name: str) -> None:
+    """The player's name in the team colour, above the seat's panel (below it for the top seat)."""
+    face, text = drawable_name(name, NAME_SIZE, PANEL_W)
+    if not text:
+        return
+    cx, cy = CENTRES[seat]
+    y = cy + PANEL_H // 2 + 24 if seat == TOP_SEAT else cy - PANEL_H // 2 - 24
+    colour = tuple(min(255, c + 70) for c in TEAM[public["teams"][seat]])
+    draw.text((cx, y), text, font=face, fill=colour, anchor="mm", stroke_width=3, stroke_fill=BACKGROUND)
+
+
+def render_table(public: dict[str, Any], names: list[str] | None = None) -> bytes:
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.ellipse((20, 14, WIDTH - 20, HEIGHT - 14), fill=FELT, outline=FELT_EDGE, width=6)
@@ -139,6 +152,8 @@ def render_table(public: dict[str, Any]) -> bytes:
     card(draw, WIDTH // 2 - CARD_W // 2, HEIGHT // 2 - CARD_H // 2, centre)
     for seat in range(len(CENTRES)):
         panel(draw, public, seat)
+        if names:
+            name_tag(draw, public, seat, names[seat])
     action = public.get("pending") or public.get("main_action") or {}
     target = action.get("seat") if public.get("pending") else action.get("target")
     ended_without_hit = public["phase"] == "over" and public["outcome"] != "win"

@@ -12,8 +12,9 @@ from typing import Any
 
 from bot.core.cards import rank_of
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView
+from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
 from bot.core.i18n import Lang
+from bot.core.results import MEDALS, Row
 from cogs.final_quest.engine import (
     PHASE_ANSWER,
     PHASE_OVER,
@@ -139,6 +140,21 @@ class FinalQuestUI(GameUI):
             out["options"] = nums(params["options"])
         return out
 
+    def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[Row]:
+        """One line per team: the winning pair first; a draw is one line."""
+        if result.get("outcome") is None:  # a clock ended the table: places by seat
+            return super().result_rows(result, names, tr)
+        if result["outcome"] != "win":
+            return [Row("", tr(f"{G}.result.draw"))]
+        rows = []
+        for team in sorted((0, 1), key=lambda t: t != result["winner_team"]):
+            won = team == result["winner_team"]
+            a, b = (f"**{names[s]}**" if won else names[s] for s in TEAM_SEATS[team])
+            team_name = tr(f"{G}.team.{TEAM_KEYS[team]}")
+            text = f"{TEAM_MARK[team]} {team_name}: {tr(f'{G}.view.pair', a=a, b=b)}"
+            rows.append(Row(MEDALS[0] if won else MEDALS[1], text))
+        return rows
+
     # ---- who may speak, who may press ---------------------------------------------------------
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Only the turn player talks in the channel (also while the asked seat answers)."""
@@ -166,6 +182,8 @@ class FinalQuestUI(GameUI):
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
+        if stopped(public):
+            public = {**public, "phase": PHASE_OVER}  # nobody is to play any more
         over = public["phase"] == PHASE_OVER
         cap = public["round_cap"]
         if over:
@@ -175,7 +193,7 @@ class FinalQuestUI(GameUI):
         else:
             title = tr(f"{G}.view.title", turn=public["turn"], round=public["round"])
         colour = COLOURS[1 + public["winner_team"]] if public["winner_team"] is not None else COLOURS[0]
-        view = TableView(title=title, colour=colour, image=render_table(public))
+        view = TableView(title=title, colour=colour, image=render_table(public, names))
         view.description = "\n".join(self.status_lines(public, names, tr))
         for team, seats in enumerate(TEAM_SEATS):
             lines = [self.seat_line(public, seat, names, tr) for seat in seats]
@@ -186,7 +204,7 @@ class FinalQuestUI(GameUI):
         )
         if public["shown_ever"]:
             view.fields.append((tr(f"{G}.view.shown_ever"), nums(public["shown_ever"])))
-        if over:
+        if over and public.get("final_hands"):
             hands = [
                 tr(f"{G}.view.final_hand", mark=TEAM_MARK[TEAMS[s]], player=names[s], cards=nums(h))
                 for s, h in enumerate(public["final_hands"])
@@ -201,7 +219,7 @@ class FinalQuestUI(GameUI):
     @staticmethod
     def status_lines(public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         if public["phase"] == PHASE_OVER:
-            lines = [result_line(public, names, tr)]
+            lines = []  # who won is the platform's result block, just above
             hit = public["main_action"]
             if public["outcome"] == "win" and hit:
                 lines.append(
@@ -217,6 +235,9 @@ class FinalQuestUI(GameUI):
         lines = [tr(f"{G}.phase.turn", player=turn)]
         pending = public["pending"]
         if public["phase"] == PHASE_ANSWER:
+            if public.get("talk") and pending.get("question") == "free":
+                question = tr(f"{G}.phase.question", player=names[pending["asker"]], question=public["talk"])
+                lines.append(question)
             lines.append(tr(f"{G}.phase.answer", target=names[pending["seat"]]))
         elif public["phase"] == PHASE_REBUTTAL:
             lines.append(tr(f"{G}.phase.rebuttal", target=names[pending["seat"]]))

@@ -19,7 +19,7 @@ from bot.core.translator import command, game_options
 from bot.tables.desk import member_lang
 from bot.tables.render import seat_names
 from cogs.othello_torite.engine import OthelloToriteEngine
-from cogs.othello_torite.render import OthelloToriteUI, action_of, square_label
+from cogs.othello_torite.render import OthelloToriteUI, action_of, record_lines, square_label
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class OthelloTorite(
         engine = await self.bot.service.engine(table)
         tr = member_lang(interaction)
         names = seat_names(table, tr)
-        text = engine.record_text() or tr(f"{GAME}.record.empty")
+        text = record_lines(engine.record_text()) or tr(f"{GAME}.record.empty")
         reply = tr(f"{GAME}.record.reply", id=table.id, black=names[0], white=names[1], record=text)
         await self.bot.desk.reply(interaction, reply)
 

@@ -6,10 +6,11 @@ information, but keeping to the public view means the table never depends on who
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
 from bot.core.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
@@ -36,6 +37,11 @@ def result_text(public: dict[str, Any], names: list[str], tr: Lang) -> str:
         return tr(f"{G}.view.drawn", black=black, white=white)
     seat = 0 if black > white else 1
     return tr(f"{G}.view.won", disc=DISC[seat], player=names[seat], black=black, white=white)
+
+
+def record_lines(record: str) -> str:
+    """The game record with one trick per line, so it reads on a phone without scrolling sideways."""
+    return re.sub(r" (?=\d+\. )", "\n", record)
 
 
 def entry_text(entry: dict[str, Any], names: list[str], tr: Lang) -> str:
@@ -73,15 +79,19 @@ class OthelloToriteUI(GameUI):
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
-        over = public["phase"] == "over"
+        over = public["phase"] == "over" or stopped(public)
         title = (
             tr(f"{G}.view.game_over") if over else tr(f"{G}.view.trick_title", number=public["trick_number"])
         )
-        view = TableView(title=title, image=render_board(public), footer=tr(f"{G}.view.footer"))
+        view = TableView(title=title, image=render_board(public, None if not over else {}))
+        view.footer = tr(f"{G}.view.footer")
+        if not over:
+            view.footer += f" · {tr(f'{G}.view.footer_hints')}"
+        if stopped(public):
+            public = {**public, "phase": "over"}  # nobody is to play any more
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
         if over:
-            view.fields.append((tr(f"{G}.view.result"), result_text(public, names, tr)))
-            lines += ["", f"**{tr(f'{G}.view.record')}**", f"```\n{public['record']}\n```"]
+            lines += ["", f"**{tr(f'{G}.view.record')}**", f"```\n{record_lines(public['record'])}\n```"]
             lines.append(tr(f"{G}.view.record_help"))
         else:
             view.fields.append(
@@ -102,7 +112,7 @@ class OthelloToriteUI(GameUI):
         holds = public["marker"] == seat and public["phase"] != "over"
         return tr(
             f"{G}.view.seat_line",
-            turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat else "",
+            turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat and public["phase"] != "over" else "",
             disc=DISC[seat],
             player=names[seat],
             colour=colour_word(public, seat, tr),
@@ -149,6 +159,9 @@ class OthelloToriteUI(GameUI):
         counts = [e.get("count", 0) for e in entries] + [0, 0]
         return marker_text(code, seat, counts[0], counts[1], names, tr)
 
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr(f"{G}.view.discs", count=score)
+
     # ---- the private prompt -------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         assert isinstance(engine, OthelloToriteEngine)
@@ -164,17 +177,19 @@ class OthelloToriteUI(GameUI):
                 blue=left["blue"],
             )
         ]
+        mine = obs["turn"] == seat and obs["phase"] != "over"
+        board = render_board(obs, hints=None if mine else {})  # only your own legal squares
         if obs["phase"] == "over":
             lines += [tr(f"{G}.prompt.game_over"), result_text(obs, names, tr)]
-            return Prompt("\n".join(lines))
+            return Prompt("\n".join(lines), image=board)
         marker = obs["marker"]
         if marker == seat:
             lines.append(tr(f"{G}.prompt.marker_you"))
         else:
             lines.append(tr(f"{G}.prompt.marker_other", player=names[marker]))
-        if obs["turn"] != seat:
+        if not mine:
             lines.append(tr(f"{G}.prompt.waiting", player=names[obs["turn"]]))
-            return Prompt("\n".join(lines))
+            return Prompt("\n".join(lines), image=board)
         lines += self.turn_lines(engine, seat, obs, names, tr)
         menus = []
         for suit, suit_name in enumerate(SUIT_NAMES):
@@ -202,7 +217,8 @@ class OthelloToriteUI(GameUI):
                 count=len(squares),
             )
             menus.append(Menu(placeholder, choices))
-        return Prompt("\n".join(lines), menus=menus)
+        lines.append(tr(f"{G}.prompt.board_marks"))
+        return Prompt("\n".join(lines), menus=menus, image=board)
 
     @staticmethod
     def turn_lines(engine: Engine, seat: int, obs: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
@@ -281,8 +297,6 @@ class OthelloToriteUI(GameUI):
                     lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
                     parts = []
                 lines.append(tr(f"{G}.event.{event.code}"))
-            elif event.code in ("game_won", "game_drawn"):
-                lines.append(result_text(public, names, tr))
         if parts:
             lines.append(tr(f"{G}.log.trick", number=public["trick_number"], parts=" · ".join(parts)))
         return lines

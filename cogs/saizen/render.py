@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
 from bot.core.i18n import Lang
 from bot.core.options import Option
 from bot.tables.render import MAX_BUTTONS
@@ -19,7 +19,7 @@ from cogs.saizen.engine import (
     SaizenEngine,
 )
 from cogs.saizen.image import rule_cards_png
-from cogs.saizen.rules_core import SIDES, SWITCHES, parse_layout
+from cogs.saizen.rules_core import SIDES, SWITCHES, is_joker, parse_layout
 
 SUITS = cards.SUITS
 SUIT = cards.SUIT_SYMBOLS
@@ -125,7 +125,8 @@ class SaizenUI(GameUI):
         trick, phase = public["trick"], public["phase"]
         led = trick["led_suit"] if trick else None
         round_title = tr("saizen.round_title", round=public["round"], rounds=public["rounds"])
-        if phase == PHASE_OVER:
+        over = phase == PHASE_OVER or stopped(public)
+        if over:
             title = tr("saizen.phase.over")
         elif phase == PHASE_CHIPS:
             title = f"{round_title} · {tr('saizen.phase.chips')}"
@@ -150,18 +151,20 @@ class SaizenUI(GameUI):
             view.fields.append((tr("saizen.current_trick"), text))
         if public["last_trick"]:
             view.fields.append((tr("saizen.last_trick"), trick_line(tr, public["last_trick"], names)))
-        view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr)))
+        view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr, over)))
         view.footer = tr("saizen.footer")
+        if not over:
+            view.footer = f"{tr('saizen.footer_turn')} · {view.footer}"
         return view
 
     @staticmethod
-    def seat_lines(public: dict[str, Any], names: list[str], tr: Lang) -> str:
+    def seat_lines(public: dict[str, Any], names: list[str], tr: Lang, over: bool = False) -> str:
         lines = []
         for seat, name in enumerate(names):
             lines.append(
                 tr(
                     "saizen.seat_line",
-                    marks="▶ " if seat in public["to_act"] else "",
+                    marks="▶ " if seat in public["to_act"] and not over else "",
                     player=name,
                     cards=tr("saizen.count.cards", count=public["hand_counts"][seat]),
                     rounds=" / ".join(str(r[seat]) for r in public["round_tricks"]),
@@ -169,6 +172,9 @@ class SaizenUI(GameUI):
                 )
             )
         return "\n".join(lines)
+
+    def score_text(self, score: int, tr: Lang) -> str:
+        return tr("saizen.count.tricks", count=score)
 
     # ---- a seat's prompt ---------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
@@ -189,10 +195,15 @@ class SaizenUI(GameUI):
             lines.append(tr("saizen.prompt.waiting_chip", player=names[obs["chip_turn"]]))
         elif seat in obs["to_act"]:
             lines.append(self.turn_text(trick, phase, names, tr))
+            if not trick["plays"] and any(is_joker(card) for card in hand):
+                lines.append(tr("saizen.prompt.lead_joker"))
             reasons = self.blocked_reasons(engine, seat, hand, legal, names, tr)
             lines += [tr("saizen.prompt.blocked", reason=reason) for reason in reasons]
         else:
             lines.append(tr("saizen.prompt.waiting", player=tr.join(names[s] for s in obs["to_act"])))
+        if phase != PHASE_OVER and not (phase == PHASE_CHIPS and obs["chip_turn"] == seat):
+            led = trick["led_suit"] if trick and trick["plays"] else None
+            lines += [tr("saizen.prompt.rule_cards"), rule_lines(tr, obs["rule_cards"], led)]
         if phase != PHASE_OVER:
             round_tricks = obs["round_tricks"][-1][seat]
             lines.append(tr("saizen.prompt.tricks", round=round_tricks, total=obs["scores"][seat]))
@@ -204,9 +215,7 @@ class SaizenUI(GameUI):
             return tr("saizen.prompt.your_lead", trick=trick["number"])
         so_far = f"{led_text(tr, trick)}: {trick_text(tr, trick, names)}"
         key = "playoff_turn" if phase == PHASE_PLAYOFF else "your_turn"
-        sides = " · ".join(side_tag(tr, trick["rules"][sw]) for sw in SWITCHES)
-        in_force = tr("saizen.trick.in_force", suit=SUIT[trick["led_suit"]], sides=sides)
-        return f"{tr(f'saizen.prompt.{key}', trick=so_far)}\n{in_force}"
+        return tr(f"saizen.prompt.{key}", trick=so_far)  # the rule cards follow, the led one marked
 
     def blocked_reasons(
         self, engine: Engine, seat: int, hand: list[str], legal: list[str], names: list[str], tr: Lang

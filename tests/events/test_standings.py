@@ -7,9 +7,12 @@ from fractions import Fraction
 
 import pytest
 
+from bot.core.i18n import Lang
+from bot.events.render import standings_lines
 from bot.events.standings import (
     TIE_BREAKS,
     Finish,
+    Standing,
     bye_points,
     default_points,
     place_points,
@@ -17,6 +20,7 @@ from bot.events.standings import (
     table_points,
     team_standings,
 )
+from bot.events.store import Entrant, Tournament
 
 
 def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):
@@ -244,3 +248,22 @@ def test_elimination_counts_a_bye_in_the_last_round_as_first_place():
     result = standings([1, 2, 3, 4, 5, 6], finishes, {}, seed=0, elimination=True)
     # 4 won round 2 and 2 had the bye: both "first" there, so points decide between them.
     assert order(result)[:3] == [4, 2, 1]
+
+
+def test_standings_lines_say_points_and_first_places_in_words():
+    def row(rank, player, points, wins):
+        return Standing(rank, player, points, 1.5, wins, 0.2, 1000.0, 2, 0, 2, False)
+
+    t = Tournament(
+        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
+        format="swiss", rounds=3, table_size=4, options={}, points=[4, 2, 1, 0], clock=86400,
+        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
+        teams=None, language="en", seed=7, status="running", round=2, round_done=1,
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"))],
+    )
+    rows = [row(1, 1, 5.0, 2), row(2, 2, 1.0, 1), row(3, 3, 0.5, 0)]
+    lines = standings_lines(t, rows, Lang("en"))
+    assert lines[0] == "`1.` **ann** — 5 pts · opp 1.50 · 2 first places"
+    assert lines[1] == "`2.` **ben** — 1 pt · opp 1.50 · 1 first place"
+    assert lines[2] == "`3.` **cat** — 0.5 pts · opp 1.50 · 0 first places"
+    assert standings_lines(t, rows, Lang("ja"))[1] == "`2.` **ben** — 1点 · 対戦相手平均 1.50 · 1位 1回"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from tests.support.table import (
+    World,
+    components,
     dms,
     embed_text,
     make_world,
@@ -149,9 +151,11 @@ async def test_timeout_policy_end_ranks_the_absent_player_last(simcord_env):
     (first,) = to_act(world)
     await simcord_env.advance_time(301)
     text = record(world)
-    assert "the table ends" in text and "Final standings" in text
-    standings = text.split("Final standings:")[1]
-    assert standings.strip().startswith("1.") and f"3. {first.name}" in standings
+    assert "the table ends" in text and "Final result:" in text
+    standings = text.split("Final result:**")[1]
+    assert standings.strip().startswith("🥇") and f"🥉 {first.name} (⌛ ran out of time)" in standings
+    final = embed_text(table_message(world))
+    assert final.index("Final result") < final.index(f"🥉 {first.name} · ⌛ ran out of time"), "shown there too"
     assert to_act(world) == []
     assert alice is not None
 
@@ -193,3 +197,22 @@ async def test_mygames_lists_running_tables_with_whose_turn_and_a_link(simcord_e
     text = result.response.embeds[0].description
     assert "Donguri to Yamaneko" in text and "your turn" in text and "discord.com/channels" in text
     assert "<t:" in text
+
+
+async def test_the_lobby_shows_the_timeout_policy_only_with_a_clock(simcord_env, client_locales):
+    for name, locale, no_clock, with_clock in (
+        ("Chess club", None, "No clock: live play, no time limit", "1 hour per move · if time runs out: "),
+        ("将棋部", "ja", "持ち時間なし(その場で対局)", "1手につき1時間 · 時間切れになったら: "),
+    ):
+        guild = simcord_env.create_guild(name, **({"preferred_locale": locale} if locale else {}))
+        world = World(simcord_env, guild, guild.create_text_channel("games"))
+        host = guild.add_member(simcord_env.create_user(f"host-{name}"))
+        lobby = await open_table(world, host, "donguri", players=3)
+        text = embed_text(lobby)
+        assert no_clock in text and with_clock.split(" · ")[1] not in text
+        tid = table_id(world)
+        assert f"tt:tmo:{tid}" not in [c.get("custom_id") for c in components(lobby)]
+        await host.select(table_message(world), [str(HOUR)], custom_id=f"tt:clock:{tid}")
+        lobby = table_message(world)
+        assert with_clock in embed_text(lobby) and no_clock not in embed_text(lobby)
+        assert f"tt:tmo:{tid}" in [c.get("custom_id") for c in components(lobby)]

@@ -110,6 +110,7 @@ async def test_entry_point_logs_in_syncs_answers_a_command_and_stops_on_sigterm(
             assert stderr.matching("tabletop: stopped"), context()
             assert len(stderr.matching("tabletop: ready as")) == 1, context()
             assert not stderr.matching("Traceback"), context()
+            assert not stderr.matching("voice will NOT be supported"), context()  # no voice, no warning
             # The bot closed the gateway itself (the fake closes only on exit). The code is 4000, not
             # 1000: discord.py's poll loop closes the socket first when Client.close() interrupts it.
             assert fake.close_codes, context()

@@ -91,12 +91,13 @@ async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_
     assert {"aside_pick", "trump_choice", "play", "push", "refused"} <= seen, "every private choice came up"
     final = table_message(world)
     text = embed_text(final)
-    assert "Game over" in text and "Winner:" in text
+    assert "Game over" in text and "Final result" in text and "🥇 **" in text
+    assert "Dealer:" not in text, "the game-over board drops Dealer/Leader"
     assert components(final) == []
     await check_board_attached(world)
     log = record(world)
     assert log.count("scored:**") == game.deal_number
-    assert "The game is over." in log and "Final standings" in log
+    assert "The game is over." in log and "Final result" in log
     assert "🔵" in log and "→ shop" in log and "⇒ 💰" in log, "the deal summary: tricks → shop → chips"
     assert len(dms(alice)) == game.deal_number, "one DM per deal, edited as the deal goes"
 
@@ -262,4 +263,4 @@ async def test_three_players_with_two_computers_advanced_game_to_the_end(simcord
     assert game.is_terminal() and dummy_rounds == game.deal_number
     log = record(world)
     assert log.count("🎭 the dummy:") == game.deal_number
-    assert "Final standings" in log
+    assert "Final result" in log

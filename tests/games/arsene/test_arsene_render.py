@@ -108,10 +108,64 @@ def test_deal_summary_lines_name_tricks_shop_chips_clash_police_tokens_exchange(
     )
     lines = UI.summary_lines(data, NAMES, TR)
     assert lines[0] == "🔵 **alice**: 3 tricks → shop 3 → takes 5 chips ⇒ 💰 7, 🛡️ 0"
-    assert lines[1] == "🟠 **bob**: 2 tricks → shop 2 → clash → +1 token ⇒ 💰 0, 🛡️ 1"
-    assert "clash → 🚨 caught by the police: loses 4 chips" in lines[2]
+    assert lines[1] == "🟠 **bob**: 2 tricks → shop 2 → clash with carol → +1 token ⇒ 💰 0, 🛡️ 1"
+    assert "clash with bob → 🚨 caught by the police: loses 4 chips" in lines[2]
     assert "0 tricks → no shop → hands 7 chips to alice" in lines[3]
     assert lines[4] == "🎭 the dummy: 1 trick → shop 1"
+
+
+def test_a_clash_with_the_dummy_names_the_other_player_too():
+    clash = {"tricks": 1, "shop": 1, "clash": True, "with_dummy": True, "token_gained": True}
+    data = summary(
+        players=[
+            dict(clash, chips_after=3, tokens_after=1),
+            {"tricks": 4, "shop": 4, "chips_taken": 2, "chips_after": 2, "tokens_after": 0},
+            dict(clash, chips_after=0, tokens_after=2),
+        ],
+        dummy={"tricks": 1, "shop": 1},
+    )
+    lines = UI.summary_lines(data, NAMES[:3], TR)
+    assert "shop 1 → clash with carol and the dummy → +1 token" in lines[0]
+    assert "shop 1 → clash with alice and the dummy → +1 token" in lines[2]
+    japanese = UI.summary_lines(data, NAMES[:3], Lang("ja"))
+    assert "宝石店1 → carol、ダミープレイヤーとバッティング" in japanese[0]
+    players = [dict(clash, chips_after=3), {"tricks": 4, "shop": 4, "chips_after": 0}]
+    alone = summary(players=players, dummy={"tricks": 1, "shop": 1})
+    assert "clash with the dummy →" in UI.summary_lines(alone, NAMES[:2], TR)[0]
+
+
+def finished_game(n: int = 4):
+    for engine, _events in random_games(n, False, seeds=range(1)):
+        if engine.is_terminal():
+            return engine
+    raise AssertionError("the game did not end")
+
+
+def test_the_game_over_board_has_no_dealer_leader_or_turn_marks_and_says_how_chips_read():
+    engine = finished_game()
+    public = engine.public_view()
+    for language in ("en", "ja"):
+        tr = Lang(language)
+        view = UI.table_view(public, NAMES, tr)
+        text = view_text(view)
+        assert tr("arsene.game_over") in view.title
+        for word in ("Dealer", "Leader", "ディーラー", "リード", "▶", "🎴"):
+            assert word not in text, (language, word)
+    running = view_text(UI.table_view(next(e for e, _ in random_games(4, False)).public_view(), NAMES, TR))
+    assert "🎴 Dealer" in running and "▶ to act" in running
+    assert UI.score_text(1, TR) == "1 chip" and UI.score_text(13, Lang("ja")) == "13チップ"
+
+
+def test_a_used_exemption_reads_as_part_of_the_tokens_not_of_this_deals_shop():
+    public = next(e for e, _ in random_games(4, False)).public_view()
+    public["players"][1]["exempt_used"] = True
+    text = view_text(UI.table_view(public, NAMES, TR))
+    (line,) = [row for row in text.splitlines() if "**bob**" in row]
+    assert "tokens (exemption already used this game) · " in line or "token (exemption" in line
+    assert line.index("exemption") < line.index("→"), "said before the shop, with the tokens"
+    ja_text = view_text(UI.table_view(public, NAMES, Lang("ja")))
+    (ja_line,) = [row for row in ja_text.splitlines() if "**bob**" in row]
+    assert ja_line.index("没収免除") < ja_line.index("→")
 
 
 def test_record_merges_the_take_or_push_into_the_trick_line():

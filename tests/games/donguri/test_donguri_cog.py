@@ -192,7 +192,7 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     assert "Game over" in embed_text(final)
     assert components(final) == []
     record = "\n".join(m.content for m in thread(world).history() if m.author.bot)
-    assert "Final standings" in record and record.count("scored") == 6
+    assert "Final result" in record and record.count("scored") == 6
     assert isinstance(final, discord.Message)
 
 

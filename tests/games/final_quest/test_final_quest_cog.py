@@ -214,6 +214,8 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert labels(table) == ["My hand / Play", "YES", "NO"]
     assert to_act(world, channel) == [target]
     assert f"Waiting for **{target.name}** to answer YES or NO" in embed_text(table)
+    question = f"❓ **{active.name}** asks: “Is your highest card a face card? @\u200beveryone”"
+    assert question in embed_text(table), "the open question is on the table message itself"
     assert labels(prompt(target)) == ["YES", "NO"]
 
     refused = await bystander.click(table, label="YES")
@@ -228,6 +230,7 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert f"{target.name} answers NO." in record_text(channel)
     assert labels(table_message(channel)) == ["My hand / Play"]
     assert "Answer: **NO**" in embed_text(table_message(channel))
+    assert "asks: “" not in embed_text(table_message(channel)), "answered: no longer open"
     assert to_act(world, channel) == [active]
     assert "End turn" in [c for c in labels(prompt(active))]
     assert len(enabled_ids(prompt(active))) == 4, "after the action: show cards or end the turn"
@@ -394,8 +397,9 @@ async def test_full_game_to_a_win_then_the_channel_is_unlocked(simcord_env):
     text = embed_text(final)
     assert "Game over" in text and "Hands at the end" in text
     winners = sorted(m.name for m in order if order.index(m) % 2 == order.index(fourth) % 2)
-    assert f"wins: {winners[0]} and {winners[1]}" in text or f"wins: {winners[1]} and {winners[0]}" in text
-    assert "team wins!" in record_text(channel) and "Final standings" in record_text(channel)
+    pair = f"**{winners[0]}** and **{winners[1]}**", f"**{winners[1]}** and **{winners[0]}**"
+    assert "🥇 " in text and (pair[0] in text or pair[1] in text), "the winning pair stands first"
+    assert "team wins!" in record_text(channel) and "Final result" in record_text(channel)
     assert labels(final) == []
     for member in order:
         assert enabled_ids(prompt(member)) == []

@@ -13,7 +13,7 @@ from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from cogs.final_quest.cog import parse_cards, question_params
 from cogs.final_quest.engine import OPT_REBUTTAL, REBUTTAL_ASKER, FinalQuestEngine
-from cogs.final_quest.image import render_table
+from cogs.final_quest.image import CENTRES, PANEL_H, PANEL_W, render_table
 from cogs.final_quest.render import FinalQuestUI
 
 UI = FinalQuestUI()
@@ -47,7 +47,7 @@ def texts(e):
 
 @pytest.mark.parametrize("options", [{}, {OPT_REBUTTAL: REBUTTAL_ASKER, "round_cap": 3}])
 def test_random_games_render_every_message_key(options, monkeypatch):
-    monkeypatch.setattr("cogs.final_quest.render.render_table", lambda public: b"")  # text only here
+    monkeypatch.setattr("cogs.final_quest.render.render_table", lambda public, names=None: b"")  # text only here
     for seed in range(8):
         e = FinalQuestEngine(4, seed, options)
         chooser = random.Random(seed)
@@ -127,8 +127,13 @@ def test_game_over_has_no_speakers_and_shows_every_hand():
     assert UI.speakers(e.public_view()) == set()
     view = UI.table_view(e.public_view(), NAMES, TR)
     assert view.title == "Game over"
-    assert "Team A (seats 1 and 3)** wins: ann and cat" in view.description
+    assert "wins" not in view.description, "the platform's result block says who won"
     assert "ann named cat's hand exactly: 7, 8, 9." in view.description
+    rows = UI.result_rows(e.results(), NAMES, TR)
+    assert rows == [
+        ("🥇", "🔵 Team A (seats 1 and 3): **ann** and **cat**", ""),
+        ("🥈", "🟠 Team B (seats 2 and 4): ben and dan", ""),
+    ]
     hands = dict(view.fields)["Hands at the end"]
     assert "🟠 dan: 10, 11, 12" in hands and "Centre card: 13" in hands
 
@@ -142,6 +147,33 @@ def test_picture_is_a_phone_sized_png_drawn_quickly():
     assert time.perf_counter() - start < 0.05
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size == (800, 600)
+
+
+def test_the_picture_shows_each_players_name_by_their_seat():
+    e = table(HANDS, centre=13, first=0)
+    bare = Image.open(io.BytesIO(render_table(e.public_view()))).convert("RGB")
+    named = Image.open(io.BytesIO(render_table(e.public_view(), NAMES))).convert("RGB")
+    assert UI.table_view(e.public_view(), NAMES, TR).image == render_table(e.public_view(), NAMES)
+    for cx, cy in CENTRES:  # the strip above each seat's panel (below, for the top seat) has its name
+        top = cy - PANEL_H // 2 - 44 if cy > 100 else cy + PANEL_H // 2 + 4
+        strip = (cx - PANEL_W // 2, top, cx + PANEL_W // 2, top + 40)
+        assert bare.crop(strip).tobytes() != named.crop(strip).tobytes()
+        panel = (cx - PANEL_W // 2, cy - PANEL_H // 2, cx + PANEL_W // 2, cy + PANEL_H // 2)
+        assert bare.crop(panel).tobytes() == named.crop(panel).tobytes(), "the seat itself is unchanged"
+
+
+def test_the_open_question_is_on_the_table_message():
+    e = table(HANDS, centre=13, first=0)
+    e.apply(0, "ask:1")
+    public = {**e.public_view(), "talk": "Is your highest card a face card?"}
+    view = UI.table_view(public, NAMES, TR)
+    assert "❓ **ann** asks: “Is your highest card a face card?”" in view.description
+    assert view.description.index("asks") < view.description.index("Waiting for **ben**")
+    ja = UI.table_view(public, NAMES, Lang("ja"))
+    assert "❓ **ann** の質問: 「Is your highest card a face card?」" in ja.description
+    e.apply(1, "answer:yes")
+    after = UI.table_view({**e.public_view(), "talk": "Is your highest card a face card?"}, NAMES, TR)
+    assert "asks:" not in after.description, "an answered question is no longer open"
 
 
 def test_card_parsing_for_quests():

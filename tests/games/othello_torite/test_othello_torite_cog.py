@@ -89,13 +89,15 @@ async def test_full_game_against_a_computer_from_the_dm_menus(simcord_env):
     text = embed_text(final)
     assert "Game over" in text and components(final) == []
     await image_of(final)
-    result = re.search(r"(?:wins|Draw), (\d+) black to (\d+) white", text)
-    assert result, "the final table names the winner or the draw"
+    assert text.index("Final result") < text.index("🥇"), "the final table names the winner (or both)"
+    black = re.search(r"\(Black\) · (\d+) on the board", text)
+    white = re.search(r"\(White\) · (\d+) on the board", text)
     replayed = OthelloToriteEngine.from_record(record_from(text))
     assert replayed.is_terminal()
-    assert replayed.scores() == [int(result.group(1)), int(result.group(2))], "the record replays the game"
+    assert replayed.scores() == [int(black.group(1)), int(white.group(1))], "the record replays the game"
+    assert f"· {max(replayed.scores())} discs" in text.split("🥇", 1)[1].splitlines()[0]
     log = "\n".join(m.content for m in thread(world).history() if m.author.bot)
-    assert "**Trick 1** ·" in log and "Final standings" in log
+    assert "**Trick 1** ·" in log and "Final result" in log
     assert len(dms(alice)) == 1, "one DM, edited as the game goes"
 
 

@@ -38,7 +38,7 @@ def test_board_picture_shows_suits_wild_discs_highlights_and_legal_squares():
     engine = OthelloToriteEngine(2, 1)
     engine.apply(BLACK, "place:r:d3")  # flips the wild d4; White must follow red on c3, e3 or c5
     pic = picture(engine)
-    assert pic.size == (image.WIDTH, image.HEIGHT) and 760 <= pic.width <= 820
+    assert pic.size == (image.WIDTH, image.HEIGHT)
     x, y = centre("d3")
     assert pic.getpixel((x, y)) == image.SUIT["red"], "a red disc has a red inner dot"
     x, y = centre("d4")
@@ -56,6 +56,31 @@ def test_board_picture_shows_suits_wild_discs_highlights_and_legal_squares():
     later = picture(engine)
     assert later.getpixel(centre("c3")) == image.SUIT["red"]
     assert later.getpixel((centre("c3")[0], centre("c3")[1] - image.DISC_R + 8)) == image.DISC["white"]
+
+
+def test_the_board_reads_on_a_phone():
+    """On a 400 px phone an embed image gets a box about 296 px wide and 280 px tall: the picture
+    is the board alone, so a square is over 30 px there (it was 26 px beside a header)."""
+    pic = picture(OthelloToriteEngine(2, 1))
+    scale = min(280 / pic.height, 296 / pic.width)
+    assert image.CELL * scale >= 30
+    assert image.CELL * 8 / max(pic.size) >= 0.9, "the board, not margins, fills the picture"
+
+
+def test_the_dm_prompt_carries_the_board_with_only_your_own_squares_marked():
+    engine = OthelloToriteEngine(2, 1)
+    engine.apply(BLACK, "place:r:d3")  # White must follow red on c3, e3 or c5
+    mine = UI.prompt(engine, WHITE, NAMES, TR)
+    assert mine.image and mine.image.startswith(b"\x89PNG") and "ringed marks" in mine.text
+    pic = Image.open(io.BytesIO(mine.image)).convert("RGB")
+    for square in ("c3", "e3", "c5"):
+        assert pic.getpixel(centre(square)) == image.SUIT["red"], "your legal squares are marked"
+    waiting = UI.prompt(engine, BLACK, NAMES, TR)
+    assert waiting.image and "ringed marks" not in waiting.text
+    pic = Image.open(io.BytesIO(waiting.image)).convert("RGB")
+    assert pic.getpixel(centre("c3")) == image.BOARD, "the other player's squares are not marked"
+    ja = UI.prompt(engine, WHITE, NAMES, Lang("ja"))
+    assert "輪で囲んだ印" in ja.text
 
 
 def test_blue_discs_are_diamonds_and_the_picture_changes_with_each_move():
@@ -133,15 +158,15 @@ def test_record_notes_automatic_passes_marker_and_the_end():
     events = engine.apply(BLACK, "place:r:f1") + engine.apply(BLACK, "place:r:h6")
     lines = UI.record(events, engine.public_view(), NAMES, TR)
     assert lines[0].startswith("**Trick 1** · ⚫ alice: 🔴 f1 (1 flipped) · ⏭️ ⚪ bob passes")
-    assert lines[-3:] == [
+    assert lines[-2:] == [
         "**Trick 3** · ⏭️ ⚫ alice passes (no legal placement) · ⏭️ ⚪ bob passes (no legal placement)",
         "Neither player can place a disc.",
-        "⚫ **alice** wins, 6 black to 0 white.",
-    ]
+    ], "who won is the platform's one final-result line, not the game's"
     final = UI.table_view(engine.public_view(), NAMES, TR)
     assert final.title == "Game over"
-    assert "```\n1. B:r:f1 W:pass 2. B:r:h6 W:pass 3. B:pass W:pass\n```" in final.description
-    assert ("Result", "⚫ **alice** wins, 6 black to 0 white.") in final.fields
+    record = "```\n1. B:r:f1 W:pass\n2. B:r:h6 W:pass\n3. B:pass W:pass\n```"
+    assert record in final.description, "the record is wrapped one trick per line"
+    assert UI.score_text(6, TR) == "6 discs" and UI.score_text(1, TR) == "1 disc"
     no_raw_keys(*lines, final.description)
 
 

@@ -235,4 +235,4 @@ async def test_full_game_one_human_two_computers(simcord_env, fixed_seed):
         assert f"**Round {n} over** · tricks:" in log
     assert log.count("Sets pass to the previous seat:") == 3
     assert "⚔ playoff on" in log
-    assert "**Tricks per round:**" in log and "Final standings" in log
+    assert "**Tricks per round:**" in log and "Final result" in log

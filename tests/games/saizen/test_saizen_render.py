@@ -135,3 +135,26 @@ def test_random_games_render_every_state():
             events = e.apply(seat, rng.choice(sorted(offered)))
             assert all("saizen." not in line for line in UI.record(events, e.public_view(), names, TR))
         UI.table_view(e.public_view(), names, TR)
+
+
+def test_the_joker_sentence_appears_only_to_a_leader_holding_a_joker():
+    with_joker = table([["S5", "J0", "H9"], ["H5", "D3"], ["S13", "D4"]], jokers=1)
+    lead = UI.prompt(with_joker, 0, NAMES, TR).text
+    assert "you lead trick 1" in lead and "Leading a joker names the suit it leads." in lead
+    without = table([["S5", "C2", "H9"], ["H5", "D3"], ["S13", "D4"]], jokers=1)
+    for language, sentence in (("en", "Leading a joker"), ("ja", "ジョーカーでリード")):
+        text = UI.prompt(without, 0, NAMES, Lang(language)).text
+        assert sentence not in text, language
+    assert "ジョーカーでリードするときは" in UI.prompt(with_joker, 0, NAMES, Lang("ja")).text
+
+
+def test_the_prompt_shows_the_rule_cards_in_force_with_the_led_suit_marked():
+    e = table([["S5", "C2"], ["H5", "S3"], ["S13", "D4"]], layout="S:low+may")
+    e.apply(0, "play:S5")
+    for seat in (1, 2):  # the seat to play, and one waiting
+        text = UI.prompt(e, seat, NAMES, TR).text
+        assert "**Rule cards now** (the suit led decides):" in text
+        assert "**♠︎ 小 low · 後 later · 無視 ignore · MAY follow · 必勝 must win** ◀" in text
+        assert "♥ 大 high · 後 later · 無視 ignore · MUST follow · 必勝 must win" in text
+    ja = UI.prompt(e, 1, NAMES, Lang("ja")).text
+    assert "**現在のルールカード**" in ja and "◀" in ja
