@@ -17,8 +17,6 @@ import os
 import random
 import time
 
-import pytest
-
 from tests.support import audit
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players, Table, bot_with_players
