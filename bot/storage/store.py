@@ -276,16 +276,11 @@ class Store:
         """Record lines as data: (kind, code, data, deal) after the table's last line."""
         if not rows:
             return
-        async with self.db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE table_id = ?", (table_id,)
-        ) as cur:
-            (last,) = await cur.fetchone()
+        # Each row takes the next position as it is inserted: one statement, no read before it.
         await self.db.executemany(
-            "INSERT INTO table_log (table_id, seq, kind, code, data, deal) VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                (table_id, last + 1 + i, kind, code, json.dumps(data), deal)
-                for i, (kind, code, data, deal) in enumerate(rows)
-            ],
+            "INSERT INTO table_log (table_id, seq, kind, code, data, deal)"
+            " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM table_log WHERE table_id = ?",
+            [(table_id, kind, code, json.dumps(data), deal, table_id) for kind, code, data, deal in rows],
         )
         await self.db.commit()
 
