@@ -22,6 +22,7 @@ from bot.tables.clock import now as clock_now
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.in_time import Arrivals
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
@@ -59,6 +60,7 @@ class TabletopBot(commands.Bot):
             guild_ready_timeout=0.2,
         )
         self.config = config
+        self.arrivals = Arrivals()
         self._announced = False
         self._startup: asyncio.Future | None = None
 
@@ -114,6 +116,7 @@ class TabletopBot(commands.Bot):
         # answers and the DMs they cause follow the language this interaction carries.
         if event_name == "interaction" and hasattr(self, "languages"):
             self.languages.note(args[0])
+            self.arrivals.note(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:

@@ -17,6 +17,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
 from bot.tables import render
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
+from bot.tables.in_time import in_time, send_private, update
 from bot.tables.service import TableService
 from bot.tables.speech import OVERWRITES, speech_mode
 
@@ -85,9 +86,10 @@ class Desk:
             await interaction.response.send_message(text, ephemeral=True)
 
     async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
-        """Run ``work``; turn every failure into a specific ephemeral message."""
+        """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
+        ephemeral message."""
         try:
-            await work
+            await in_time(interaction, self.bot.arrivals.left(interaction), work)
         except Exception as exc:
             await self.report(interaction, table_id, exc)
 
@@ -280,7 +282,7 @@ class Desk:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
         if self.on_table_message(interaction, table):
-            await interaction.response.edit_message(**rendered.edit_kwargs())
+            await update(interaction, **rendered.edit_kwargs())
             self.delivery.shown[(table.id, TABLE_MESSAGE)] = fingerprint(rendered)
         else:
             await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
@@ -328,7 +330,7 @@ class Desk:
             raise UserError("error.not_seated")
         engine = await self.service.engine(table)
         rendered = render.prompt_message(table, engine, seat, member_lang(interaction))
-        await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
+        await send_private(interaction, **rendered.send_kwargs())
 
     async def on_act(
         self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str
@@ -345,12 +347,13 @@ class Desk:
         in_dm = interaction.guild_id is None
         try:
             if self.on_table_message(interaction, table):
-                await interaction.response.defer()
+                if not interaction.response.is_done():
+                    await interaction.response.defer()
                 return
             tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
             header = tr("dm.header", url=jump_url(table)) if in_dm else ""
             rendered = render.prompt_message(table, engine, seat, tr, header=header)
-            await interaction.response.edit_message(**rendered.edit_kwargs())
+            await update(interaction, **rendered.edit_kwargs())
             if in_dm:
                 self.delivery.hand_shown(table, engine, seat)
         except discord.HTTPException as exc:
