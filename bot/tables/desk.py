@@ -71,12 +71,17 @@ class Desk:
         """The table, if this interaction may touch it: from the table's own server, or from the DM
         of a member seated there. A forged id from elsewhere changes nothing."""
         table = await self.service.table(table_id)
+        self.check(interaction, table)
+        return table
+
+    @staticmethod
+    def check(interaction: discord.Interaction[TabletopBot], table) -> None:
+        """``checked`` on a table already read."""
         if interaction.guild_id is None:
             if table.seat_of(interaction.user.id) is None:
                 raise UserError("error.not_seated")
         elif table.guild_id is not None and interaction.guild_id != table.guild_id:
             raise UserError("error.wrong_server")
-        return table
 
     # ---- replies ----------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
@@ -340,8 +345,10 @@ class Desk:
     async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
         """The move is committed, then answered in one call: the clicked hand is redrawn in the
         interaction response itself; every other surface follows through the delivery worker."""
-        await self.checked(interaction, table_id)
-        outcome = await self.service.act(table_id, interaction.user.id, version, action)
+        # Checked on the row the move reads under the table's lock: one read of the table, not two.
+        outcome = await self.service.act(
+            table_id, interaction.user.id, version, action, check=lambda t: self.check(interaction, t)
+        )
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None

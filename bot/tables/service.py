@@ -307,10 +307,20 @@ class TableService:
             return await self._committed(table_id, engine)
 
     # ---- play -------------------------------------------------------------------------------
-    async def act(self, table_id: int, user_id: int, version: int, action: str) -> Outcome:
-        """A member's move: checked, applied and committed in one transaction, or refused unchanged."""
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        version: int,
+        action: str,
+        check: Callable[[TableRow], None] | None = None,
+    ) -> Outcome:
+        """A member's move: checked (first by ``check``, which may refuse with a UserError), applied
+        and committed in one transaction, or refused unchanged."""
         async with self.locked(table_id):
             table = await self.table(table_id)
+            if check is not None:
+                check(table)
             if table.status != "running":
                 raise UserError("error.table_closed")
             seat = table.seat_of(user_id)
