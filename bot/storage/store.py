@@ -264,13 +264,15 @@ class Store:
         )
         await self.db.commit()
 
-    async def clear_dirty(self, table_id: int, version: int) -> bool:
-        """Mark the table shown, unless a change was committed after ``version`` was rendered."""
-        cur = await self.db.execute(
-            "UPDATE game_tables SET dirty = 0 WHERE id = ? AND version = ?", (table_id, version)
+    async def clear_dirty(self, table_id: int, version: int, recorded: int | None = None) -> None:
+        """Mark the table shown, unless a change was committed after ``version`` was rendered; and
+        store the record's position ``recorded`` when given."""
+        await self.db.execute(
+            "UPDATE game_tables SET dirty = CASE WHEN version = ? THEN 0 ELSE dirty END,"
+            " recorded = COALESCE(?, recorded) WHERE id = ?",
+            (version, recorded, table_id),
         )
         await self.db.commit()
-        return cur.rowcount > 0
 
     async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
         """Record lines as data: (kind, code, data, deal) after the table's last line."""

@@ -124,6 +124,8 @@ class Delivery:
         #: table id -> what its table message was last rendered from (see ``message_state``).
         self.message_states: dict[int, tuple] = {}
         self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
+        #: table id -> record position reached by lines that showed nothing, stored at the pass's end
+        self.recorded_later: dict[int, int] = {}
         self.worker = Worker("delivery", self._refresh, limit=8)
 
     @property
@@ -193,13 +195,16 @@ class Delivery:
             await surface(self.bot.speech.sync(table, engine.public_view() if engine else None))
         if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
             await surface(self.ping_turn(table))
+        recorded = self.recorded_later.pop(table.id, None)
         if delays:
+            if recorded is not None:
+                await self.service.store.update_table(table.id, recorded=recorded)
             self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
             self.worker.request(table.id, delay=max(min(delays), 0.05))
             return
         self.attempts.pop(table.id, None)
-        if table.dirty:
-            await self.service.store.clear_dirty(table.id, table.version)
+        if table.dirty or recorded is not None:
+            await self.service.store.clear_dirty(table.id, table.version, recorded=recorded)
         if table.status in ("finished", "cancelled"):
             if not table.settled:
                 await self.settle(table)
@@ -211,6 +216,7 @@ class Delivery:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
         self.message_states.pop(table_id, None)
+        self.recorded_later.pop(table_id, None)
 
     async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None:
         """Edit a message by its ids. Unlike ``PartialMessage.edit`` this neither builds the Message
@@ -307,8 +313,8 @@ class Delivery:
         lines += ui.record(batch, public, names, tr)
         upto, deal = rows[-1]["seq"], rows[-1]["deal"]
         store = self.service.store
-        if not lines:
-            await store.update_table(table.id, recorded=upto)
+        if not lines:  # stored with the pass's last write (``_refresh``)
+            self.recorded_later[table.id] = upto
             return
         last = await store.last_record(table.id)
         text = "\n".join(lines)

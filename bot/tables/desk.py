@@ -17,7 +17,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
 from bot.tables import render
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
-from bot.tables.in_time import in_time, send_private, update
+from bot.tables.in_time import acknowledge, in_time, send_private, update
 from bot.tables.service import TableService
 from bot.tables.speech import OVERWRITES, speech_mode
 
@@ -85,10 +85,7 @@ class Desk:
 
     # ---- replies ----------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await send_private(interaction, content=text)
 
     async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
         """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
@@ -354,8 +351,7 @@ class Desk:
         in_dm = interaction.guild_id is None
         try:
             if self.on_table_message(interaction, table):
-                if not interaction.response.is_done():
-                    await interaction.response.defer()
+                await acknowledge(interaction)
                 return
             tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
             header = tr("dm.header", url=jump_url(table)) if in_dm else ""

@@ -10,6 +10,7 @@ answer edits the clicked message (``update``) or comes as a private follow-up (`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import OrderedDict
 from collections.abc import Awaitable
 from typing import Any, TypeVar
@@ -20,6 +21,10 @@ ANSWER_BY = 2.0
 KEPT = 4096  # arrival times kept, for interactions not yet handled
 
 T = TypeVar("T")
+
+#: interaction id -> the lock its one response is sent under, while ``in_time`` runs its work:
+#: a deferral and the work's own answer never both go out.
+ANSWERING: dict[int, asyncio.Lock] = {}
 
 
 class Arrivals:
@@ -42,31 +47,49 @@ class Arrivals:
 async def in_time(interaction: discord.Interaction, left: float, work: Awaitable[T]) -> T:
     """Await ``work``; if it is not done within ``left`` seconds, acknowledge a component
     interaction first (a deferred update of the clicked message) and then wait for it."""
-    task = asyncio.ensure_future(work)
     if interaction.type is not discord.InteractionType.component:
-        return await task
+        return await work
+    lock = ANSWERING[interaction.id] = asyncio.Lock()
+    task = asyncio.ensure_future(work)
     try:
         return await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
     except TimeoutError:
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.defer()
-            except discord.HTTPException:
-                pass  # answered meanwhile, or too late anyway: the work still ends
+        async with lock:
+            if not interaction.response.is_done():
+                try:
+                    await interaction.response.defer()
+                except discord.HTTPException:
+                    pass  # too late anyway: the work still ends, and its answer edits the message
         return await task
+    finally:
+        ANSWERING.pop(interaction.id, None)
+
+
+def answering(interaction: discord.Interaction) -> contextlib.AbstractAsyncContextManager:
+    lock = ANSWERING.get(interaction.id)
+    return lock if lock is not None else contextlib.nullcontext()
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    """A deferred update, unless the interaction is answered already."""
+    async with answering(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.defer()
 
 
 async def update(interaction: discord.Interaction, **fields: Any) -> None:
     """Redraw the clicked message: in the response, or by editing it once the click is deferred."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**fields)
-    else:
-        await interaction.response.edit_message(**fields)
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**fields)
+        else:
+            await interaction.response.edit_message(**fields)
 
 
 async def send_private(interaction: discord.Interaction, **fields: Any) -> None:
     """An ephemeral answer: the response, or a follow-up once the click is deferred."""
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=True, **fields)
-    else:
-        await interaction.response.send_message(ephemeral=True, **fields)
+    async with answering(interaction):
+        if interaction.response.is_done():
+            await interaction.followup.send(ephemeral=True, **fields)
+        else:
+            await interaction.response.send_message(ephemeral=True, **fields)

@@ -68,3 +68,18 @@ async def test_a_late_arrival_is_deferred_at_once():
     left = arrivals.left(click)
     assert left < 0
     assert await answered(click, 0.05, left) == ["defer", "edit_original new hand"]
+
+
+@pytest.mark.asyncio
+async def test_the_answer_waits_for_a_deferral_in_flight():
+    """Discord refuses a second response (40060): the work's answer waits while the deferral is
+    being sent, then edits the clicked message instead."""
+    click = Click()
+    slow = click.response.defer
+
+    async def slow_defer() -> None:
+        await asyncio.sleep(0.1)  # the deferral is on its way when the work answers
+        await slow()
+
+    click.response.defer = slow_defer
+    assert await answered(click, 0.02, 0.01) == ["defer", "edit_original new hand"]
