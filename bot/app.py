@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import pool
+from bot.core import ratelimits
 from bot.core.config import Config
 from bot.core.translator import CatalogTranslator
 from bot.events.desk import TournamentDesk
@@ -60,6 +61,7 @@ class TabletopBot(commands.Bot):
             guild_ready_timeout=0.2,
         )
         self.config = config
+        ratelimits.throttle_sweeps(self.http)
         self.arrivals = Arrivals()
         self._announced = False
         self._startup: asyncio.Future | None = None
