@@ -38,6 +38,9 @@ CHANNEL_WINDOW = 5.0  # the budget (config ``channel_budget``) counts calls in t
 # A call leaves the count a little later than 5 s after it started: it reaches Discord some time after
 # it started (a busy loop, a retry), and Discord counts from then.
 CHANNEL_SLACK = 1.0
+# A running table's message, and its record, change at most once in this share of the channel's
+# window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
+PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 USERS = 4096  # members whose discord.User is kept for sending them DMs
 
@@ -121,8 +124,10 @@ class Delivery:
         self.shown: dict[tuple[int, int], str] = {}
         self.attempts: dict[int, int] = {}
         self.calls: dict[int, deque[float]] = {}
-        #: table id -> what its table message was last rendered from (see ``message_state``).
+        #: table id -> what its table message was last rendered from (see ``message_state``), and when.
         self.message_states: dict[int, tuple] = {}
+        self.message_edited: dict[int, float] = {}
+        self.record_edited: dict[int, float] = {}  # table id -> when its record last changed
         self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
@@ -216,6 +221,8 @@ class Delivery:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
         self.message_states.pop(table_id, None)
+        self.message_edited.pop(table_id, None)
+        self.record_edited.pop(table_id, None)
         self.recorded_later.pop(table_id, None)
 
     async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None:
@@ -269,9 +276,20 @@ class Delivery:
         state = self.message_state(table, engine)
         if not table.message_id or self.message_states.get(table.id) == state:
             return
+        self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True)
         await self.edit_table_message(table, render.table_message(table, engine, tr))
         self.message_states[table.id] = state
+        self.message_edited[table.id] = asyncio.get_running_loop().time()
+
+    def paced(self, table: TableRow, last: dict[int, float]) -> None:
+        """Raise ``Later`` while a running table's surface changed less than its pace ago."""
+        if table.status != "running" or table.id not in last:
+            return
+        pace = PACE * CHANNEL_WINDOW / self.bot.config.channel_budget
+        left = last[table.id] + pace - asyncio.get_running_loop().time()
+        if left > 0:
+            raise Later(left)
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         """Edit the table message, unless it already shows exactly this; post it again if deleted."""
@@ -291,6 +309,7 @@ class Delivery:
     # ---- the public record ------------------------------------------------------------------------
     async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
+        self.paced(table, self.record_edited)
         rows = await self.service.store.log_after(table.id, table.recorded)
         if not rows:
             return
@@ -317,6 +336,7 @@ class Delivery:
             self.recorded_later[table.id] = upto
             return
         last = await store.last_record(table.id)
+        self.record_edited[table.id] = asyncio.get_running_loop().time()
         text = "\n".join(lines)
         home = self.messageable(table.home_channel_id)
         fits = last is not None and not last["closed"] and len(last["lines"]) + len(text) < RECORD_LIMIT
