@@ -24,6 +24,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.tables.outbox import Outbox, mentions_url, says
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class Delivery:
         self.attempts: dict[int, int] = {}
         self.calls: dict[int, deque[float]] = {}
         self.worker = Worker("delivery", self._refresh, limit=8)
+        self.outbox = Outbox(bot)
 
     @property
     def service(self):
@@ -283,10 +285,14 @@ class Delivery:
         pieces = chunks(lines, RECORD_LIMIT)
         for i, chunk in enumerate(pieces):
             self.spend(table.home_channel_id)
-            message = await home.send(chunk, allowed_mentions=discord.AllowedMentions.none())
             part += 1
+            message, _ = await self.outbox.send_once(
+                table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
+                lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
+            )
             async with store.transaction():
                 await store.set_record(table.id, part, deal, message.id, chunk)
+                await self.outbox.done(table.id, f"record:{part}")
                 if i == len(pieces) - 1:
                     await store.update_table(table.id, recorded=upto)
 
@@ -316,8 +322,17 @@ class Delivery:
                 await partial.get_partial_message(row["message_id"]).edit(**rendered.edit_kwargs())
             else:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                message = await user.send(**rendered.send_kwargs())
-                await store.set_delivery(table.id, seat, deal, message.channel.id, message.id, False)
+                dm = user.dm_channel or await user.create_dm()
+                surface = f"dm:{seat}:{deal}"
+                message, sent = await self.outbox.send_once(
+                    table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
+                    lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),
+                )
+                async with store.transaction():
+                    await store.set_delivery(table.id, seat, deal, dm.id, message.id, False)
+                    await self.outbox.done(table.id, surface)
+                if not sent:
+                    raise Later(0.05)  # an earlier attempt's message, found: edited to this state next
         except discord.NotFound:
             if row is None:
                 raise
@@ -369,11 +384,14 @@ class Delivery:
         tr = Lang(table.language)
         when = render.timestamp(table.deadline) if table.deadline else ""
         self.spend(table.home_channel_id)
-        message = await home.send(
-            ping_text(waiting, "clock.turn_ping", tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
+        text = ping_text(waiting, "clock.turn_ping", tr, when)
+        message, _ = await self.outbox.send_once(
+            table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
+            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
         )
-        await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
+        async with store.transaction():
+            await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
+            await self.outbox.done(table.id, f"ping:{table.turn_no}")
         await self.dm_players(table, waiting, "clock.turn_dm", when)
 
     async def remind(self, table: TableRow) -> None:
