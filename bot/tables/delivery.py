@@ -395,30 +395,31 @@ class Delivery:
         await self.dm_players(table, waiting, "clock.turn_dm", when)
 
     async def remind(self, table: TableRow) -> None:
-        """Once per move clock: the players still waited for are told time is running out."""
-        await self.service.store.update_table(table.id, remind_at=None)
+        """Once per move clock: the players still waited for are told time is running out. The
+        reminder takes the place of the turn ping, so the thread keeps one live notice."""
         waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
+        store = self.service.store
         if not waiting:
+            await store.update_table(table.id, remind_at=None)
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline)
-        await self.messageable(table.home_channel_id).send(
-            ping_text(waiting, "clock.reminder", tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
+        home = self.messageable(table.home_channel_id)
+        text = ping_text(waiting, "clock.reminder", tr, when)
+        surface = f"remind:{table.turn_no}"
+        message, _ = await self.outbox.send_once(
+            table.id, surface, home, table.home_channel_id, says(text),
+            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
         )
+        async with store.transaction():
+            await store.update_table(table.id, remind_at=None, ping_message_id=message.id)
+            await self.outbox.done(table.id, surface)
+        if table.ping_message_id and table.ping_message_id != message.id:
+            try:
+                await home.get_partial_message(table.ping_message_id).delete()
+            except discord.NotFound:
+                pass
         await self.dm_players(table, waiting, "clock.reminder_dm", when)
-
-    async def call_players(self, table: TableRow, seats, table_key: str, dm_key: str) -> None:
-        """A mention at the table and a DM to each player who wants one."""
-        if not seats:
-            return
-        tr = Lang(table.language)
-        when = render.timestamp(table.deadline)
-        await self.messageable(table.home_channel_id).send(
-            ping_text(seats, table_key, tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        await self.dm_players(table, seats, dm_key, when)
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         for seat in seats:

@@ -93,8 +93,11 @@ async def test_reminder_fires_once_when_a_fifth_of_the_clock_is_left(simcord_env
     reminders = lambda: [m for m in thread(world).history() if "your move is due" in m.content]  # noqa: E731
     await simcord_env.advance_time(47 * 60)
     assert reminders() == []
+    pings = lambda: [m for m in thread(world).history() if "it is your turn" in m.content]  # noqa: E731
+    assert len(pings()) == 1
     await simcord_env.advance_time(2 * 60)
     assert len(reminders()) == 1
+    assert pings() == [], "the reminder takes the turn ping's place: one live notice in the thread"
     await simcord_env.advance_time(10 * 60)
     assert len(reminders()) == 1, "no second reminder for the same move"
 
