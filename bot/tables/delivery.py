@@ -193,6 +193,7 @@ class Delivery:
         if table.status in ("finished", "cancelled"):
             if not table.settled:
                 await self.settle(table)
+                await self.outbox.forget(table.id)
             self.forget(table.id)
         await self.bot.scheduler.rearm()
 

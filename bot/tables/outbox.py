@@ -77,6 +77,12 @@ class Outbox:
         await self.bot.store.db.commit()
 
 
+    async def forget(self, table_id: int) -> None:
+        """An ended table's intents that never completed (a send refused for good) are dropped."""
+        await self.bot.store.db.execute("DELETE FROM send_intents WHERE table_id = ?", (table_id,))
+        await self.bot.store.db.commit()
+
+
 def mentions_url(url: str) -> Callable[[discord.Message], bool]:
     """A message that links to ``url`` in its text or its embed (a hand DM names its table)."""
 
