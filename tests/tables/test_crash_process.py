@@ -127,4 +127,4 @@ async def test_a_hand_dm_sent_just_before_a_kill_is_found_again_not_sent_twice(t
         truths = audit.read_tables(bot.database)
         assert audit.hand_dms(players, [table], truths) == []
         assert audit.stale(players, [table], truths) == []
-        assert players.hand_dms(table, user)[-1].id == dm_id
+        assert dm_id in [m.id for m in players.hand_dms(table, user)], "the DM found again is kept"
