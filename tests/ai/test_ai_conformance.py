@@ -136,3 +136,21 @@ def test_a_computer_chooses_the_same_in_games_its_seat_cannot_tell_apart(cls, le
         assert ai.choose_action(twin, seat, level, budget_ms=15, seed=k) == first
         assert ai.choose_action(engine, seat, level, budget_ms=15, seed=k) == first
     assert differ >= 3 or not any(engine.hidden_from(s) for s in range(n))
+
+
+@pytest.mark.parametrize("cls", engine_classes(), ids=lambda c: c.game_id)
+def test_a_computer_reads_no_clock(cls, monkeypatch):
+    """Choices follow from the seed and the position alone, so a replay, a slower machine or a busy
+    one gets the same move: every level of every game chooses with the clocks taken away."""
+    import time
+
+    def no_clock() -> float:
+        raise AssertionError("a computer player read the clock")
+
+    for name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
+        monkeypatch.setattr(time, name, no_clock)
+    n, opts = max(cls.sample_configs(), key=lambda config: config[0])
+    for k, engine in enumerate(random_positions(cls, n, opts, 3, seed=600)):
+        seat = engine.to_act()[0]
+        for level in ai.LEVELS:
+            assert ai.choose_action(engine, seat, level, budget_ms=15, seed=k) in engine.legal_actions(seat)
