@@ -145,3 +145,51 @@ async def test_a_timed_out_move_is_chosen_at_the_seat_level(simcord_env, simcord
     assert "ran out of time" in "\n".join(m.content for m in world.channel.threads[-1].history())
     assert [(s, level) for s, level, _ in thoughts] == [(me, "normal")], "a member's seat: normal"
     assert engine.history[before] == (me, thoughts[0][2]), "the chooser's move was played for alice"
+
+
+async def test_other_tables_answer_while_a_computer_thinks(simcord_env, simcord_bot, monkeypatch):
+    """A computer's search is awaited off the table's lock and off the event loop: while one is
+    thinking (held here until the test lets it finish), clicks at another table, and even at the
+    thinking computer's own table, are answered."""
+    import asyncio
+
+    thinking = asyncio.Event()
+    finish = asyncio.Event()
+
+    async def think(game, num_players, options, seed, log, seat, level, move_seed):
+        thinking.set()  # the worker process's answer is outside input, as it is to the bot
+        await simcord_env.external_wait(finish.wait(), reason="a search in a worker process")
+        engine = engine_class(game).replay(num_players, seed, options, log)
+        return engine.legal_actions(seat)[0]
+
+    monkeypatch.setattr(simcord_bot.config, "computer_search", True)
+    monkeypatch.setattr(pool, "think", think)
+    world = make_world(simcord_env)
+    alice, bob = world.members[:2]
+    lobby = await open_table(world, alice, "donguri", players=3, length="short")
+    first = table_id(world)
+    await add_computer(alice, lobby, "hard")
+    await add_computer(alice, table_message(world), "hard")
+    for _ in range(3):
+        if thinking.is_set():
+            break
+        await play_from_dm(alice)
+    assert thinking.is_set() and not finish.is_set(), "a computer of the first table is thinking"
+    history = len((await simcord_bot.service.engine(await simcord_bot.service.table(first))).history)
+
+    # meanwhile: bob opens a second table, and alice asks for her hand at the first
+    second_lobby = await open_table(world, bob, "donguri", players=3, length="short")
+    picker = await bob.click(second_lobby, label="Add computer")
+    assert picker.ephemeral and "How strong" in picker.response.content
+    mine = await alice.click(next(m for m in world.channel.history() if m.embeds and f"#{first}" in m.embeds[0].title), label="My hand / Play")
+    assert mine.ephemeral and "Your hand" in embed_text(mine.response)
+    assert not finish.is_set()
+
+    finish.set()  # the search ends: its move is played
+    for _ in range(50):
+        await simcord_env.settle()
+        engine = await simcord_bot.service.engine(await simcord_bot.service.table(first))
+        if len(engine.history) > history:
+            break
+        await asyncio.sleep(0.01)
+    assert len(engine.history) > history
