@@ -64,7 +64,8 @@ def play(cls: type[Engine], n: int, game: int, seed: int, subject: str, other: s
         engine.apply(actor, action)
     ranks = engine.results()["ranks"]
     rank = ranks[seat]
-    first = 1 / ranks.count(1) if rank == 1 else 0.0
+    sides = cls.teams(n) or [[s] for s in range(n)]  # partners share one first place
+    first = 1 / sum(ranks[side[0]] == 1 for side in sides) if rank == 1 else 0.0
     return rank, first, times
 
 
