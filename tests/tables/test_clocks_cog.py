@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.support.table import (
     World,
+    add_computer,
     components,
     dms,
     embed_text,
@@ -27,7 +28,7 @@ async def timed_table(world, clock: int, policy: str = "computer_turn", humans: 
     for member in world.members[1:humans]:
         await member.click(lobby, label="Join")
     for _ in range(3 - humans):
-        await alice.click(table_message(world), label="Add computer")
+        await add_computer(alice, table_message(world))
     return alice
 
 
