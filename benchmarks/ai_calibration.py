@@ -6,7 +6,7 @@ Runs searches at positions from random games, records the simulated moves, the i
 CPU time of each, and fits time = move_us * moves + iteration_us * iterations by least squares.
 It prints the fitted values next to the registered ones, and how far the real CPU time of a
 search strays from the virtual clock (the worst ratio should stay well under 1 / TARGET_SHARE, or
-the CPU-time cap will cut searches short and make them depend on the machine).
+a search overruns its level's CPU budget).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main() -> None:
                 seat = engine.to_act()[0]
                 if len(engine.legal_actions(seat)) < 2:
                     continue
-                search = Search(engine, seat, ai, random.Random(k), args.budget_ms * 1000 * TARGET_SHARE, 1e9)
+                search = Search(engine, seat, ai, random.Random(k), args.budget_ms * 1000 * TARGET_SHARE)
                 start = time.process_time()
                 search.run()
                 rows.append((search.moves, search.iterations, 1e6 * (time.process_time() - start)))

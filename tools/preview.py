@@ -131,7 +131,8 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     if table.size == 2:
         await guest.click(lobby, custom_id=f"tt:join:{table_id}")
     while (table := await bot.service.table(table_id)).status == "lobby":
-        await host.click(message_of(guild, table.channel_id, table.message_id), custom_id=f"tt:bot:{table_id}")
+        picker = await host.click(message_of(guild, table.channel_id, table.message_id), custom_id=f"tt:bot:{table_id}")
+        await host.click(picker.response, custom_id=f"tt:bot:normal:{table_id}")
     for _ in range(moves):
         await play_a_move(bot, guild, await bot.service.table(table_id), members)
     table = await bot.service.table(table_id)

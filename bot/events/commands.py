@@ -70,6 +70,11 @@ FILL_CHOICES = [
     Choice(name=locale_str("Byes", key="cmd.tournament.fill.byes"), value="byes"),
     Choice(name=locale_str("Computer players", key="cmd.tournament.fill.computers"), value="computers"),
 ]
+LEVEL_CHOICES = [
+    Choice(name=locale_str("Easy (random moves)", key="cmd.tournament.level.easy"), value="easy"),
+    Choice(name=locale_str("Normal", key="cmd.tournament.level.normal"), value="normal"),
+    Choice(name=locale_str("Hard", key="cmd.tournament.level.hard"), value="hard"),
+]
 EXPORT_CHOICES = [
     Choice(name=locale_str("CSV (spreadsheet)", key="cmd.tournament.kind.csv"), value="csv"),
     Choice(name=locale_str("JSON (everything)", key="cmd.tournament.kind.json"), value="json"),
@@ -209,6 +214,7 @@ class TournamentCommands(
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
         confirm_pairings="Show each round's seating first; the organizer may swap players, then confirms",
         checkin_minutes="With signup_hours: check-in opens this long before the start; no-shows are removed",
+        computer_level="How strong computers are when they fill seats or play for absent players (default hard)",
     )
     @app_commands.choices(
         format=FORMAT_CHOICES,
@@ -217,6 +223,7 @@ class TournamentCommands(
         teams=TEAM_CHOICES,
         pairing=PAIRING_CHOICES,
         fill=FILL_CHOICES,
+        computer_level=LEVEL_CHOICES,
     )
     @app_commands.autocomplete(game=autocomplete_game, **dict.fromkeys(OPTION_SLOTS, autocomplete_option))
     async def create(
@@ -243,6 +250,7 @@ class TournamentCommands(
         round_hours: app_commands.Range[int, 1, 24 * 14] | None = None,
         confirm_pairings: bool = False,
         checkin_minutes: app_commands.Range[int, 5, 24 * 60] | None = None,
+        computer_level: str = "hard",
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -298,6 +306,7 @@ class TournamentCommands(
                 round_hours=round_hours,
                 confirm_pairings=confirm_pairings,
                 checkin_minutes=checkin_minutes,
+                computer_level=computer_level,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)

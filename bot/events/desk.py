@@ -350,7 +350,7 @@ class TournamentDesk:
         for row in late:
             for player in row.players:
                 if player is not None:
-                    await self.bot.service.hand_to_computer(row.table_id, player)
+                    await self.bot.service.hand_to_computer(row.table_id, player, tournament.computer_level)
             await self.bot.delivery.refresh(row.table_id)
 
     async def recover(self) -> None:

@@ -77,6 +77,7 @@ def settings_text(t: Tournament, tr: Lang) -> str:
         lines.append(tr(f"tournament.pairing.{fair.pairing_mode(t, unit_size(t))}"))
         if t.fill == "computers":
             lines.append(tr("tournament.fill.computers"))
+    lines.append(tr("tournament.level.line", level=tr(f"level.{t.computer_level}")))
     if t.teams:
         lines.append(tr(f"tournament.teams.{t.teams}"))
     if t.game in REGISTRY:

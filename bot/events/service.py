@@ -25,7 +25,7 @@ from bot.events.standings import bye_points, default_points, place_points
 from bot.events.store import Entrant, Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
 from bot.storage.store import TableRow
-from bot.tables.service import CLOCKS, TIMEOUT_POLICIES, TableService
+from bot.tables.service import CLOCKS, LEVELS, TIMEOUT_POLICIES, TableService
 
 FORMATS = ("swiss", "round_robin", "elimination")
 TEAM_MODES = ("fixed", "redraw")
@@ -75,6 +75,7 @@ class TournamentService(OrganizerControls, Ranking):
         round_hours: int | None = None,
         confirm_pairings: bool = False,
         checkin_minutes: int | None = None,
+        computer_level: str = "hard",
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -124,6 +125,8 @@ class TournamentService(OrganizerControls, Ranking):
             raise UserError("tournament.error.checkin_needs_deadline")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
+        if computer_level not in LEVELS:
+            raise UserError("error.bad_level")
         tournament_id = await self.store.create(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -150,6 +153,7 @@ class TournamentService(OrganizerControls, Ranking):
             round_hours=round_hours,
             confirm_pairings=int(confirm_pairings),
             checkin_minutes=checkin_minutes,
+            computer_level=computer_level,
         )
         return await self.get(tournament_id)
 
@@ -197,7 +201,7 @@ class TournamentService(OrganizerControls, Ranking):
             changed = []
             for row in await self.store.round_tables(tournament_id, tournament.round):
                 if row.table_id and user_id in row.players:
-                    if await self.tables.hand_to_computer(row.table_id, user_id):
+                    if await self.tables.hand_to_computer(row.table_id, user_id, tournament.computer_level):
                         changed.append(row.table_id)
             return await self.get(tournament_id), changed
 
@@ -476,6 +480,7 @@ class TournamentService(OrganizerControls, Ranking):
                     clock=tournament.clock,
                     on_timeout=tournament.on_timeout,
                     tournament_id=tournament.id,
+                    level=tournament.computer_level,
                 )
                 await self.store.set_round_table(tournament.id, row.round, row.number, table_id)
             table = await self.tables.table(table_id)

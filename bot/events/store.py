@@ -67,6 +67,7 @@ class Tournament:
     round_confirmed: int = 0
     checkin_minutes: int | None = None  # check-in opens this long before the sign-up deadline
     checkin_open: int = 0
+    computer_level: str = "hard"  # computers seated, playing timed-out moves or taking seats
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:

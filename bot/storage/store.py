@@ -327,6 +327,14 @@ class Store:
         )
         await self.db.commit()
 
+    async def dm_ids(self, table_id: int, seat: int) -> set[int]:
+        """The hand DMs a seat already has, one per deal."""
+        async with self.db.execute(
+            "SELECT message_id FROM deliveries WHERE table_id = ? AND seat = ? AND message_id IS NOT NULL",
+            (table_id, seat),
+        ) as cur:
+            return {r["message_id"] async for r in cur}
+
     async def any_failed_delivery(self, table_id: int, seat: int) -> bool:
         async with self.db.execute(
             "SELECT 1 FROM deliveries WHERE table_id = ? AND seat = ? AND failed = 1", (table_id, seat)

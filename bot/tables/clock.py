@@ -88,7 +88,9 @@ class Scheduler:
             for table in await self.bot.store.due_tables(now()):
                 try:
                     if table.deadline is not None and table.deadline <= now():
-                        await self.bot.service.expire(table.id)
+                        computers = getattr(self.bot, "computers", None)
+                        choose = await computers.for_timeout(table.id) if computers else None
+                        await self.bot.service.expire(table.id, choose)
                         await self.bot.delivery.refresh(table.id)
                     elif table.remind_at is not None and table.remind_at <= now():
                         await self.bot.delivery.remind(table)

@@ -1,6 +1,7 @@
 """Persistent components: every custom id carries the table id, so buttons work after a restart.
 
-``tt:<verb>:<table>`` lobby and table buttons; ``tt:a:<table>:<version>:<action>`` a move;
+``tt:<verb>:<table>`` lobby and table buttons; ``tt:bot:<level>:<table>`` a computer level to add;
+``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
 """
@@ -38,6 +39,28 @@ class TableButton(
 
     async def callback(self, interaction: Interaction) -> None:
         await _desk(interaction).on_table_button(interaction, self.verb, self.table_id)
+
+
+class LevelButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:bot:(?P<level>easy|normal|hard):(?P<tid>[0-9]+)",
+):
+    """One level in the host's "Add computer" picker: adds a computer of that level."""
+
+    def __init__(self, level: str, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:bot:{level}:{table_id}", **button))
+        self.level, self.table_id = level, table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["level"], int(match["tid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        from bot.tables.computer_levels import on_level
+
+        await on_level(_desk(interaction), interaction, self.level, self.table_id)
 
 
 class ActButton(
@@ -152,7 +175,7 @@ class EventButton(
         await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)
 
 
-ALL = (TableButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)
+ALL = (TableButton, LevelButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton, EventButton)
 
 
 def known(client: discord.Client, custom_id: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.ai import pool
@@ -49,6 +50,26 @@ class Computers:
         except Exception:
             log_.exception("table %s: the computer's search failed; it plays at random", table.id)
             return random.Random(move_seed(table, engine)).choice(legal)
+
+    async def for_timeout(self, table_id: int) -> Callable[[TableRow, Engine, int], str | None] | None:
+        """Moves for the members whose time ran out, thought out at their seats' level before
+        ``expire`` locks the table; they count only if the table has not moved on meanwhile.
+        At ``easy`` (or without search) the game's own timeout move stands, as before."""
+        service = self.bot.service
+        table = await service.table(table_id)
+        if table.status != "running" or table.on_timeout == "end" or not self.bot.config.computer_search:
+            return None
+        engine = await service.engine(table)
+        picks: dict[int, str] = {}
+        for seat in engine.to_act():
+            if not table.seats[seat].played_by_computer and table.seats[seat].level != "easy":
+                picks[seat] = await self.choose(table, engine, seat)
+        version = table.version
+
+        def choose(now: TableRow, _engine: Engine, seat: int) -> str | None:
+            return picks.get(seat) if now.version == version else None
+
+        return choose
 
     async def step(self, table_id: int) -> None:
         service = self.bot.service

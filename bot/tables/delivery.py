@@ -25,6 +25,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.tables.outbox import Outbox, mentions_url, says
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
@@ -132,6 +133,7 @@ class Delivery:
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
         self.worker = Worker("delivery", self._refresh, limit=8)
+        self.outbox = Outbox(bot)
 
     @property
     def service(self):
@@ -213,6 +215,7 @@ class Delivery:
         if table.status in ("finished", "cancelled"):
             if not table.settled:
                 await self.settle(table)
+                await self.outbox.forget(table.id)
             self.forget(table.id)
         if table.clock or table.deadline is not None or table.remind_at is not None:
             await self.bot.scheduler.rearm()  # a table without a clock changes no due time
@@ -357,10 +360,14 @@ class Delivery:
         pieces = chunks(lines, RECORD_LIMIT)
         for i, chunk in enumerate(pieces):
             self.spend(table.home_channel_id)
-            message = await home.send(chunk, allowed_mentions=discord.AllowedMentions.none())
             part += 1
+            message, _ = await self.outbox.send_once(
+                table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
+                lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
+            )
             async with store.transaction():
                 await store.set_record(table.id, part, deal, message.id, chunk)
+                await self.outbox.done(table.id, f"record:{part}")
                 if i == len(pieces) - 1:
                     await store.update_table(table.id, recorded=upto)
 
@@ -389,10 +396,18 @@ class Delivery:
                 await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
                 user = await self.user(user_id)
-                if user.dm_channel is not None:
-                    self.spend(user.dm_channel.id)  # a new deal's DM counts in its channel's budget
-                message = await user.send(**rendered.send_kwargs())
-                await store.set_delivery(table.id, seat, deal, message.channel.id, message.id, False)
+                dm = user.dm_channel or await user.create_dm()
+                self.spend(dm.id)  # a new deal's DM counts in its channel's budget
+                surface = f"dm:{seat}:{deal}"
+                message, sent = await self.outbox.send_once(
+                    table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
+                    lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),
+                )
+                async with store.transaction():
+                    await store.set_delivery(table.id, seat, deal, dm.id, message.id, False)
+                    await self.outbox.done(table.id, surface)
+                if not sent:
+                    raise Later(0.05)  # an earlier attempt's message, found: edited to this state next
         except discord.NotFound:
             if row is None:
                 raise
@@ -445,38 +460,42 @@ class Delivery:
         tr = Lang(table.language)
         when = render.timestamp(table.deadline) if table.deadline else ""
         self.spend(table.home_channel_id)
-        message = await home.send(
-            ping_text(waiting, "clock.turn_ping", tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
+        text = ping_text(waiting, "clock.turn_ping", tr, when)
+        message, _ = await self.outbox.send_once(
+            table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
+            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
         )
-        await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
+        async with store.transaction():
+            await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
+            await self.outbox.done(table.id, f"ping:{table.turn_no}")
         await self.dm_players(table, waiting, "clock.turn_dm", when)
 
     async def remind(self, table: TableRow) -> None:
-        """Once per move clock: the players still waited for are told time is running out."""
-        await self.service.store.update_table(table.id, remind_at=None)
+        """Once per move clock: the players still waited for are told time is running out. The
+        reminder takes the place of the turn ping, so the thread keeps one live notice."""
         waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
+        store = self.service.store
         if not waiting:
+            await store.update_table(table.id, remind_at=None)
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline)
-        await self.messageable(table.home_channel_id).send(
-            ping_text(waiting, "clock.reminder", tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
+        home = self.messageable(table.home_channel_id)
+        text = ping_text(waiting, "clock.reminder", tr, when)
+        surface = f"remind:{table.turn_no}"
+        message, _ = await self.outbox.send_once(
+            table.id, surface, home, table.home_channel_id, says(text),
+            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
         )
+        async with store.transaction():
+            await store.update_table(table.id, remind_at=None, ping_message_id=message.id)
+            await self.outbox.done(table.id, surface)
+        if table.ping_message_id and table.ping_message_id != message.id:
+            try:
+                await home.get_partial_message(table.ping_message_id).delete()
+            except discord.NotFound:
+                pass
         await self.dm_players(table, waiting, "clock.reminder_dm", when)
-
-    async def call_players(self, table: TableRow, seats, table_key: str, dm_key: str) -> None:
-        """A mention at the table and a DM to each player who wants one."""
-        if not seats:
-            return
-        tr = Lang(table.language)
-        when = render.timestamp(table.deadline)
-        await self.messageable(table.home_channel_id).send(
-            ping_text(seats, table_key, tr, when),
-            allowed_mentions=discord.AllowedMentions(users=True),
-        )
-        await self.dm_players(table, seats, dm_key, when)
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         for seat in seats:

@@ -16,6 +16,7 @@ from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
 from bot.tables import render
+from bot.tables.computer_levels import ask_level
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
 from bot.tables.in_time import acknowledge, in_time, send_private, update
 from bot.tables.service import TableService
@@ -263,7 +264,8 @@ class Desk:
         elif verb == "leave":
             table = await service.leave(table_id, user.id)
         elif verb == "bot":
-            table = await service.add_computer(table_id, user.id)
+            await ask_level(self, interaction, await service.table(table_id))
+            return
         elif verb == "cancel":
             table = await service.cancel(table_id, user.id)
             await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")

@@ -54,6 +54,17 @@ def seat_name(seat: Seat, tr: Lang) -> str:
     return seat.name
 
 
+def seat_label(seat: Seat, tr: Lang) -> str:
+    """A seat's name and, where a computer plays it, the computer's level: for the lobby and the
+    table message (buttons and notes keep the short name)."""
+    level = tr(f"level.{seat.level}")
+    if seat.is_computer:
+        return tr("table.computer_level", n=seat.name.split(":")[-1], level=level)
+    if seat.away:
+        return tr("table.away_level", player=seat.name, level=level)
+    return seat.name
+
+
 def timestamp(when: float | None, style: str = "R") -> str:
     """A Discord timestamp: each reader sees it in their own time zone and language."""
     return f"<t:{int(when)}:{style}>" if when else "—"
@@ -98,7 +109,7 @@ def _view(*items: discord.ui.Item) -> discord.ui.View:
 def lobby(table: TableRow, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
     cls = ui.engine
-    players = "\n".join(f"{i + 1}. {seat_name(s, tr)}" for i, s in enumerate(table.seats)) or "—"
+    players = "\n".join(f"{i + 1}. {seat_label(s, tr)}" for i, s in enumerate(table.seats)) or "—"
     embed = discord.Embed(title=game_title(table, tr), colour=0x5865F2)
     embed.description = tr("lobby.intro", host=f"<@{table.host_id}>")
     summary = ui.option_summary(table.options, table.size, tr)
@@ -178,7 +189,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
         public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
     if table.status == "finished" and not engine.is_terminal():
         public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
-    view = ui.table_view(public, seat_names(table, tr), tr)
+    view = ui.table_view(public, [seat_label(s, tr) for s in table.seats], tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
     result = results.stored_result(table, engine) if table.status == "finished" else None
     if result is not None:

@@ -162,9 +162,12 @@ class TableService:
         clock: int | None,
         on_timeout: str,
         tournament_id: int | None = None,
+        level: str = "normal",
     ) -> int:
         """A table with every seat already taken, in the given seat order, ready for ``start(...,
-        shuffle=False)``: for events, seated by their pairing rather than by Join buttons."""
+        shuffle=False)``: for events, seated by their pairing rather than by Join buttons. Every seat
+        gets the event's computer ``level``: empty seats play at it, and so does a computer that
+        moves for a player out of time or takes their seat."""
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -179,7 +182,9 @@ class TableService:
             rated=1,
             tournament_id=tournament_id,
         )
-        await self.store.set_seats(table_id, [Seat(i, uid, name) for i, (uid, name) in enumerate(players)])
+        await self.store.set_seats(
+            table_id, [Seat(i, uid, name, level=level) for i, (uid, name) in enumerate(players)]
+        )
         return table_id
 
     async def hand_over(self, table_id: int, old: int, new: tuple[int, str]) -> bool:
@@ -192,8 +197,9 @@ class TableService:
             await self._seat_member(table, position, new)
             return True
 
-    async def hand_to_computer(self, table_id: int, user_id: int) -> bool:
-        """A player who left an event: a computer plays their seat to the end of the table."""
+    async def hand_to_computer(self, table_id: int, user_id: int, level: str | None = None) -> bool:
+        """A player who left an event: a computer plays their seat to the end of the table, at
+        ``level`` (None: the level stored with the seat, which an event sets when it seats)."""
         async with self.locked(table_id):
             table = await self.table(table_id)
             position = table.seat_of(user_id)
@@ -201,7 +207,8 @@ class TableService:
                 return False
             seats = list(table.seats)
             seats[position].away = True
-            seats[position].level = "hard"
+            if level is not None:
+                seats[position].level = level
             async with self.store.transaction():
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
@@ -238,14 +245,16 @@ class TableService:
             await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
             return await self.table(table_id)
 
-    async def add_computer(self, table_id: int, user_id: int) -> TableRow:
+    async def add_computer(self, table_id: int, user_id: int, level: str = "normal") -> TableRow:
+        if level not in LEVELS:
+            raise UserError("error.bad_level")
         async with self.locked(table_id):
             table = await self._lobby(table_id)
             self._require_host(table, user_id)
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             number = 1 + sum(s.is_computer for s in table.seats)
-            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}")])
+            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
             return await self.table(table_id)
 
     async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
@@ -466,7 +475,10 @@ class TableService:
             return await self.table(table_id)
 
     async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str] | None = None) -> bool:
-        """Handle a passed deadline once: a computer moves for the absent players, or the table ends."""
+        """Handle a passed deadline once: a computer moves for the absent players, or the table ends.
+
+        ``choose(table, engine, seat)``: the move a computer of the seat's level chose beforehand
+        (thinking is not done under the lock), or None; then the game's timeout move, else random."""
         async with self.locked(table_id):
             table = await self.table(table_id)
             now = self.now()
@@ -500,9 +512,9 @@ class TableService:
                 if seat not in engine.to_act():
                     continue
                 legal = engine.legal_actions(seat)
-                preferred = REGISTRY[table.game].timeout_action(engine, seat)
+                preferred = choose(table, engine, seat) if choose else None
                 if preferred not in legal:
-                    preferred = choose(table, engine, seat) if choose else None
+                    preferred = REGISTRY[table.game].timeout_action(engine, seat)
                 if preferred not in legal:
                     preferred = random.Random(f"{table.seed}:{len(engine.history)}:timeout").choice(legal)
                 events += engine.apply(seat, preferred)

@@ -23,12 +23,6 @@ from tests.games.othello_torite.test_othello_torite_engine import BLACK, positio
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def no_time_cap(monkeypatch):
-    """Only the virtual clock counts, so these results do not depend on the machine's load."""
-    monkeypatch.setattr(ai, "CAP_FACTOR", 1000.0)
-
-
 def test_the_platform_finds_game_hooks_without_importing_any_game():
     for path in (ROOT / "bot" / "ai").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
@@ -161,6 +155,78 @@ async def test_the_pool_thinks_in_another_process_and_agrees_with_choose_action(
         for level in ("easy", "normal"):
             chosen = await pool.think("othello_torite", 2, {}, 9, engine.history, seat, level, move_seed=77)
             assert chosen == ai.choose_action(engine, seat, level, seed=77)
+    finally:
+        pool.shutdown()
+        pool.configure(None)
+
+
+KILLED_BOT = """
+import asyncio, os, sys
+from bot.ai import pool
+from cogs.othello_torite.engine import OthelloToriteEngine
+
+async def main():
+    engine = OthelloToriteEngine(2, 9)
+    await pool.think("othello_torite", 2, {}, 9, [], engine.to_act()[0], "normal", 1)
+    print(*pool.worker_pids(), flush=True)
+    os._exit(0)  # dies like a killed bot: no shutdown, no exit handlers
+
+asyncio.run(main())
+"""
+
+
+def test_search_workers_die_with_the_bot_and_do_not_hold_its_output():
+    """A bot killed mid-game leaves no worker behind, and whoever reads its stderr sees it end."""
+    import subprocess
+    import sys
+    import time
+
+    bot = subprocess.Popen(
+        [sys.executable, "-c", KILLED_BOT], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    out, err = bot.communicate(timeout=60)  # returns only once every holder of the pipes is gone
+    pids = [int(p) for p in out.split()]
+    assert pids, err
+    deadline = time.monotonic() + 10
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [p for p in pids if _running(p)]
+    assert not alive
+
+
+def _running(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+async def test_shutdown_ends_a_worker_in_the_middle_of_a_search():
+    import asyncio
+    import time
+
+    engine = OthelloToriteEngine(2, 9)
+    pool.configure(1)
+    try:
+        thinking = asyncio.ensure_future(
+            pool.think("othello_torite", 2, {}, 9, [], engine.to_act()[0], "hard", 1)
+        )
+        while not pool.worker_pids():
+            await asyncio.sleep(0.05)
+        pids = pool.worker_pids()
+        start = time.monotonic()
+        pool.shutdown()
+        assert time.monotonic() - start < 5
+        assert not any(_running(p) for p in pids)
+        thinking.cancel()
     finally:
         pool.shutdown()
         pool.configure(None)

@@ -18,7 +18,7 @@ from discord.app_commands import TranslationContextLocation as Where
 
 from bot.core.i18n import _flatten, catalog, t
 from bot.core.translator import CatalogTranslator, translate_key, valid_name
-from tests.support.table import embed_text, enabled_ids, hand_dm, labels
+from tests.support.table import add_computer, embed_text, enabled_ids, hand_dm, labels
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Catalogs that must be complete in both languages now; other games join when they get a ja.toml.
@@ -482,8 +482,8 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     english = await emma.click(lobby, label="開始")
     assert english.ephemeral and reply_text(english) == "Only the host of this table can do that."
 
-    await taro.click(lobby, label="コンピューターを追加")
-    await taro.click(latest_table(channel), label="コンピューターを追加")
+    await add_computer(taro, lobby, label="コンピューターを追加")
+    await add_computer(taro, latest_table(channel), label="コンピューターを追加")
     table = latest_table(channel)
     text = embed_text(table)
     assert "ディール 1/6" in text and "CPU" in text and "手番" in text
@@ -516,8 +516,8 @@ async def test_a_donguri_table_in_english(simcord_env, client_locales):
     assert {"Join", "Leave", "Start", "Cancel", "Add computer"} <= set(labels(lobby))
     refused = await hana.click(lobby, label="Start")
     assert refused.ephemeral and reply_text(refused) == "それができるのはこの卓のホストだけです。"
-    await alice.click(lobby, label="Add computer")
-    await alice.click(latest_table(channel), label="Add computer")
+    await add_computer(alice, lobby)
+    await add_computer(alice, latest_table(channel))
     table = latest_table(channel)
     assert "Deal 1/9" in embed_text(table) and not japanese(embed_text(table))
     assert "**Your hand** (12 cards)" in embed_text(hand_dm(alice))

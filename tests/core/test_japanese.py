@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.core.i18n import Lang, catalog
-from bot.tables.delivery import Delivery
+from bot.tables.delivery import ping_text
 
 # ---- no sentence joined to another with ": " --------------------------------------------------
 
@@ -84,27 +84,10 @@ def test_names_are_listed_as_each_language_writes_them():
     assert ja.join(iter(["A", "B", "C"])) == "A、B、C"
 
 
-class Channel:
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-
-    async def send(self, content: str, **_kwargs) -> None:
-        self.sent.append(content)
-
-
 async def ping(language: str, players: int, key: str) -> str:
-    """The text ``Delivery.call_players`` posts at the table for this many players."""
-    channel = Channel()
-
-    async def no_dms(*_args) -> None:
-        return None
-
-    delivery = SimpleNamespace(messageable=lambda _channel_id: channel, dm_players=no_dms)
-    table = SimpleNamespace(language=language, deadline=1_800_000_000, home_channel_id=5)
+    """The text posted at the table (turn ping or reminder) for this many players."""
     seats = [SimpleNamespace(user_id=n) for n in range(1, players + 1)]
-    await Delivery.call_players(delivery, table, seats, key, key.replace("ping", "dm"))
-    (text,) = channel.sent
-    return text
+    return ping_text(seats, key, Lang(language), "<t:1800000000:R>")
 
 
 WHEN = "<t:1800000000:R>"

@@ -278,6 +278,10 @@ class Rest:
             return error_response(404, "Unknown Channel", 10003)
         limit = int(request.query.get("limit", 50))
         shown = [m for m in self.model.shown(channel.id) if m.visible_to is None]
+        if "after" in request.query:  # the oldest ``limit`` after it, newest first, as Discord answers
+            after = int(request.query["after"])
+            later = [m for m in shown if int(m.id) > after][:limit]
+            return json_response([m.payload(self.model) for m in reversed(later)])
         return json_response([m.payload(self.model) for m in reversed(shown[-limit:])])
 
     async def bulk_delete(self, request: web.Request) -> web.Response:

@@ -149,7 +149,7 @@ class Players:
         if clock is not None:
             await self.lobby_click(table, host, f"tt:clock:{table_id}", [str(clock)])
         for _ in range(computers):
-            await self.lobby_click(table, host, f"tt:bot:{table_id}")
+            await self.lobby_click(table, host, f"tt:bot:normal:{table_id}")  # a level of the picker
         for member in players[1:]:
             await self.lobby_click(table, member, f"tt:join:{table_id}")
         return table

@@ -103,3 +103,13 @@ async def play_from_dm(member: Any) -> str:
     assert ids, f"{member.name} has no playable button in their DM"
     await member.user.click(message, custom_id=ids[0])
     return ids[0]
+
+
+async def add_computer(member: Any, lobby: Any, level: str = "normal", label: str = "Add computer"):
+    """The host presses Add computer, then a level in the picker only they see."""
+    picker = await member.click(lobby, label=label)
+    assert picker.ephemeral, picker
+    wanted = next(
+        c["custom_id"] for c in components(picker.response) if c.get("custom_id", "").startswith(f"tt:bot:{level}:")
+    )
+    return await member.click(picker.response, custom_id=wanted)

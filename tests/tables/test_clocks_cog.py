@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tests.support.table import (
     World,
+    add_computer,
     components,
     dms,
     embed_text,
@@ -27,7 +28,7 @@ async def timed_table(world, clock: int, policy: str = "computer_turn", humans: 
     for member in world.members[1:humans]:
         await member.click(lobby, label="Join")
     for _ in range(3 - humans):
-        await alice.click(table_message(world), label="Add computer")
+        await add_computer(alice, table_message(world))
     return alice
 
 
@@ -93,8 +94,11 @@ async def test_reminder_fires_once_when_a_fifth_of_the_clock_is_left(simcord_env
     reminders = lambda: [m for m in thread(world).history() if "your move is due" in m.content]  # noqa: E731
     await simcord_env.advance_time(47 * 60)
     assert reminders() == []
+    pings = lambda: [m for m in thread(world).history() if "it is your turn" in m.content]  # noqa: E731
+    assert len(pings()) == 1
     await simcord_env.advance_time(2 * 60)
     assert len(reminders()) == 1
+    assert pings() == [], "the reminder takes the turn ping's place: one live notice in the thread"
     await simcord_env.advance_time(10 * 60)
     assert len(reminders()) == 1, "no second reminder for the same move"
 

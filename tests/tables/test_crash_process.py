@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import sqlite3
 import time
 
 from tests.support import audit
@@ -93,3 +94,37 @@ async def test_kill_9_at_random_moments_loses_nothing_and_leaves_nothing_stale(t
         failed = {k: v for k, v in report.items() if v}
         assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())
         assert not fake.unknown, fake.summary()
+
+
+async def test_a_hand_dm_sent_just_before_a_kill_is_found_again_not_sent_twice(tmp_path):
+    """The window the outbox closes: Discord made the DM, then the process died before storing its
+    id. The database is put in exactly that state while the bot is down (the stored id forgotten,
+    the intent left open); after the restart the member still has one hand DM for the deal, and it
+    shows the current hand."""
+    async with bot_with_players(tmp_path, random.Random(5)) as (fake, bot, players):
+        (table,) = await open_tables(fake, players, 1)
+        await play_for(players, [table], 1.0)
+        await fake.quiet(SETTLE, timeout=60)
+        await bot.kill()
+        truth = audit.read_tables(bot.database)[table.id]
+        deal = truth.engine.deal_number
+        user = table.players[0]
+        seat = next(s.position for s in truth.seats if s.user_id == user.id)
+        (dm_id,) = [m.id for m in players.hand_dms(table, user)][-1:]
+        db = sqlite3.connect(bot.database)
+        with db:
+            db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ? AND deal = ?", (table.id, seat, deal))
+            db.execute(
+                "INSERT INTO send_intents (table_id, surface, channel_id, sent_after) VALUES (?, ?, ?, ?)",
+                (table.id, f"dm:{seat}:{deal}", int(fake.model.dm_of[user.id]), int(dm_id) - 1),
+            )
+            db.execute("UPDATE game_tables SET dirty = 1 WHERE id = ?", (table.id,))
+        db.close()
+        await bot.start()
+        await bot.ready()
+        await play_for(players, [table], 1.0)
+        await fake.quiet(SETTLE, timeout=60)
+        truths = audit.read_tables(bot.database)
+        assert audit.hand_dms(players, [table], truths) == []
+        assert audit.stale(players, [table], truths) == []
+        assert dm_id in [m.id for m in players.hand_dms(table, user)], "the DM found again is kept"

@@ -29,7 +29,8 @@ async def finish_with_computers(world, bot, game: str, options: dict):
     await host.slash(world.channel, f"{COMMAND.get(game, game)} new", **options)
     table = await bot.service.table(1)
     for _ in range(table.size - 1):
-        await host.click(message_of(world, table.channel_id, table.message_id), custom_id="tt:bot:1")
+        picker = await host.click(message_of(world, table.channel_id, table.message_id), custom_id="tt:bot:1")
+        await host.click(picker.response, custom_id="tt:bot:normal:1")
     assert await bot.service.hand_to_computer(1, host.id)
     await bot.service.play_computers(1)  # at once, rather than at the computers' worker's pace
     await bot.delivery.refresh(1)

@@ -7,6 +7,7 @@ import pytest
 from bot.core import cards
 from tests.support.arsene import engine, first_clockwise_target, record, shown_labels, table_id
 from tests.support.table import (
+    add_computer,
     components,
     dms,
     embed_text,
@@ -50,7 +51,7 @@ async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_
     lobby = await open_table(world, alice, "arsene", players=4)
     assert "Basic rules" in embed_text(lobby)
     for _ in range(3):
-        await alice.click(table_message(world), label="Add computer")
+        await add_computer(alice, table_message(world))
     table = embed_text(table_message(world))
     assert "Jewel shops" in table and "Thieves" in table and "Dealer:" in table
     await check_board_attached(world)
@@ -184,8 +185,8 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     alice, bob = world.members[:2]
     lobby = await open_table(world, alice, "arsene", players=4)
     await bob.click(lobby, label="Join")
-    await alice.click(table_message(world), label="Add computer")
-    await alice.click(table_message(world), label="Add computer")
+    await add_computer(alice, table_message(world))
+    await add_computer(alice, table_message(world))
     humans = {alice, bob}
     for _ in range(600):
         (member,) = to_act(world)
@@ -245,8 +246,8 @@ async def test_three_players_with_two_computers_advanced_game_to_the_end(simcord
     world = make_world(simcord_env)
     alice = world.members[0]
     lobby = await open_table(world, alice, "arsene", players=3, advanced=True)
-    await alice.click(lobby, label="Add computer")
-    await alice.click(table_message(world), label="Add computer")
+    await add_computer(alice, lobby)
+    await add_computer(alice, table_message(world))
     dummy_rounds = 0
     for _ in range(400):
         if not to_act(world):

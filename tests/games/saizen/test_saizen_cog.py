@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.support.table import (
+    add_computer,
     components,
     dms,
     embed_text,
@@ -72,8 +73,8 @@ async def choose(member, message, action: str):
 async def with_two_computers(world, **options):
     alice = world.members[0]
     lobby = await open_table(world, alice, "saizen", players=3, **options)
-    await alice.click(lobby, label="Add computer")
-    await alice.click(table_message(world), label="Add computer")
+    await add_computer(alice, lobby)
+    await add_computer(alice, table_message(world))
     return alice
 
 

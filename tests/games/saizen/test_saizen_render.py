@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import random
-import time
 
 from PIL import Image
 
@@ -104,14 +103,12 @@ def test_options_and_refusal_params_are_readable():
     assert TR("saizen.error.must_win", **params) == "Must win (必勝): ♠︎Q 🃏 would win now — play one of them."
 
 
-def test_picture_is_fast_and_shows_a_moved_chip():
+def test_picture_shows_a_moved_chip():
     e = SaizenEngine(3, 2, {})
     before = rule_cards_png(e.public_view()["rule_cards"])
     e.apply(e.to_act()[0], "chip:H:tie")
     rule_cards = e.public_view()["rule_cards"]
-    start = time.perf_counter()
     after = rule_cards_png(rule_cards, "H")
-    assert time.perf_counter() - start < 0.05
     image = Image.open(io.BytesIO(after))
     assert image.size[0] == 800 and after != before
 

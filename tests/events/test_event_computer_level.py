@@ -1,0 +1,45 @@
+"""An event's computer level: set with /tournament create (default hard), shown on the event,
+stored with every seat of its tables, and used when a dropped player's seat goes to a computer."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.events.test_tournament_cog import button_id, create_swiss, event_world, sign_up_all
+from tests.support.table import embed_text
+
+pytestmark = pytest.mark.simcord(settle_timeout=60)
+
+
+async def seats_of_round(bot, tournament_id: int):
+    rows = await bot.tournaments.service.store.round_tables(tournament_id)
+    return [seat for row in rows if row.table_id for seat in (await bot.service.table(row.table_id)).seats]
+
+
+async def test_events_default_to_hard_computers(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env, players=3)
+    signup = await create_swiss(organizer, channel)
+    assert "Computer players play at the hard level" in embed_text(signup)
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    assert (await simcord_bot.tournaments.service.get(tournament_id)).computer_level == "hard"
+
+
+async def test_an_event_plays_its_computers_at_the_chosen_level(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env, players=4)
+    signup = await create_swiss(organizer, channel, rounds=1, computer_level="normal", fill="computers")
+    assert "Computer players play at the normal level" in embed_text(signup)
+    tournament_id = int(button_id(signup, "drop").split(":")[-1])
+    assert (await simcord_bot.tournaments.service.get(tournament_id)).computer_level == "normal"
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+
+    seats = await seats_of_round(simcord_bot, tournament_id)
+    assert len(seats) == 6 and any(s.user_id is None for s in seats), "4 players and 2 computer fill-ins"
+    assert {s.level for s in seats} == {"normal"}, "fill-ins, and any computer playing for a member"
+
+    leaver = members[0]
+    answer = await leaver.click(signup, custom_id=button_id(signup, "drop"))
+    assert "left the tournament" in answer.response.content
+    (seat,) = [s for s in await seats_of_round(simcord_bot, tournament_id) if s.user_id == leaver.id]
+    assert seat.away and seat.level == "normal"
+
