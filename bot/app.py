@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import pool
+from bot.core import ratelimits
 from bot.core.config import Config
 from bot.core.translator import CatalogTranslator
 from bot.events.desk import TournamentDesk
@@ -22,6 +23,7 @@ from bot.tables.clock import now as clock_now
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.in_time import Arrivals
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
@@ -59,6 +61,8 @@ class TabletopBot(commands.Bot):
             guild_ready_timeout=0.2,
         )
         self.config = config
+        ratelimits.throttle_sweeps(self.http)
+        self.arrivals = Arrivals()
         self._announced = False
         self._startup: asyncio.Future | None = None
 
@@ -114,6 +118,7 @@ class TabletopBot(commands.Bot):
         # answers and the DMs they cause follow the language this interaction carries.
         if event_name == "interaction" and hasattr(self, "languages"):
             self.languages.note(args[0])
+            self.arrivals.note(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:

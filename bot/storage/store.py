@@ -264,28 +264,25 @@ class Store:
         )
         await self.db.commit()
 
-    async def clear_dirty(self, table_id: int, version: int) -> bool:
-        """Mark the table shown, unless a change was committed after ``version`` was rendered."""
-        cur = await self.db.execute(
-            "UPDATE game_tables SET dirty = 0 WHERE id = ? AND version = ?", (table_id, version)
+    async def clear_dirty(self, table_id: int, version: int, recorded: int | None = None) -> None:
+        """Mark the table shown, unless a change was committed after ``version`` was rendered; and
+        store the record's position ``recorded`` when given."""
+        await self.db.execute(
+            "UPDATE game_tables SET dirty = CASE WHEN version = ? THEN 0 ELSE dirty END,"
+            " recorded = COALESCE(?, recorded) WHERE id = ?",
+            (version, recorded, table_id),
         )
         await self.db.commit()
-        return cur.rowcount > 0
 
     async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
         """Record lines as data: (kind, code, data, deal) after the table's last line."""
         if not rows:
             return
-        async with self.db.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM table_log WHERE table_id = ?", (table_id,)
-        ) as cur:
-            (last,) = await cur.fetchone()
+        # Each row takes the next position as it is inserted: one statement, no read before it.
         await self.db.executemany(
-            "INSERT INTO table_log (table_id, seq, kind, code, data, deal) VALUES (?, ?, ?, ?, ?, ?)",
-            [
-                (table_id, last + 1 + i, kind, code, json.dumps(data), deal)
-                for i, (kind, code, data, deal) in enumerate(rows)
-            ],
+            "INSERT INTO table_log (table_id, seq, kind, code, data, deal)"
+            " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM table_log WHERE table_id = ?",
+            [(table_id, kind, code, json.dumps(data), deal, table_id) for kind, code, data, deal in rows],
         )
         await self.db.commit()
 

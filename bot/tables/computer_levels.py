@@ -13,6 +13,7 @@ from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.tables import render
 from bot.tables.components import LevelButton
+from bot.tables.in_time import send_private
 from bot.tables.service import LEVELS
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ async def ask_level(desk: Desk, interaction: Interaction, table: TableRow) -> No
     from bot.tables.desk import member_lang
 
     text, view = picker(table, member_lang(interaction))
-    await interaction.response.send_message(text, view=view, ephemeral=True)
+    await send_private(interaction, content=text, view=view)  # a follow-up if the click was deferred
 
 
 async def on_level(desk: Desk, interaction: Interaction, level: str, table_id: int) -> None:

@@ -18,6 +18,7 @@ from bot.core.i18n import Lang, has, language_of
 from bot.tables import render
 from bot.tables.computer_levels import ask_level
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
+from bot.tables.in_time import acknowledge, in_time, send_private, update
 from bot.tables.service import TableService
 from bot.tables.speech import OVERWRITES, speech_mode
 
@@ -71,24 +72,27 @@ class Desk:
         """The table, if this interaction may touch it: from the table's own server, or from the DM
         of a member seated there. A forged id from elsewhere changes nothing."""
         table = await self.service.table(table_id)
+        self.check(interaction, table)
+        return table
+
+    @staticmethod
+    def check(interaction: discord.Interaction[TabletopBot], table) -> None:
+        """``checked`` on a table already read."""
         if interaction.guild_id is None:
             if table.seat_of(interaction.user.id) is None:
                 raise UserError("error.not_seated")
         elif table.guild_id is not None and interaction.guild_id != table.guild_id:
             raise UserError("error.wrong_server")
-        return table
 
     # ---- replies ----------------------------------------------------------------------------
     async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await send_private(interaction, content=text)
 
     async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
-        """Run ``work``; turn every failure into a specific ephemeral message."""
+        """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
+        ephemeral message."""
         try:
-            await work
+            await in_time(interaction, self.bot.arrivals.left(interaction), work)
         except Exception as exc:
             await self.report(interaction, table_id, exc)
 
@@ -282,7 +286,7 @@ class Desk:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
         if self.on_table_message(interaction, table):
-            await interaction.response.edit_message(**rendered.edit_kwargs())
+            await update(interaction, **rendered.edit_kwargs())
             self.delivery.shown[(table.id, TABLE_MESSAGE)] = fingerprint(rendered)
         else:
             await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
@@ -330,7 +334,7 @@ class Desk:
             raise UserError("error.not_seated")
         engine = await self.service.engine(table)
         rendered = render.prompt_message(table, engine, seat, member_lang(interaction))
-        await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
+        await send_private(interaction, **rendered.send_kwargs())
 
     async def on_act(
         self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str
@@ -340,19 +344,21 @@ class Desk:
     async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
         """The move is committed, then answered in one call: the clicked hand is redrawn in the
         interaction response itself; every other surface follows through the delivery worker."""
-        await self.checked(interaction, table_id)
-        outcome = await self.service.act(table_id, interaction.user.id, version, action)
+        # Checked on the row the move reads under the table's lock: one read of the table, not two.
+        outcome = await self.service.act(
+            table_id, interaction.user.id, version, action, check=lambda t: self.check(interaction, t)
+        )
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None
         try:
             if self.on_table_message(interaction, table):
-                await interaction.response.defer()
+                await acknowledge(interaction)
                 return
             tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
             header = tr("dm.header", url=jump_url(table)) if in_dm else ""
             rendered = render.prompt_message(table, engine, seat, tr, header=header)
-            await interaction.response.edit_message(**rendered.edit_kwargs())
+            await update(interaction, **rendered.edit_kwargs())
             if in_dm:
                 self.delivery.hand_shown(table, engine, seat)
         except discord.HTTPException as exc:

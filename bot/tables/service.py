@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import random
 from collections import OrderedDict
@@ -31,6 +32,13 @@ ENGINE_CACHE = 256
 CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
 TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
 REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
+
+
+def bumped(table: TableRow, fields: dict[str, Any]) -> TableRow:
+    """The row as ``Store.bump(table.id, **fields)`` leaves it, when ``table`` is the row read
+    under the lock just before: a move's caller needs no second read."""
+    fields = {k: bool(v) if k == "computer_turn" else v for k, v in fields.items()}
+    return dataclasses.replace(table, version=table.version + 1, dirty=True, **fields)
 
 
 def wall_clock() -> float:
@@ -308,10 +316,20 @@ class TableService:
             return await self._committed(table_id, engine)
 
     # ---- play -------------------------------------------------------------------------------
-    async def act(self, table_id: int, user_id: int, version: int, action: str) -> Outcome:
-        """A member's move: checked, applied and committed in one transaction, or refused unchanged."""
+    async def act(
+        self,
+        table_id: int,
+        user_id: int,
+        version: int,
+        action: str,
+        check: Callable[[TableRow], None] | None = None,
+    ) -> Outcome:
+        """A member's move: checked (first by ``check``, which may refuse with a UserError), applied
+        and committed in one transaction, or refused unchanged."""
         async with self.locked(table_id):
             table = await self.table(table_id)
+            if check is not None:
+                check(table)
             if table.status != "running":
                 raise UserError("error.table_closed")
             seat = table.seat_of(user_id)
@@ -331,11 +349,11 @@ class TableService:
                     if table.seats[seat].timeouts:
                         table.seats[seat].timeouts = 0
                         await self.store.set_seats(table_id, table.seats)
-                    await self._commit(table, engine, events, {seat})
+                    fields = await self._commit(table, engine, events, {seat})
             except BaseException:
                 self.forget(table_id)  # the engine is ahead of the log: rebuild it from the log
                 raise
-            outcome = await self._committed(table_id, engine)
+            outcome = await self._committed(table_id, engine, bumped(table, fields))
             outcome.events = list(events)
             return outcome
 
@@ -370,11 +388,11 @@ class TableService:
             try:
                 async with self.store.transaction():
                     await self.store.append_actions(table_id, index, [(seat, action, True)])
-                    await self._commit(table, engine, events, {seat})
+                    fields = await self._commit(table, engine, events, {seat})
             except BaseException:
                 self.forget(table_id)
                 raise
-            await self._committed(table_id, engine)
+            await self._committed(table_id, engine, bumped(table, fields))
             return True
 
     async def _commit(
@@ -384,8 +402,9 @@ class TableService:
         events: list[Event],
         movers: set[int],
         notes: list[Note] = (),  # type: ignore[assignment]
-    ) -> None:
-        """Inside the caller's transaction: the record lines, the clock, the end, and a new version."""
+    ) -> dict[str, Any]:
+        """Inside the caller's transaction: the record lines, the clock, the end, and a new version.
+        Returns the table's fields it changed (see ``bumped``)."""
         deal = engine.deal_number
         rows = [("event", e.code, e.data, deal) for e in events]
         rows += [("note", n.key, n.params, deal) for n in notes]
@@ -405,10 +424,14 @@ class TableService:
             fields["computer_turn"] = int(self.computer_to_act(table, engine) is not None)
         await self.store.append_log(table.id, rows)
         await self.store.bump(table.id, **fields)
+        return fields
 
-    async def _committed(self, table_id: int, engine: Engine | None = None) -> Outcome:
-        """After a commit: the cache follows the new version, and a computer to act is woken."""
-        table = await self.table(table_id)
+    async def _committed(
+        self, table_id: int, engine: Engine | None = None, table: TableRow | None = None
+    ) -> Outcome:
+        """After a commit: the cache follows the new version, and a computer to act is woken.
+        ``table``: the committed row when the caller knows it (``bumped``), to spare reading it."""
+        table = table or await self.table(table_id)
         if engine is None:
             self.forget(table_id)
             engine = await self.engine(table)

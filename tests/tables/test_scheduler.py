@@ -28,7 +28,7 @@ def fake_bot(deadlines: dict[int, float], handled: bool = True):
     bot = SimpleNamespace(store=FakeStore(deadlines), is_closed=lambda: False)
     armed_during_run: list[float | None] = []
 
-    async def expire(table_id: int) -> None:
+    async def expire(table_id: int, choose=None) -> None:
         if handled:
             deadlines[table_id] = now() + 3600
 
