@@ -219,7 +219,9 @@ def stale(players: Players, tables: list[Table], truths: dict[int, Truth]) -> li
         counts = engine.public_view()["hand_counts"]
         text = message.text()
         for seat, name in enumerate(truth.names()):
-            line = next((ln for ln in text.splitlines() if f"**{name}**" in ln), "")
+            # A computer's name carries its level, e.g. **🤖 Computer 1 (normal)**.
+            shown = re.compile(rf"\*\*{re.escape(name)}( \([^)]*\))?\*\*")
+            line = next((ln for ln in text.splitlines() if shown.search(ln)), "")
             if not re.search(rf"\b{counts[seat]} cards?\b", line):
                 problems.append(
                     f"table {table.id}: {name} holds {counts[seat]} cards; the table shows {line!r}"

@@ -149,10 +149,30 @@ class Players:
         if clock is not None:
             await self.lobby_click(table, host, f"tt:clock:{table_id}", [str(clock)])
         for _ in range(computers):
-            await self.lobby_click(table, host, f"tt:bot:normal:{table_id}")  # a level of the picker
+            await self.add_computer(table, host, "normal")
         for member in players[1:]:
             await self.lobby_click(table, member, f"tt:join:{table_id}")
         return table
+
+    async def add_computer(self, table: Table, host: User, level: str) -> None:
+        """Add computer, then a level in the picker the host alone sees (answered privately, or by
+        a follow-up when the click was deferred)."""
+        sent = await self.fake.click(host, self.table_message(table), f"tt:bot:{table.id}")
+        await self.answered(sent, "Add computer")
+        picker = await self.fake.wait_until(
+            lambda: next(
+                (
+                    self.fake.model.messages[mid]
+                    for mid in [sent.response_message_id, *sent.followups]
+                    if mid and self.fake.model.messages[mid].custom_ids("tt:bot:")
+                ),
+                None,
+            ),
+            timeout=ANSWER_TIMEOUT,
+            what="the level picker",
+        )
+        chosen = await self.fake.click(host, picker, f"tt:bot:{level}:{table.id}")
+        await self.answered(chosen, f"level {level}")
 
     async def lobby_click(self, table: Table, user: User, custom_id: str, values: list[str] | None = None):
         sent = await self.fake.click(user, self.table_message(table), custom_id, values)
