@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 RECORD_LIMIT = 1800
 TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
+ANSWERED = "answered"  # marks a hand shown by a click's own answer, in whichever DM was clicked
 DM_CLOSED = 50007
 CHANNEL_WINDOW = 5.0  # the budget (config ``channel_budget``) counts calls in this many seconds
 # A call leaves the count a little later than 5 s after it started: it reaches Discord some time after
@@ -122,7 +123,7 @@ def retryable(exc: BaseException) -> bool:
 class Delivery:
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
-        self.shown: dict[tuple[int, int], str] = {}
+        self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
         self.calls: dict[int, deque[float]] = {}
         #: table id -> what its table message was last rendered from (see ``message_state``), and when.
@@ -382,10 +383,14 @@ class Delivery:
         deal = engine.deal_number
         store = self.service.store
         key = relevance(table, engine, seat)
-        if self.shown.get((table.id, seat)) == key:
+        shown = self.shown.get((table.id, seat))
+        if shown == key:
             return  # shown: its DM exists (a deleted one is forgotten below, a new deal changes key)
         row = await store.delivery(table.id, seat, deal)
         if row is not None and row["failed"]:
+            return
+        if row is not None and shown == (ANSWERED, key):
+            self.shown[(table.id, seat)] = key  # the click's own answer showed it in this deal's DM
             return
         user_id = table.seats[seat].user_id
         tr = await self.bot.desk.lang_of(user_id, table.language)
@@ -423,7 +428,9 @@ class Delivery:
 
     def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
         """The clicker's DM was already updated in the interaction response itself."""
-        self.shown[(table.id, seat)] = relevance(table, engine, seat)
+        # Only in this deal's DM: a click that ended a deal redrew the old deal's DM, and the new
+        # deal still gets a DM of its own.
+        self.shown[(table.id, seat)] = (ANSWERED, relevance(table, engine, seat))
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
         store = self.service.store
