@@ -1,6 +1,9 @@
-"""Cog tests drive the real bot through SimCord, with a fresh SQLite file per test."""
+"""Cog tests drive the real bot through SimCord, with a fresh SQLite file per test. Storage-facing
+fixtures (``database``, ``world``) run on both SQLite and PostgreSQL."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 import pytest_asyncio
@@ -64,8 +67,32 @@ def restart(simcord_env, bot_config, bots):
     return do_restart
 
 
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One throwaway PostgreSQL cluster for the session; skipped when PostgreSQL is not installed
+    (``.ci/run`` installs it and sets TABLETOP_REQUIRE_POSTGRES=1, so CI never skips)."""
+    from tests.support import postgres
+
+    if postgres.find_bin() is None:
+        if os.environ.get("TABLETOP_REQUIRE_POSTGRES"):
+            pytest.fail("PostgreSQL is required (TABLETOP_REQUIRE_POSTGRES) but initdb was not found")
+        pytest.skip("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin)")
+    with postgres.cluster() as cluster:
+        yield cluster
+
+
+@pytest_asyncio.fixture(params=["sqlite", "postgresql"])
+async def database(request, tmp_path):
+    """A fresh, empty database: an SQLite file, or a new database in the session's PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.sqlite3")
+    from tests.support.postgres import fresh_database
+
+    return await fresh_database(request.getfixturevalue("pg_cluster").url)
+
+
 @pytest_asyncio.fixture
-async def world(tmp_path):
+async def world(database):
     """The tournament service and ratings on a real database, without Discord."""
     from bot.core.games import REGISTRY, register
     from bot.events.service import TournamentService
@@ -81,7 +108,7 @@ async def world(tmp_path):
     for ui in (DonguriUI(), FinalQuestUI(), OthelloToriteUI(), SaizenUI()):
         if ui.game_id not in REGISTRY:
             register(ui)
-    store = await Store.open(str(tmp_path / "t.sqlite3"))
+    store = await Store.open(database)
     tables = TableService(store)
     service = TournamentService(TournamentStore(store.db), RatingStore(store.db), tables)
     yield service

@@ -10,6 +10,7 @@ from typing import Any
 import aiosqlite
 
 from bot.events.standings import Finish
+from bot.storage.dialect import upsert
 from bot.storage.store import insert_row, now, update_row
 
 
@@ -171,9 +172,12 @@ class TournamentStore:
     # ---- entrants ---------------------------------------------------------------------------
     async def put_entrant(self, tournament_id: int, entrant: Entrant) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO entrants"
-            " (tournament_id, user_id, name, joined, status, team, grp, rating, replaced, checked_in)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            upsert(
+                "entrants",
+                ("tournament_id", "user_id", "name", "joined", "status", "team", "grp", "rating", "replaced",
+                 "checked_in"),
+                ("tournament_id", "user_id"),
+            ),
             (
                 tournament_id,
                 entrant.user_id,
@@ -290,9 +294,9 @@ class TournamentStore:
     async def add_results(self, tournament_id: int, rows: list[dict[str, Any]]) -> None:
         """Record results; a row already recorded is left alone, so recording twice changes nothing."""
         await self.db.executemany(
-            "INSERT OR IGNORE INTO tournament_results"
+            "INSERT INTO tournament_results"
             " (tournament_id, round, user_id, table_id, place, size, points, score, opponents, bye)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
                 (
                     tournament_id,

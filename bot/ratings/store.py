@@ -14,6 +14,7 @@ import aiosqlite
 
 from bot.core.games import REGISTRY
 from bot.ratings import model as ratings
+from bot.storage.dialect import upsert
 from bot.storage.store import TableRow, now
 
 
@@ -87,7 +88,7 @@ class RatingStore:
         """The player's rated tables, oldest first (at most the newest ``limit``)."""
         async with self.db.execute(
             "SELECT * FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ?"
-            " ORDER BY rowid DESC LIMIT ?",
+            " ORDER BY n DESC LIMIT ?",
             (guild_id, game, user_id, limit),
         ) as cur:
             rows = [dict(r) async for r in cur]
@@ -96,18 +97,18 @@ class RatingStore:
     async def changes(self, table_id: int) -> list[tuple[str, int, int]]:
         """Each rated player's (name, shown rating before, after) for one table, in seat order of rows."""
         async with self.db.execute(
-            "SELECT h.rowid AS id, h.*, r.name FROM rating_history h JOIN ratings r"
+            "SELECT h.*, r.name FROM rating_history h JOIN ratings r"
             " ON r.guild_id = h.guild_id AND r.game = h.game AND r.user_id = h.user_id"
-            " WHERE h.table_id = ? ORDER BY h.place, h.rowid",
+            " WHERE h.table_id = ? ORDER BY h.place, h.pos",
             (table_id,),
         ) as cur:
             rows = [dict(r) async for r in cur]
         out = []
         for row in rows:
             async with self.db.execute(
-                "SELECT mu, sigma FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ? AND rowid < ?"
-                " ORDER BY rowid DESC LIMIT 1",
-                (row["guild_id"], row["game"], row["user_id"], row["id"]),
+                "SELECT mu, sigma FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ? AND n < ?"
+                " ORDER BY n DESC LIMIT 1",
+                (row["guild_id"], row["game"], row["user_id"], row["n"]),
             ) as cur:
                 before = await cur.fetchone()
             old = ratings.Rating(before["mu"], before["sigma"]) if before else ratings.fresh()
@@ -125,11 +126,13 @@ class RatingStore:
 
     async def settle(self, table: TableRow) -> bool:
         """Apply the table's result to its players' ratings (humans only) and mark it settled, once.
-        True when this call settled it."""
-        async with self.lock:
-            async with self.db.execute("SELECT settled FROM game_tables WHERE id = ?", (table.id,)) as cur:
-                row = await cur.fetchone()
-            if row is None or row["settled"]:
+        True when this call settled it. The ``settled`` mark is claimed first, by a conditional
+        update in the same transaction, so of several processes finishing it only one rates it."""
+        async with self.lock, self.db.transaction():
+            cur = await self.db.execute(
+                "UPDATE game_tables SET settled = 1 WHERE id = ? AND settled = 0", (table.id,)
+            )
+            if cur.rowcount != 1:
                 return False
             await self._settle(table)
             return True
@@ -160,19 +163,20 @@ class RatingStore:
                     for seat, new in zip(members, team, strict=True):
                         changes.append((seat.user_id, seat.name, new, place, len(places)))
         stamp = now()
-        for user_id, name, new, place, count in changes:
-            await self.db.execute(
+        for pos, (user_id, name, new, place, count) in enumerate(changes):
+            async with self.db.execute(
                 "INSERT INTO ratings (guild_id, game, user_id, name, mu, sigma, games, wins)"
-                " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT(guild_id, game, user_id) DO UPDATE SET"
+                " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
                 " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
-                " games = games + 1, wins = wins + excluded.wins",
+                " games = ratings.games + 1, wins = ratings.wins + excluded.wins RETURNING games",
                 (table.guild_id, table.game, user_id, name, new.mu, new.sigma, int(place == 1)),
-            )
+            ) as cur:
+                (games,) = await cur.fetchone()
             await self.db.execute(
-                "INSERT OR REPLACE INTO rating_history"
-                " (table_id, user_id, guild_id, game, mu, sigma, place, places, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table.id, user_id, table.guild_id, table.game, new.mu, new.sigma, place, count, stamp),
+                upsert(
+                    "rating_history",
+                    ("table_id", "user_id", "guild_id", "game", "mu", "sigma", "place", "places", "at", "n", "pos"),
+                    ("table_id", "user_id"),
+                ),
+                (table.id, user_id, table.guild_id, table.game, new.mu, new.sigma, place, count, stamp, games, pos),
             )
-        await self.db.execute("UPDATE game_tables SET settled = 1 WHERE id = ?", (table.id,))
-        await self.db.commit()

@@ -30,6 +30,8 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.dialect import SQLITE
+
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 MAY_WAIT = ("COMMIT",)  # run on aiosqlite's thread (see the docstring)
 
@@ -75,6 +77,8 @@ class _Pending:
 
 
 class Connection:
+    dialect = SQLITE
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.lock = asyncio.Lock()
@@ -86,7 +90,10 @@ class Connection:
     async def open(cls, path: str) -> Connection:
         db = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         db.row_factory = sqlite3.Row
-        return cls(db)
+        conn = cls(db)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+            await conn.execute(f"PRAGMA {pragma}")
+        return conn
 
     async def close(self) -> None:
         await self.db.close()
@@ -152,6 +159,29 @@ class Connection:
     async def rollback(self) -> None:
         if self._implicit is not None and self._implicit is asyncio.current_task():
             await self._end_implicit("ROLLBACK")
+
+    # ---- coordination (one process owns an SQLite file: its in-memory locks suffice) -----------------
+    @contextlib.asynccontextmanager
+    async def table_lock(self, table_id: int) -> AsyncIterator[None]:
+        yield
+
+    @contextlib.asynccontextmanager
+    async def mutex(self, namespace: int, key: int) -> AsyncIterator[None]:
+        yield
+
+    @contextlib.asynccontextmanager
+    async def lease(self, namespace: int, key: int) -> AsyncIterator[bool]:
+        yield True
+
+    # ---- schema ---------------------------------------------------------------------------------
+    async def schema_version(self) -> int:
+        async with self.execute("PRAGMA user_version") as cur:
+            (version,) = await cur.fetchone()
+        return version
+
+    async def apply_migration(self, number: int, script: str) -> bool:
+        await self.executescript(f"BEGIN;\n{script}\nPRAGMA user_version={number};\nCOMMIT;")
+        return True
 
     # ---- statements -----------------------------------------------------------------------------
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:

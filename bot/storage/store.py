@@ -1,4 +1,5 @@
-"""SQLite storage (WAL) through aiosqlite, with numbered migrations in ``bot/storage/migrations``.
+"""Storage in SQLite (WAL, through aiosqlite: the default) or PostgreSQL (through asyncpg, for
+several bot processes), with numbered migrations in ``bot/storage/migrations``.
 
 A table is stored as its options, seed and action log; the engine state is rebuilt by replay, so
 an action committed here is the single source of truth and Discord is only a view of it.
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.storage import dialect
 from bot.storage.connection import Connection
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -29,9 +32,12 @@ async def insert_row(db: Connection, table: str, fields: dict[str, Any]) -> int:
     fields["updated_at"] = fields["created_at"]
     cols = ", ".join(fields)
     marks = ", ".join("?" for _ in fields)
-    cur = await db.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(fields.values()))
+    cur = await db.execute(
+        f"INSERT INTO {table} ({cols}) VALUES ({marks}) RETURNING id", tuple(fields.values())
+    )
+    (row_id,) = await cur.fetchone()
     await db.commit()
-    return cur.lastrowid
+    return row_id
 
 
 async def update_row(db: Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
@@ -108,26 +114,35 @@ class TableRow:
         return next((s.position for s in self.seats if s.user_id == user_id), None)
 
 
-#: A table row with its seats in one statement (a JSON array of [position, user, name, away,
-#: timeouts, level]), since every lookup of a table needs both.
-TABLE_SELECT = (
-    "SELECT t.*, (SELECT json_group_array(json_array(position, user_id, name, away, timeouts, level))"
-    " FROM (SELECT * FROM seats WHERE table_id = t.id ORDER BY position)) AS seats_json FROM game_tables t"
-)
+def table_select(kind: str) -> str:
+    """A table row with its seats in one statement (a JSON array of [position, user, name, away,
+    timeouts, level]), since every lookup of a table needs both."""
+    return f"SELECT t.*, {dialect.seats_json(kind)} AS seats_json FROM game_tables t"
+
+
+#: Overrides the config's ``database`` (a path, or a ``postgresql://`` URL).
+DATABASE_ENV = "TABLETOP_DATABASE"
+
+
+async def connect(database: str):
+    """The driver for ``database``: PostgreSQL for a ``postgresql://`` URL, otherwise an SQLite file."""
+    if dialect.is_url(database):
+        from bot.storage.postgres import PgConnection  # asyncpg is needed only for PostgreSQL
+
+        return await PgConnection.open(database)
+    if database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    return await Connection.open(database)
 
 
 class Store:
     def __init__(self, db: Connection) -> None:
         self.db = db
+        self.table_select = table_select(db.dialect)
 
     @classmethod
     async def open(cls, path: str) -> Store:
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await Connection.open(path)
-        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
-            await db.execute(f"PRAGMA {pragma}")
-        store = cls(db)
+        store = cls(await connect(os.environ.get(DATABASE_ENV) or path))
         await store.migrate()
         return store
 
@@ -138,14 +153,17 @@ class Store:
         """Everything inside commits together or not at all (see ``connection.py``)."""
         return self.db.transaction()
 
+    def table_lock(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Mutual exclusion for one table across processes (PostgreSQL; SQLite has one process)."""
+        return self.db.table_lock(table_id)
+
     async def migrate(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            (version,) = await cur.fetchone()
+        version = await self.db.schema_version()
         for path in sorted(MIGRATIONS.glob("*.sql")):
             number = int(path.name.split("_")[0])
             if number <= version:
                 continue
-            await self.db.executescript(f"BEGIN;\n{path.read_text()}\nPRAGMA user_version={number};\nCOMMIT;")
+            await self.db.apply_migration(number, dialect.migration(path.read_text(), self.db.dialect))
             version = number
         return version
 
@@ -162,7 +180,7 @@ class Store:
         await update_row(self.db, "game_tables", table_id, fields)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute(f"{TABLE_SELECT} WHERE id = ?", (table_id,)) as cur:
+        async with self.db.execute(f"{self.table_select} WHERE id = ?", (table_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
             return None
@@ -199,7 +217,7 @@ class Store:
     async def unsettled_tables(self) -> list[TableRow]:
         """Finished tables whose rating (or tournament result) is not yet recorded."""
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE status IN ('finished', 'cancelled') AND settled = 0"
+            f"{self.table_select} WHERE status IN ('finished', 'cancelled') AND settled = 0"
             " AND (rated = 1 OR tournament_id IS NOT NULL) ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
@@ -208,7 +226,7 @@ class Store:
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         marks = ", ".join("?" for _ in statuses)
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE status IN ({marks}) ORDER BY id", statuses
+            f"{self.table_select} WHERE status IN ({marks}) ORDER BY id", statuses
         ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
@@ -216,7 +234,7 @@ class Store:
     async def dirty_tables(self) -> list[TableRow]:
         """Tables whose Discord side may lag behind the stored state, or may still be locked."""
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE dirty = 1 OR locked = 1 ORDER BY id"
+            f"{self.table_select} WHERE dirty = 1 OR locked = 1 ORDER BY id"
         ) as cur:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
@@ -321,8 +339,11 @@ class Store:
         failed: bool,
     ) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO deliveries (table_id, seat, deal, channel_id, message_id, failed)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            dialect.upsert(
+                "deliveries",
+                ("table_id", "seat", "deal", "channel_id", "message_id", "failed"),
+                ("table_id", "seat", "deal"),
+            ),
             (table_id, seat, deal, channel_id, message_id, int(failed)),
         )
         await self.db.commit()
@@ -351,15 +372,16 @@ class Store:
         self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
     ) -> None:
         await self.db.execute(
-            "INSERT OR REPLACE INTO records (table_id, part, deal, message_id, lines, closed)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            dialect.upsert(
+                "records", ("table_id", "part", "deal", "message_id", "lines", "closed"), ("table_id", "part")
+            ),
             (table_id, part, deal, message_id, lines, int(closed)),
         )
         await self.db.commit()
 
     async def speech_tables(self, channel_id: int) -> list[TableRow]:
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
+            f"{self.table_select} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
             (channel_id,),
         ) as cur:
             rows = await cur.fetchall()
@@ -368,7 +390,7 @@ class Store:
     async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
         """Running tables of ``game`` whose thread or channel is ``channel_id``."""
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
+            f"{self.table_select} WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
             " ORDER BY id",
             (game, channel_id, channel_id),
         ) as cur:
@@ -378,15 +400,15 @@ class Store:
     async def next_due(self) -> float | None:
         """The earliest deadline or reminder time among running, unpaused tables."""
         async with self.db.execute(
-            "SELECT MIN(MIN(COALESCE(deadline, 1e18), COALESCE(remind_at, 1e18))) FROM game_tables"
+            "SELECT MIN(deadline), MIN(remind_at) FROM game_tables"
             " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
         ) as cur:
-            (value,) = await cur.fetchone()
-        return value
+            times = await cur.fetchone()
+        return min((t for t in times if t is not None), default=None)
 
     async def due_tables(self, now: float) -> list[TableRow]:
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE status = 'running' AND paused = 0"
+            f"{self.table_select} WHERE status = 'running' AND paused = 0"
             " AND (deadline <= ? OR remind_at <= ?) ORDER BY id",
             (now, now),
         ) as cur:
@@ -396,7 +418,7 @@ class Store:
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""
         async with self.db.execute(
-            f"{TABLE_SELECT} WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
+            f"{self.table_select} WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
             " ORDER BY id DESC",
             (channel_id, channel_id),
         ) as cur:
@@ -438,8 +460,8 @@ class Store:
     async def set_member_language(self, user_id: int, language: str) -> None:
         """Store a member's language; a value that did not change writes nothing."""
         await self.db.execute(
-            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT(user_id)"
-            " DO UPDATE SET language = excluded.language WHERE language != excluded.language",
+            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT (user_id)"
+            " DO UPDATE SET language = excluded.language WHERE user_locales.language <> excluded.language",
             (user_id, language),
         )
         await self.db.commit()

@@ -73,9 +73,9 @@ async def test_database_uses_wal_and_migrates_once(tmp_path):
 
 # ---- the table service --------------------------------------------------------------------------
 @pytest.fixture
-async def service(tmp_path):
+async def service(database):
     register(DonguriUI())
-    store = await Store.open(str(tmp_path / "db.sqlite3"))
+    store = await Store.open(database)
     yield TableService(store)
     await store.close()
 
