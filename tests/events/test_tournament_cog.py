@@ -18,7 +18,8 @@ NAMES = ("olga", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
 
 # Whole events of computer games run inside one simulated minute: each computer move is its own
 # transaction, so a round takes longer than SimCord's default 5 s to settle on a busy machine.
-pytestmark = pytest.mark.simcord(settle_timeout=60)
+# On a busy machine running two test workers, one step can take more than a minute of real time.
+pytestmark = pytest.mark.simcord(settle_timeout=300)
 
 
 def event_world(env, players: int = 9):
