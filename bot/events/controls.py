@@ -33,7 +33,7 @@ class OrganizerControls:
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         """A signed-up player confirms they will play; at the start, those who did not are removed."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             entrant = tournament.entrant(user_id)
             if entrant is None:
@@ -66,7 +66,7 @@ class OrganizerControls:
 
     async def confirm(self, tournament_id: int) -> Tournament:
         """The organizer accepts the round's seating: its tables may open."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             await self.store.update(tournament.id, round_confirmed=tournament.round)
             await self.start_round_clock(tournament)
@@ -74,7 +74,7 @@ class OrganizerControls:
 
     async def repair(self, tournament_id: int) -> Tournament:
         """Seat the round again from the current entrants and standings (after adds or drops)."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             await self.store.delete_round(tournament.id, tournament.round)
             await self._seat_round(tournament, tournament.round)
@@ -82,7 +82,7 @@ class OrganizerControls:
 
     async def swap(self, tournament_id: int, first: int, second: int) -> Tournament:
         """Two players trade places in the round's seating (a seat, or a bye)."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             rows = await self.store.round_tables(tournament.id, tournament.round)
             found = {p: row for row in rows for p in row.players if p in (first, second)}

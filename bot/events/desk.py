@@ -25,6 +25,7 @@ from bot.events import render as view
 from bot.events.service import TournamentService
 from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore
+from bot.storage.locks import EVENT_DESK, TIMERS, KeyedLocks
 from bot.tables.delivery import fingerprint, jump_url
 from bot.tables.desk import display, member_lang
 from bot.tables.render import timestamp
@@ -40,7 +41,8 @@ class TournamentDesk:
         self.bot = bot
         self.ratings = RatingStore(bot.store.db)
         self.service = TournamentService(TournamentStore(bot.store.db), self.ratings, bot.service)
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Taken before the service's own lock of the same event, never after it.
+        self.locks = KeyedLocks(bot.store.db, EVENT_DESK)
         # Tables finish concurrently (delivery and computer workers): one live message per event.
         self.live_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
@@ -234,7 +236,7 @@ class TournamentDesk:
             log.info("tournament %s: could not pin the standings", tournament.id)
 
     async def after_round_change(self, tournament_id: int) -> None:
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.service.get(tournament_id)
             if tournament.status not in ("running", "finished") or tournament.round_done >= tournament.round:
                 return
@@ -269,7 +271,13 @@ class TournamentDesk:
 
     async def run_due(self, now: float) -> None:
         """Sign-up deadlines: start the event, or cancel it when too few signed up. Round deadlines:
-        remind the players still playing, then let computers finish their tables."""
+        remind the players still playing, then let computers finish their tables. Of several
+        processes sharing the database, one at a time does this; the others find it done."""
+        async with self.bot.store.db.lease(TIMERS, 0) as mine:
+            if mine:
+                await self._run_due(now)
+
+    async def _run_due(self, now: float) -> None:
         for tournament in await self.service.store.with_status("running"):
             if tournament.round_deadline is None:
                 continue

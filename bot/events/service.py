@@ -24,6 +24,7 @@ from bot.events.ranking import Ranking
 from bot.events.standings import bye_points, default_points, place_points
 from bot.events.store import Entrant, Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.service import CLOCKS, LEVELS, TIMEOUT_POLICIES, TableService
 
@@ -39,7 +40,7 @@ class TournamentService(OrganizerControls, Ranking):
         self.store = store
         self.ratings = ratings
         self.tables = tables
-        self.locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.locks = KeyedLocks(store.db, TOURNAMENT)  # rounds open and close once, across processes
 
     async def get(self, tournament_id: int) -> Tournament:
         tournament = await self.store.get(tournament_id)
@@ -166,7 +167,7 @@ class TournamentService(OrganizerControls, Ranking):
     async def sign_up(self, tournament_id: int, user: tuple[int, str], late: bool = False) -> Tournament:
         """Enter the event; ``late`` (the organizer adding someone) also admits a Swiss event under
         way, from its next round and without points for the rounds missed."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             open_late = late and tournament.status == "running" and tournament.format == "swiss"
             if tournament.status != "signup" and not open_late:
@@ -186,7 +187,7 @@ class TournamentService(OrganizerControls, Ranking):
         """Leave the event. Before it starts the entry is removed; later the player is marked dropped,
         keeps their results, is not seated again, and a computer finishes their open tables.
         Returns the tables that changed."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             entrant = tournament.entrant(user_id)
             if entrant is None or entrant.status == "dropped":
@@ -209,7 +210,7 @@ class TournamentService(OrganizerControls, Ranking):
         self, tournament_id: int, old: int, new: tuple[int, str]
     ) -> tuple[Tournament, list[int]]:
         """A new player takes over an entry: its results so far, its team, and its open seats."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             if tournament.status not in ("signup", "running"):
                 raise UserError("tournament.error.over")
@@ -231,7 +232,7 @@ class TournamentService(OrganizerControls, Ranking):
     # ---- rounds -----------------------------------------------------------------------------
     async def start(self, tournament_id: int) -> Tournament:
         """Close sign-up, fix teams and groups, and seat round 1."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             if tournament.status != "signup":
                 raise UserError("tournament.error.already_started")
@@ -283,7 +284,7 @@ class TournamentService(OrganizerControls, Ranking):
 
     async def next_round(self, tournament_id: int) -> Tournament:
         """Seat the next round once the current one is complete (the organizer's button or automatic)."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             if tournament.status != "running":
                 raise UserError("tournament.error.not_running")
@@ -559,7 +560,7 @@ class TournamentService(OrganizerControls, Ranking):
     async def close_round(self, tournament_id: int) -> Tournament:
         """After the round's last table: eliminate (knockout), and end the event after its last round.
         Safe to repeat."""
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             rows = await self.store.round_tables(tournament.id, tournament.round)
             if tournament.round_deadline is not None:
@@ -617,7 +618,7 @@ class TournamentService(OrganizerControls, Ranking):
                 await self.store.put_entrant(tournament.id, entrant)
 
     async def cancel(self, tournament_id: int) -> Tournament:
-        async with self.locks[tournament_id]:
+        async with self.locks(tournament_id):
             tournament = await self.get(tournament_id)
             if tournament.status not in ("signup", "running"):
                 raise UserError("tournament.error.over")

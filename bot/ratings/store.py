@@ -15,6 +15,7 @@ import aiosqlite
 from bot.core.games import REGISTRY
 from bot.ratings import model as ratings
 from bot.storage.dialect import upsert
+from bot.storage.locks import RATINGS, key_of
 from bot.storage.store import TableRow, now
 
 
@@ -129,6 +130,9 @@ class RatingStore:
         True when this call settled it. The ``settled`` mark is claimed first, by a conditional
         update in the same transaction, so of several processes finishing it only one rates it."""
         async with self.lock, self.db.transaction():
+            # Across processes: one settlement at a time per server and game, since each reads the
+            # ratings the one before wrote.
+            await self.db.xact_lock(RATINGS, key_of(table.guild_id, table.game))
             cur = await self.db.execute(
                 "UPDATE game_tables SET settled = 1 WHERE id = ? AND settled = 0", (table.id,)
             )

@@ -78,6 +78,7 @@ class _Pending:
 
 class Connection:
     dialect = SQLITE
+    shared = False  # one process owns the file: its in-memory locks coordinate everything
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
@@ -164,6 +165,9 @@ class Connection:
     @contextlib.asynccontextmanager
     async def table_lock(self, table_id: int) -> AsyncIterator[None]:
         yield
+
+    async def xact_lock(self, namespace: int, key: int) -> None:
+        return None
 
     @contextlib.asynccontextmanager
     async def mutex(self, namespace: int, key: int) -> AsyncIterator[None]:

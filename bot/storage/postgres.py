@@ -28,9 +28,8 @@ import asyncpg
 
 from bot.storage.connection import WRITES, Rows, _Pending
 from bot.storage.dialect import POSTGRESQL, numbered
+from bot.storage.locks import MIGRATE, TABLE
 
-#: Advisory lock namespaces (the first key of the two-key form).
-TABLE, TOURNAMENT, DELIVERY, MIGRATE = 1, 2, 3, 4
 RETURNS = ("SELECT", "WITH", "VALUES", "SHOW")
 
 
@@ -45,10 +44,15 @@ def _rowcount(status: str) -> int:
 
 class PgConnection:
     dialect = POSTGRESQL
+    shared = True  # several processes may use the database at once
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
-        self._owner: ContextVar[asyncpg.Connection | None] = ContextVar(f"pg_owner_{id(self)}", default=None)
+        #: (connection, task) of the transaction the current task runs in. The task is kept because a
+        #: task started inside a transaction inherits this variable, but not the transaction.
+        self._owner: ContextVar[tuple[asyncpg.Connection, asyncio.Task | None] | None] = ContextVar(
+            f"pg_owner_{id(self)}", default=None
+        )
         self._implicit: dict[asyncio.Task, tuple[asyncpg.Connection, Any]] = {}
         self.commits = 0
 
@@ -64,9 +68,9 @@ class PgConnection:
 
     # ---- transactions ---------------------------------------------------------------------------
     def _held(self) -> asyncpg.Connection | None:
-        conn = self._owner.get()
-        if conn is not None:
-            return conn
+        owner = self._owner.get()
+        if owner is not None and owner[1] is asyncio.current_task():
+            return owner[0]
         held = self._implicit.get(asyncio.current_task())  # type: ignore[arg-type]
         return held[0] if held else None
 
@@ -76,7 +80,7 @@ class PgConnection:
             yield self
             return
         async with self.pool.acquire() as conn:
-            token = self._owner.set(conn)
+            token = self._owner.set((conn, asyncio.current_task()))
             try:
                 async with conn.transaction():
                     yield self
@@ -90,6 +94,10 @@ class PgConnection:
         async with self.transaction():
             await self._held().execute("SELECT pg_advisory_xact_lock($1, $2)", TABLE, table_id)
             yield
+
+    async def xact_lock(self, namespace: int, key: int) -> None:
+        """Inside a transaction: hold a lock on (namespace, key) across processes until it ends."""
+        await self._held().execute("SELECT pg_advisory_xact_lock($1, $2)", namespace, key)
 
     @contextlib.asynccontextmanager
     async def mutex(self, namespace: int, key: int) -> AsyncIterator[None]:

@@ -103,6 +103,9 @@ class TableRow:
     ping_message_id: int | None = None
     computer_turn: bool = False
     talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
+    due_claim: float | None = None
+    courier: str | None = None
+    courier_until: float | None = None
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -250,9 +253,10 @@ class Store:
         await self.db.commit()
 
     # ---- the action log ---------------------------------------------------------------------
-    async def actions(self, table_id: int) -> list[tuple[int, str]]:
+    async def actions(self, table_id: int, start: int = 0) -> list[tuple[int, str]]:
+        """The accepted actions from log position ``start`` on."""
         async with self.db.execute(
-            "SELECT seat, action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
+            "SELECT seat, action FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, start)
         ) as cur:
             return [(r["seat"], r["action"]) async for r in cur]
 
@@ -398,22 +402,35 @@ class Store:
         return [await self._with_seats(r) for r in rows]
 
     async def next_due(self) -> float | None:
-        """The earliest deadline or reminder time among running, unpaused tables."""
+        """The earliest deadline or reminder time among running, unpaused tables; for a table another
+        process has claimed, the end of its claim."""
         async with self.db.execute(
-            "SELECT MIN(deadline), MIN(remind_at) FROM game_tables"
-            " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
+            "SELECT MIN(CASE WHEN due_claim > due THEN due_claim ELSE due END) FROM ("
+            " SELECT due_claim, CASE WHEN remind_at IS NOT NULL AND (deadline IS NULL OR remind_at < deadline)"
+            " THEN remind_at ELSE deadline END AS due FROM game_tables"
+            " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)) d"
         ) as cur:
-            times = await cur.fetchone()
-        return min((t for t in times if t is not None), default=None)
+            (due,) = await cur.fetchone()
+        return due
 
-    async def due_tables(self, now: float) -> list[TableRow]:
+    async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
+        """Tables whose deadline or reminder has passed, claimed for this process until ``until``:
+        of several processes, each due table goes to one (``SKIP LOCKED``: none waits for another's
+        claim). A claim left by a process that died runs out and the table is claimed again."""
+        skip = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
         async with self.db.execute(
-            f"{self.table_select} WHERE status = 'running' AND paused = 0"
-            " AND (deadline <= ? OR remind_at <= ?) ORDER BY id",
-            (now, now),
+            "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
+            " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
+            f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
+            (until, now, now, now, limit),
         ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+            ids = sorted(r["id"] for r in await cur.fetchall())
+        await self.db.commit()
+        return ids
+
+    async def release_due(self, table_id: int) -> None:
+        await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE id = ?", (table_id,))
+        await self.db.commit()
 
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""

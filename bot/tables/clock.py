@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 
 #: A deadline still due after a run handled it (its handling failed) is tried again this much later.
 RETRY_AFTER = 60.0
+#: A process claims a due table for this long (with several processes, no other handles it meanwhile;
+#: if the process dies, another takes the table over when the claim runs out).
+CLAIM = 60.0
 
 
 def now() -> float:
@@ -85,8 +88,10 @@ class Scheduler:
             if self.bot.is_closed():
                 return
             started = now()
-            for table in await self.bot.store.due_tables(now()):
+            store = self.bot.store
+            for table_id in await store.claim_due(started, started + CLAIM):
                 try:
+                    table = await self.bot.service.table(table_id)
                     if table.deadline is not None and table.deadline <= now():
                         computers = getattr(self.bot, "computers", None)
                         choose = await computers.for_timeout(table.id) if computers else None
@@ -94,8 +99,9 @@ class Scheduler:
                         await self.bot.delivery.refresh(table.id)
                     elif table.remind_at is not None and table.remind_at <= now():
                         await self.bot.delivery.remind(table)
-                except Exception:
-                    log.exception("table %s: clock handling failed", table.id)
+                    await store.release_due(table_id)
+                except Exception:  # the claim stays: the table is tried again when it runs out
+                    log.exception("table %s: clock handling failed", table_id)
             for source in self.sources:
                 try:
                     await source.run_due(now())

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.core.engine import Engine, Event
+from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
@@ -69,16 +69,39 @@ class TableService:
         self.engines: OrderedDict[int, tuple[int, Engine]] = OrderedDict()
         #: Called with a table id after each committed change that a computer may have to answer.
         self.on_computer_turn: Callable[[int], None] = lambda table_id: None
+        self._holding: set[int] = set()  # tables whose lock this process holds
+        self._to_wake: set[int] = set()  # of those, tables whose computer is woken when it is let go
 
     @contextlib.asynccontextmanager
     async def locked(self, table_id: int) -> AsyncIterator[None]:
-        """The table's lock; dropped from memory when nobody holds or waits for it."""
+        """The table's lock, in this process and across processes sharing the database.
+
+        In this process an ``asyncio.Lock`` (dropped from memory when nobody holds or waits for
+        it); with PostgreSQL also the database's lock for the table, held by one transaction that
+        everything inside runs in. A computer to wake is woken only once that transaction has
+        committed, so its worker never reads the table as it was before the move.
+        """
         lock, users = self._locks.get(table_id, (None, 0))
         lock = lock or asyncio.Lock()
         self._locks[table_id] = (lock, users + 1)
         try:
             async with lock:
-                yield
+                self._holding.add(table_id)
+                try:
+                    async with self.store.table_lock(table_id):
+                        yield
+                except BaseException as exc:
+                    # A refusal changed nothing; anything else may have left the cache ahead of the
+                    # log (with PostgreSQL the commit comes only now, and may fail).
+                    if not isinstance(exc, (UserError, IllegalAction)):
+                        self.forget(table_id)
+                    self._to_wake.discard(table_id)
+                    raise
+                finally:
+                    self._holding.discard(table_id)
+                if table_id in self._to_wake:
+                    self._to_wake.discard(table_id)
+                    self.on_computer_turn(table_id)
         finally:
             lock, users = self._locks[table_id]
             if users <= 1:
@@ -101,6 +124,17 @@ class TableService:
         if cached is not None and cached[0] >= table.version:
             self.engines.move_to_end(table.id)
             return cached[1]
+        if cached is not None:
+            # Another process sharing the database moved on: play its actions on the cached engine.
+            engine = cached[1]
+            try:
+                for seat, action in await self.store.actions(table.id, len(engine.history)):
+                    engine.apply(seat, action)
+            except IllegalAction:
+                self.forget(table.id)
+            else:
+                self._remember(table, engine)
+                return engine
         cls = REGISTRY[table.game].engine
         log = await self.store.actions(table.id)
         engine = cls.replay(len(table.seats), table.seed, table.options, log)
@@ -438,7 +472,10 @@ class TableService:
         else:
             self._remember(table, engine)
         if table.computer_turn:
-            self.on_computer_turn(table_id)
+            if table_id in self._holding:
+                self._to_wake.add(table_id)
+            else:
+                self.on_computer_turn(table_id)
         return Outcome(table, engine)
 
     def _clock_fields(self, table: TableRow, engine: Engine, movers: set[int]) -> dict[str, Any]:

@@ -10,16 +10,22 @@ from bot.tables.clock import RETRY_AFTER, Scheduler, now
 
 
 class FakeStore:
+    """Deadlines and claims in memory, as ``Store`` keeps them in the database."""
+
     def __init__(self, deadlines: dict[int, float]) -> None:
         self.deadlines = deadlines
+        self.claims: dict[int, float] = {}
 
     async def next_due(self):
-        return min(self.deadlines.values(), default=None)
+        return min((max(d, self.claims.get(i, d)) for i, d in self.deadlines.items()), default=None)
 
-    async def due_tables(self, at: float):
-        return [
-            SimpleNamespace(id=i, deadline=d, remind_at=None) for i, d in sorted(self.deadlines.items()) if d <= at
-        ]
+    async def claim_due(self, at: float, until: float):
+        ids = [i for i, d in sorted(self.deadlines.items()) if d <= at and self.claims.get(i, 0) <= at]
+        self.claims.update({i: until for i in ids})
+        return ids
+
+    async def release_due(self, table_id: int) -> None:
+        self.claims.pop(table_id, None)
 
 
 def fake_bot(deadlines: dict[int, float], handled: bool = True):
@@ -36,7 +42,10 @@ def fake_bot(deadlines: dict[int, float], handled: bool = True):
         await bot.scheduler.rearm()
         armed_during_run.append(bot.scheduler.armed_for)
 
-    bot.service = SimpleNamespace(expire=expire)
+    async def table(table_id: int):
+        return SimpleNamespace(id=table_id, deadline=deadlines[table_id], remind_at=None)
+
+    bot.service = SimpleNamespace(expire=expire, table=table)
     bot.delivery = SimpleNamespace(refresh=refresh)
     bot.scheduler = Scheduler(bot)
     return bot, armed_during_run
