@@ -27,6 +27,7 @@ from bot.tables.in_time import Arrivals
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
+from bot.tables.sweep import Sweep
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +78,7 @@ class TabletopBot(commands.Bot):
         self.scheduler = Scheduler(self)
         self.tournaments = TournamentDesk(self)
         self.scheduler.sources.append(self.tournaments)
+        self.sweep = Sweep(self)
         self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
@@ -112,6 +114,7 @@ class TabletopBot(commands.Bot):
                 log.exception("table %s: settling failed", table.id)
         await self.tournaments.recover()
         await self.scheduler.run_due()
+        self.sweep.start()
 
     def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
         # Before any command or button runs (they are already scheduled, not started): private
@@ -139,6 +142,8 @@ class TabletopBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
             self.scheduler.stop()
+        if hasattr(self, "sweep"):
+            await self.sweep.stop()
         startup = self._startup
         if startup is not None and not startup.done():
             startup.cancel()

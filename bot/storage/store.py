@@ -401,6 +401,45 @@ class Store:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
+    async def claim_courier(self, table_id: int, me: str, until: float, now: float) -> str | None:
+        """Take the table's delivery for process ``me`` until ``until``, unless another process holds
+        it now. Returns the process that delivered it before ('' for none), or None when taken."""
+        async with self.transaction():
+            async with self.db.execute(
+                "SELECT courier, courier_until FROM game_tables WHERE id = ?"
+                + (" FOR UPDATE" if self.db.shared else ""),
+                (table_id,),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                return ""
+            if row["courier"] not in (None, me) and (row["courier_until"] or 0) > now:
+                return None
+            await self.db.execute(
+                "UPDATE game_tables SET courier = ?, courier_until = ? WHERE id = ?", (me, until, table_id)
+            )
+        return row["courier"] or ""
+
+    async def release_courier(self, table_id: int, me: str) -> None:
+        await self.db.execute(
+            "UPDATE game_tables SET courier_until = NULL WHERE id = ? AND courier = ?", (table_id, me)
+        )
+        await self.db.commit()
+
+    async def stalled(self, before: str) -> tuple[list[int], list[int]]:
+        """Tables a process may have left unfinished by dying, last changed before ``before``: those
+        with a computer to move, and those whose Discord messages may lag."""
+        async with self.db.execute(
+            "SELECT id, computer_turn, dirty, locked FROM game_tables WHERE updated_at < ?"
+            " AND ((status = 'running' AND computer_turn = 1) OR dirty = 1 OR locked = 1"
+            " OR (status IN ('finished', 'cancelled') AND settled = 0 AND (rated = 1 OR tournament_id IS NOT NULL)))"
+            " ORDER BY id",
+            (before,),
+        ) as cur:
+            rows = await cur.fetchall()
+        computers = [r["id"] for r in rows if r["computer_turn"]]
+        return computers, [r["id"] for r in rows if r["id"] not in computers or r["dirty"] or r["locked"]]
+
     async def next_due(self) -> float | None:
         """The earliest deadline or reminder time among running, unpaused tables; for a table another
         process has claimed, the end of its claim."""

@@ -25,6 +25,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.tables.courier import Courier
 from bot.tables.outbox import Outbox, mentions_url, says
 from bot.tables.worker import Worker
 
@@ -133,7 +134,7 @@ class Delivery:
         self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
-        self.worker = Worker("delivery", self._refresh, limit=8)
+        self.worker = Worker("delivery", Courier(self, self._refresh), limit=8)
         self.outbox = Outbox(bot)
 
     @property

@@ -1,0 +1,55 @@
+"""With several processes on one database, the work a process left behind when it died is taken up
+by the others: a computer that was about to move, Discord messages that lag behind the stored
+state, a finished table not yet rated, and deadlines set by other processes, which this process's
+timer does not know of.
+
+At start-up each process recovers what is stored (``TabletopBot._recover``); this repeats the
+check while it runs. With SQLite one process owns the database, and this does not run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+INTERVAL = 15.0
+STALE = 20.0  # a table untouched this long while work on it is pending was left by a dead process
+
+
+class Sweep:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        if self.bot.store.db.shared and self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="sweep")
+
+    async def run(self) -> None:
+        while not self.bot.is_closed():
+            await asyncio.sleep(INTERVAL)
+            try:
+                await self.once()
+            except Exception:
+                log.exception("sweep failed")
+
+    async def once(self) -> None:
+        before = (datetime.now(UTC) - timedelta(seconds=STALE)).isoformat(timespec="seconds")
+        computers, lagging = await self.bot.store.stalled(before)
+        for table_id in computers:
+            self.bot.computers.worker.request(table_id)
+        for table_id in lagging:
+            self.bot.delivery.request(table_id)
+        await self.bot.scheduler.rearm()
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+            self.task = None
