@@ -105,7 +105,6 @@ class TableRow:
     talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
     due_claim: float | None = None
     courier: str | None = None
-    courier_until: float | None = None
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -401,30 +400,16 @@ class Store:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
-    async def claim_courier(self, table_id: int, me: str, until: float, now: float) -> str | None:
-        """Take the table's delivery for process ``me`` until ``until``, unless another process holds
-        it now. Returns the process that delivered it before ('' for none), or None when taken."""
-        async with self.transaction():
-            async with self.db.execute(
-                "SELECT courier, courier_until FROM game_tables WHERE id = ?"
-                + (" FOR UPDATE" if self.db.shared else ""),
-                (table_id,),
-            ) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                return ""
-            if row["courier"] not in (None, me) and (row["courier_until"] or 0) > now:
-                return None
-            await self.db.execute(
-                "UPDATE game_tables SET courier = ?, courier_until = ? WHERE id = ?", (me, until, table_id)
-            )
-        return row["courier"] or ""
-
-    async def release_courier(self, table_id: int, me: str) -> None:
-        await self.db.execute(
-            "UPDATE game_tables SET courier_until = NULL WHERE id = ? AND courier = ?", (table_id, me)
-        )
+    async def take_courier(self, table_id: int, me: str) -> bool:
+        """Note process ``me`` as the one delivering the table; True when another one (or none) did
+        before it."""
+        async with self.db.execute(
+            "UPDATE game_tables SET courier = ? WHERE id = ? AND (courier IS NULL OR courier <> ?) RETURNING id",
+            (me, table_id, me),
+        ) as cur:
+            changed = await cur.fetchone() is not None
         await self.db.commit()
+        return changed
 
     async def stalled(self, before: str) -> tuple[list[int], list[int]]:
         """Tables a process may have left unfinished by dying, last changed before ``before``: those

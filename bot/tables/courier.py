@@ -1,10 +1,10 @@
 """Which process brings a table's Discord messages up to date, when several share the database.
 
-One process at a time delivers a table: it claims the table for a short lease and lets it go after
-its pass. A process that finds the table claimed tries again a moment later, so a move it committed
-is still shown; a lease left by a process that died runs out. What a process remembers of a table's
-messages (what each shows) is trusted only while it was the last to deliver the table: when another
-process delivered it since, those memories are dropped and the next pass compares afresh.
+One process at a time delivers a table: it holds the table's delivery lock (a PostgreSQL session
+lock, which goes with the process if it dies) for its pass. A process that finds the table taken
+tries again a moment later, so a move it committed is still shown. What a process remembers of a
+table's messages (what each shows) is trusted only while it was the last to deliver the table:
+when another process delivered it since, those memories are dropped and the pass compares afresh.
 
 With SQLite one process owns the database, and none of this is needed.
 """
@@ -12,15 +12,15 @@ With SQLite one process owns the database, and none of this is needed.
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
+
+from bot.storage.locks import DELIVERY
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery
 
-LEASE = 60.0  # longer than any pass: a pass waits out Discord's rate limits inside it
-RETRY = 1.0  # a table another process is delivering is asked for again this much later
+RETRY = 0.5  # a table another process is delivering is asked for again this much later
 
 
 class Courier:
@@ -34,14 +34,10 @@ class Courier:
         if not store.db.shared:
             await self.deliver(table_id)
             return
-        now = time.time()
-        before = await store.claim_courier(table_id, self.me, now + LEASE, now)
-        if before is None:
-            self.delivery.worker.request(table_id, delay=RETRY)
-            return
-        if before != self.me:
-            self.delivery.forget(table_id)
-        try:
+        async with store.db.lease(DELIVERY, table_id) as mine:
+            if not mine:
+                self.delivery.worker.request(table_id, delay=RETRY)
+                return
+            if await store.take_courier(table_id, self.me):
+                self.delivery.forget(table_id)
             await self.deliver(table_id)
-        finally:
-            await store.release_courier(table_id, self.me)

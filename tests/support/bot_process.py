@@ -93,6 +93,7 @@ class BotProcess:
         self.lines: list[str] = []  # every run's stderr, one after the other
         self.started_at = 0.0
         self.starts = 0
+        self.env: dict[str, str] = {}  # more environment (TABLETOP_DATABASE for PostgreSQL, say)
 
     @property
     def pid(self) -> int:
@@ -108,6 +109,7 @@ class BotProcess:
             DISCORD_TOKEN=self.fake.token,
             DISCORD_API_BASE=self.fake.api_base,
             DISCORD_GATEWAY_URL=self.fake.gateway_url,
+            **self.env,
         )
         command = [sys.executable, "-m", self.module, "--config", str(self.config)]
         if nice:
@@ -146,13 +148,19 @@ class BotProcess:
 
     async def kill(self) -> None:
         """SIGKILL: no cleanup of any kind, as in a crash or an OOM kill."""
+        sessions = len(self.fake.gateway.identified())
         if self.running:
             self.proc.kill()
             await self.proc.wait()
         if self.stderr is not None:
             await self.stderr.finish()
-        # Wait for the fake to see the gateway gone, so no click is sent into a dead socket.
-        await self.fake.wait_until(lambda: not self.fake.connected, timeout=10, what="gateway closed")
+        # Wait for the fake to see this bot's gateway gone, so no click is sent into a dead socket
+        # (other bot processes may stay connected).
+        await self.fake.wait_until(
+            lambda: len(self.fake.gateway.identified()) < sessions or not self.fake.connected,
+            timeout=10,
+            what="gateway closed",
+        )
 
     async def stop(self, timeout: float = 10.0) -> int | None:
         """SIGTERM and wait for a clean exit (SIGKILL after ``timeout``)."""

@@ -71,6 +71,10 @@ class Gateway:
     def connection(self) -> GatewayConnection | None:
         return next((c for c in reversed(self.connections) if c.identified and not c.ws.closed), None)
 
+    def identified(self) -> list[GatewayConnection]:
+        """Every connected bot session (one per bot process), oldest first."""
+        return [c for c in self.connections if c.identified and not c.ws.closed]
+
     async def serve(self, request: web.Request) -> web.StreamResponse:
         query = dict(request.query)
         self.fake.gateway_queries.append(query)
@@ -98,10 +102,12 @@ class Gateway:
         finally:
             conn.close_code = ws.close_code
             self.connections.remove(conn)
-            if conn.identified and self.connection() is None:
-                for sent in self.fake.pending.values():  # the bot went away: nothing will answer these
-                    sent.lose()
-                self.fake.pending.clear()
+            if conn.identified:
+                # The bot process went away: nothing will answer what was sent to it.
+                for token, sent in list(self.fake.pending.items()):
+                    if sent.connection is conn or self.connection() is None:
+                        sent.lose()
+                        del self.fake.pending[token]
             self.fake.close_codes.append(ws.close_code)
             await self.fake.changed()
             log.info("gateway connection closed with code %s", ws.close_code)

@@ -47,6 +47,7 @@ class Sent:
     followups: list[str] = field(default_factory=list)  # message ids, in order
     refused: list[str] = field(default_factory=list)  # callbacks the fake refused, and why
     lost: bool = False  # the bot's gateway connection closed before it answered
+    connection: Any = None  # the gateway connection (one bot process) it was sent on
     done: asyncio.Future = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
     @property

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import re
 import socket
 import time
@@ -92,6 +93,8 @@ class FakeDiscord:
         self.sent: dict[str, Sent] = {}  # interaction token -> what became of it
         self.pending: dict[str, Sent] = {}  # sent and not answered yet
 
+        #: With several bot processes connected: each interaction goes to one of them at random.
+        self.spread: random.Random | None = None
         self.faults: list[Fault] = []
         self.channel_limit: ChannelLimit | None = None
         self.gateway = Gateway(self)
@@ -197,15 +200,24 @@ class FakeDiscord:
         custom_id: str,
         values: list[str] | None = None,
         locale: str | None = None,
+        via: int | None = None,
     ) -> Sent:
-        """Press a component of ``message`` as it is shown now; returns once sent."""
+        """Press a component of ``message`` as it is shown now; returns once sent. ``via``: to the
+        bot process whose gateway connection is the ``via``-th of those open."""
         sent = ix.component(self.model, self.application_id, user.id, message, custom_id, values, locale)
-        return await self.send(sent)
+        return await self.send(sent, via)
 
-    async def send(self, sent: Sent) -> Sent:
-        conn = self.gateway.connection()
-        if conn is None:
+    async def send(self, sent: Sent, via: int | None = None) -> Sent:
+        sessions = self.gateway.identified()
+        if not sessions:
             raise Undelivered(sent.custom_id or "command")
+        if via is not None:
+            conn = sessions[via % len(sessions)]
+        elif self.spread is not None:
+            conn = self.spread.choice(sessions)
+        else:
+            conn = sessions[-1]
+        sent.connection = conn
         self.sent[sent.token] = self.pending[sent.token] = sent
         try:
             await self.gateway.send_dispatch(conn, "INTERACTION_CREATE", sent.payload, sent)
@@ -294,9 +306,9 @@ class FakeDiscord:
         await self.gateway.send_dispatch(conn, event, data)
 
     async def dispatch_from_rest(self, event: str, data: dict[str, Any]) -> None:
-        """A gateway event that follows a REST change (THREAD_CREATE ...), if a bot is connected."""
-        conn = self.gateway.connection()
-        if conn is not None:
+        """A gateway event that follows a REST change (THREAD_CREATE ...), to every connected bot
+        process."""
+        for conn in self.gateway.identified():
             try:
                 await self.gateway.send_dispatch(conn, event, data)
             except ConnectionError:

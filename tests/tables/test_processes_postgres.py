@@ -1,0 +1,161 @@
+"""Three bot processes (the real entry point) sharing one PostgreSQL database and one fake Discord.
+
+Each interaction reaches one process chosen at random, as DM clicks reach shard 0 whatever server
+the table is in. The same click is sent to two processes at the same instant; processes are killed
+with SIGKILL and restarted while the others go on; move clocks run out while the process that
+armed them is dead. Then: each move applied once, each timeout handled once, nothing stuck or
+stale, every record line once, one hand DM per seat per deal, no error logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import asyncpg
+
+from tests.support import audit
+from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.fake_discord import FakeDiscord
+from tests.support.players import Click, Players, Table
+from tests.support.postgres import fresh_database, snapshot
+
+PROCESSES = 3
+SETTLE = 6.0  # seconds without a REST call: every process's work has ended
+
+
+async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: int | None = None) -> list[Table]:
+    tables = []
+    for n in range(count):
+        channel = fake.add_text_channel(f"games-{len(fake.model.channels)}")
+        humans = 2 if n % 3 == 2 else 3
+        members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(humans)]
+        tables.append(await players.open_donguri(channel, members, computers=3 - humans, clock=clock))
+    for table in tables:
+        await players.wait_started(table)
+    return tables
+
+
+async def double_click(players: Players, table: Table) -> list[Click]:
+    """The member to act presses the same card twice at once, each press reaching another process."""
+    fake = players.fake
+    ready = next(((u, f) for u in table.players if (f := players.playable(table, u))), None)
+    if ready is None:
+        return []
+    user, (message, ids) = ready
+    custom_id = players.rng.choice(ids)
+    label = next(c.get("label") for c in message.buttons() if c.get("custom_id") == custom_id)
+    hand = len(message.buttons())
+    sent = await asyncio.gather(
+        fake.click(user, message, custom_id, via=0), fake.click(user, message, custom_id, via=1)
+    )
+    clicks = [Click(table, user, custom_id, label, s, "dm", hand) for s in sent]
+    await asyncio.gather(*(s.wait(4.0) for s in sent))
+    players.clicks.extend(clicks)
+    return clicks
+
+
+async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        click = await players.move(table)
+        if click is None or not click.accepted:
+            await asyncio.sleep(0.1)
+
+
+async def timeout_notes(url: str, table_id: int) -> int:
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval(
+            "SELECT COUNT(*) FROM table_log WHERE table_id = $1 AND code = 'clock.computer_played'", table_id
+        )
+    finally:
+        await conn.close()
+
+
+async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp_path, pg_cluster):
+    url = await fresh_database(pg_cluster.url)
+    rng = random.Random(21)
+    async with FakeDiscord(token=TOKEN) as fake:
+        bots = []
+        for i in range(PROCESSES):
+            directory = tmp_path / f"bot{i}"
+            directory.mkdir()
+            bot = BotProcess(fake, directory)
+            bot.env["TABLETOP_DATABASE"] = url
+            bots.append(bot)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            fake.spread = random.Random(3)
+            players = Players(fake, rng)
+            tables = await open_tables(fake, players, 4)
+            clocked = await open_tables(fake, players, 2, clock=60)
+
+            # The same click at two processes at once: one of them applies it.
+            doubles = 0
+            for _ in range(4):
+                for table in tables:
+                    clicks = await double_click(players, table)
+                    if clicks:
+                        doubles += 1
+                        assert sum(c.accepted for c in clicks) <= 1, [c.sent.response for c in clicks]
+            assert doubles >= 8
+
+            # Play on while processes die and come back, one at a time.
+            stop = asyncio.Event()
+            loops = [asyncio.create_task(keep_playing(players, t, stop)) for t in tables]
+            for _ in range(4):
+                await asyncio.sleep(rng.uniform(0.5, 2.0))
+                victim = rng.choice(bots)
+                await victim.kill()
+                await asyncio.sleep(rng.uniform(0.2, 1.0))
+                await victim.start_ready()
+            stop.set()
+            await asyncio.gather(*loops)
+
+            # Move clocks run out while the processes that armed them are dead: another process
+            # takes the deadline over, and it is handled once.
+            before = [await timeout_notes(url, t.id) for t in clocked]
+            conn = await asyncpg.connect(url)
+            try:
+                await conn.execute(
+                    "UPDATE game_tables SET deadline = $1, remind_at = NULL WHERE id = ANY($2::bigint[])",
+                    time.time() + 1.0,
+                    [t.id for t in clocked],
+                )
+            finally:
+                await conn.close()
+            for bot in bots[:2]:
+                await bot.kill()
+            deadline = time.monotonic() + 40
+            while time.monotonic() < deadline:
+                notes = [await timeout_notes(url, t.id) for t in clocked]
+                if all(n > b for n, b in zip(notes, before, strict=True)):
+                    break
+                await asyncio.sleep(0.5)
+            for bot in bots[:2]:
+                await bot.start_ready()
+            await fake.quiet(SETTLE, timeout=90)
+            after = [await timeout_notes(url, t.id) for t in clocked]
+            assert after == [b + 1 for b in before], (before, after)
+
+            truths = audit.read_tables(await snapshot(url, tmp_path / "snapshot.sqlite3"))
+            moves = sum(c.accepted for c in players.clicks)
+            assert moves > 8 * len(tables), f"only {moves} moves were played"
+            everything = tables + clocked
+            report = {
+                "acknowledged moves lost or doubled": audit.lost_or_doubled(players.clicks, truths),
+                "stuck tables": audit.stuck(players, everything, truths),
+                "stale surfaces": audit.stale(players, everything, truths),
+                "record lines lost or repeated": audit.record_lines(fake, everything, truths),
+                "hand DMs missing or repeated": audit.hand_dms(players, everything, truths),
+                "errors logged": [e for bot in bots for e in bot.errors()],
+            }
+            failed = {k: v for k, v in report.items() if v}
+            assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())
+            assert not fake.unknown, fake.summary()
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)
