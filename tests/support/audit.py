@@ -18,11 +18,13 @@ changes with it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,41 +80,67 @@ class Truth:
         return out
 
 
-def read_tables(database: Path, table_id: int | None = None) -> dict[int, Truth]:
-    """Every Donguri table in the database (or one), replayed (read-only; the bot may be running)."""
+def read_tables(database: Path | str, table_id: int | None = None) -> dict[int, Truth]:
+    """Every Donguri table in the database (or one), replayed (read-only; the bot may be running).
+    ``database``: an SQLite file, or a ``postgresql://`` URL."""
+    which = "game = 'donguri'" + ("" if table_id is None else f" AND id = {int(table_id)}")
+    tables, seat_rows, action_rows = _rows(
+        database,
+        [
+            f"SELECT * FROM game_tables WHERE {which} ORDER BY id",
+            f"SELECT * FROM seats WHERE table_id IN (SELECT id FROM game_tables WHERE {which})"
+            " ORDER BY table_id, position",
+            f"SELECT * FROM actions WHERE table_id IN (SELECT id FROM game_tables WHERE {which})"
+            " ORDER BY table_id, idx",
+        ],
+    )
+    seats_of: dict[int, list[Seat]] = {}
+    for r in seat_rows:
+        user = None if r["user_id"] is None else str(r["user_id"])
+        seats_of.setdefault(r["table_id"], []).append(Seat(r["position"], user, r["name"], bool(r["away"])))
+    logs: dict[int, list] = {}
+    for r in action_rows:
+        logs.setdefault(r["table_id"], []).append((r["idx"], r["seat"], r["action"], bool(r["by_computer"])))
+    out = {}
+    for row in tables:
+        seats, log = seats_of.get(row["id"], []), logs.get(row["id"], [])
+        truth = Truth(row["id"], row["status"], row["language"], seats, log)
+        if row["status"] != "lobby":
+            engine = DonguriEngine(len(seats), row["seed"], json.loads(row["options"]))
+            for _, seat, action, _ in log:
+                truth.deals.append(engine.deal_number)
+                truth.events += engine.apply(seat, action)
+            truth.engine = engine
+        out[row["id"]] = truth
+    return out
+
+
+def _rows(database: Path | str, queries: list[str]) -> list[list]:
+    """The rows of each query (no parameters), from SQLite or PostgreSQL, read synchronously."""
+    if str(database).startswith(("postgresql://", "postgres://")):
+        return _pg_rows(str(database), queries)
     db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     db.row_factory = sqlite3.Row
     try:
-        tables = db.execute(
-            "SELECT * FROM game_tables WHERE game = 'donguri' AND (? IS NULL OR id = ?) ORDER BY id",
-            (table_id, table_id),
-        ).fetchall()
-        out = {}
-        for row in tables:
-            seats = [
-                Seat(
-                    r["position"],
-                    None if r["user_id"] is None else str(r["user_id"]),
-                    r["name"],
-                    bool(r["away"]),
-                )
-                for r in db.execute("SELECT * FROM seats WHERE table_id = ? ORDER BY position", (row["id"],))
-            ]
-            log = [
-                (r["idx"], r["seat"], r["action"], bool(r["by_computer"]))
-                for r in db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY idx", (row["id"],))
-            ]
-            truth = Truth(row["id"], row["status"], row["language"], seats, log)
-            if row["status"] != "lobby":
-                engine = DonguriEngine(len(seats), row["seed"], json.loads(row["options"]))
-                for _, seat, action, _ in log:
-                    truth.deals.append(engine.deal_number)
-                    truth.events += engine.apply(seat, action)
-                truth.engine = engine
-            out[row["id"]] = truth
-        return out
+        return [db.execute(q).fetchall() for q in queries]
     finally:
         db.close()
+
+
+def _pg_rows(url: str, queries: list[str]) -> list[list]:
+    """asyncpg on a thread of its own: callers may be inside an event loop and expect an answer now."""
+    import asyncpg
+
+    async def fetch() -> list[list]:
+        conn = await asyncpg.connect(url)
+        try:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):  # one snapshot
+                return [await conn.fetch(q) for q in queries]
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, fetch()).result()
 
 
 def lost_or_doubled(clicks: list[Click], truths: dict[int, Truth]) -> list[str]:

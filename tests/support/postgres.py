@@ -117,31 +117,3 @@ async def fresh_database(url: str) -> str:
         await conn.close()
     return url.rsplit("/", 1)[0] + "/" + name
 
-
-async def snapshot(url: str, path: Path, tables=("game_tables", "seats", "actions")) -> Path:
-    """The rows of ``tables`` in the PostgreSQL database at ``url``, copied into a new SQLite file
-    with the bot's schema, for readers written for SQLite (``tests/support/audit.py``)."""
-    import sqlite3
-
-    import asyncpg
-
-    from bot.storage.store import Store
-
-    store = await Store.open(str(path))
-    await store.close()
-    source = await asyncpg.connect(url)
-    target = sqlite3.connect(path)
-    try:
-        with target:
-            for table in tables:
-                rows = await source.fetch(f"SELECT * FROM {table}")
-                if rows:
-                    columns = list(rows[0].keys())
-                    target.executemany(
-                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                        [tuple(r) for r in rows],
-                    )
-    finally:
-        target.close()
-        await source.close()
-    return path
