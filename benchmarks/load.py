@@ -3,6 +3,8 @@
 
 Usage: nice python benchmarks/load.py [--quick] [--tables 1,10,100,1000] [--rates 10,50,100]
        [--seconds S] [--closed 100] [--stored 10000] [--dirty 1000] [--json FILE]
+       nice python benchmarks/load.py --processes 1,2,4 [--database postgresql://…] [--closed 100]
+       [--rate 50] [--seconds S]   (several processes on PostgreSQL: see load_processes.py)
 
 Measures, each side by side in one run:
 * P1: durable moves/s of the real bot in a closed loop (every table moves again as soon as its
@@ -296,6 +298,21 @@ def report(out: dict) -> str:
     return "\n".join(lines)
 
 
+def several_processes(args: argparse.Namespace) -> int:
+    from benchmarks import load_processes
+
+    with tempfile.TemporaryDirectory(prefix="tabletop-processes-") as tmp:
+        rows = asyncio.run(load_processes.run(args, pathlib.Path(tmp)))
+    print(f"{load_processes.stamp()}: {args.closed} tables, {args.seconds:g} s per measure")
+    print(load_processes.report(rows))
+    for row in rows:
+        for line in row["error_lines"] + row["setup_failures"]:
+            print(f"{row['setup']}: {line}")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(rows, indent=2, default=str))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -310,6 +327,12 @@ def main() -> int:
     )
     parser.add_argument("--stored", type=int, default=10_000, help="stored tables at start-up (10000)")
     parser.add_argument("--dirty", type=int, default=None, help="dirty tables to recover (1000)")
+    parser.add_argument(
+        "--processes", type=ints, default=None,
+        help="instead: N bot processes on PostgreSQL for each N given (1,2,4), beside 1 on SQLite",
+    )
+    parser.add_argument("--database", help="with --processes: a PostgreSQL server URL (default: a throwaway one)")
+    parser.add_argument("--rate", type=int, default=50, help="with --processes: moves/s of the open loop (50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
@@ -317,6 +340,8 @@ def main() -> int:
     args.rates = args.rates or ([10, 50] if args.quick else [10, 50, 100])
     args.seconds = args.seconds or (4.0 if args.quick else 10.0)
     args.dirty = args.dirty if args.dirty is not None else (200 if args.quick else 1000)
+    if args.processes:
+        return several_processes(args)
     out = asyncio.run(run(args))
     print(report(out))
     for line in out["real"]["error_lines"] + out["setup_errors"]:

@@ -6,13 +6,11 @@ seating, a round's standings are posted once (``round_done``), and sign-up deadl
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
 import logging
 import secrets
-from collections import defaultdict
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +23,7 @@ from bot.events import render as view
 from bot.events.service import TournamentService
 from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore
-from bot.storage.locks import EVENT_DESK, TIMERS, KeyedLocks
+from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.tables.delivery import fingerprint, jump_url
 from bot.tables.desk import display, member_lang
 from bot.tables.render import timestamp
@@ -44,7 +42,7 @@ class TournamentDesk:
         # Taken before the service's own lock of the same event, never after it.
         self.locks = KeyedLocks(bot.store.db, EVENT_DESK)
         # Tables finish concurrently (delivery and computer workers): one live message per event.
-        self.live_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.live_locks = KeyedLocks(bot.store.db, EVENT_LIVE)
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
 
     # ---- who may organize ---------------------------------------------------------------------
@@ -202,7 +200,7 @@ class TournamentDesk:
     async def update_live(self, tournament_id: int) -> None:
         """Edit the event channel's standings message (post and pin it the first time), so everyone
         sees the standings move as each table ends."""
-        async with self.live_locks[tournament_id]:
+        async with self.live_locks(tournament_id):
             await self._update_live(tournament_id)
 
     async def _update_live(self, tournament_id: int) -> None:
