@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.storage import dialect
 from bot.storage.connection import Connection
+from bot.storage.shared_work import SharedWork
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -137,7 +138,7 @@ async def connect(database: str):
     return await Connection.open(database)
 
 
-class Store:
+class Store(SharedWork):
     def __init__(self, db: Connection) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
@@ -400,31 +401,6 @@ class Store:
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
-    async def take_courier(self, table_id: int, me: str) -> bool:
-        """Note process ``me`` as the one delivering the table; True when another one (or none) did
-        before it."""
-        async with self.db.execute(
-            "UPDATE game_tables SET courier = ? WHERE id = ? AND (courier IS NULL OR courier <> ?) RETURNING id",
-            (me, table_id, me),
-        ) as cur:
-            changed = await cur.fetchone() is not None
-        await self.db.commit()
-        return changed
-
-    async def stalled(self, before: str) -> tuple[list[int], list[int]]:
-        """Tables a process may have left unfinished by dying, last changed before ``before``: those
-        with a computer to move, and those whose Discord messages may lag."""
-        async with self.db.execute(
-            "SELECT id, computer_turn, dirty, locked FROM game_tables WHERE updated_at < ?"
-            " AND ((status = 'running' AND computer_turn = 1) OR dirty = 1 OR locked = 1"
-            " OR (status IN ('finished', 'cancelled') AND settled = 0 AND (rated = 1 OR tournament_id IS NOT NULL)))"
-            " ORDER BY id",
-            (before,),
-        ) as cur:
-            rows = await cur.fetchall()
-        computers = [r["id"] for r in rows if r["computer_turn"]]
-        return computers, [r["id"] for r in rows if r["id"] not in computers or r["dirty"] or r["locked"]]
-
     async def next_due(self) -> float | None:
         """The earliest deadline or reminder time among running, unpaused tables; for a table another
         process has claimed, the end of its claim."""
@@ -436,25 +412,6 @@ class Store:
         ) as cur:
             (due,) = await cur.fetchone()
         return due
-
-    async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
-        """Tables whose deadline or reminder has passed, claimed for this process until ``until``:
-        of several processes, each due table goes to one (``SKIP LOCKED``: none waits for another's
-        claim). A claim left by a process that died runs out and the table is claimed again."""
-        skip = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
-        async with self.db.execute(
-            "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
-            " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
-            f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
-            (until, now, now, now, limit),
-        ) as cur:
-            ids = sorted(r["id"] for r in await cur.fetchall())
-        await self.db.commit()
-        return ids
-
-    async def release_due(self, table_id: int) -> None:
-        await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE id = ?", (table_id,))
-        await self.db.commit()
 
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""

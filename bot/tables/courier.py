@@ -2,9 +2,10 @@
 
 One process at a time delivers a table: it holds the table's delivery lock (a PostgreSQL session
 lock, which goes with the process if it dies) for its pass. A process that finds the table taken
-tries again a moment later, so a move it committed is still shown. What a process remembers of a
-table's messages (what each shows) is trusted only while it was the last to deliver the table:
-when another process delivered it since, those memories are dropped and the pass compares afresh.
+tries again a moment later, so a move it committed is still shown. What each of a table's messages
+shows is stored as well as remembered: when another process delivered the table since (or answered
+a click on it), the stored fingerprints replace what this process remembers, so it edits only what
+changed.
 
 With SQLite one process owns the database, and none of this is needed.
 """
@@ -39,5 +40,5 @@ class Courier:
                 self.delivery.worker.request(table_id, delay=RETRY)
                 return
             if await store.take_courier(table_id, self.me):
-                self.delivery.forget(table_id)
+                await self.delivery.load_shown(table_id)
             await self.deliver(table_id)

@@ -134,7 +134,8 @@ class Delivery:
         self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
-        self.worker = Worker("delivery", Courier(self, self._refresh), limit=8)
+        self.courier = Courier(self, self._refresh)
+        self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(bot)
 
     @property
@@ -309,7 +310,7 @@ class Delivery:
             log.warning("table %s: its message is gone; posting it again", table.id)
             message = await channel.send(**rendered.send_kwargs())
             await self.service.store.update_table(table.id, message_id=message.id)
-        self.shown[(table.id, TABLE_MESSAGE)] = key
+        await self.mark(table.id, TABLE_MESSAGE, key)
 
     # ---- the public record ------------------------------------------------------------------------
     async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
@@ -391,7 +392,7 @@ class Delivery:
         if row is not None and row["failed"]:
             return
         if row is not None and shown == (ANSWERED, key):
-            self.shown[(table.id, seat)] = key  # the click's own answer showed it in this deal's DM
+            await self.mark(table.id, seat, key)  # the click's own answer showed it in this deal's DM
             return
         user_id = table.seats[seat].user_id
         tr = await self.bot.desk.lang_of(user_id, table.language)
@@ -417,7 +418,7 @@ class Delivery:
         except discord.NotFound:
             if row is None:
                 raise
-            self.shown.pop((table.id, seat), None)
+            await self.mark(table.id, seat, None)
             await store.clear_deliveries(table.id, seat)  # the DM was deleted: send a fresh one next pass
             raise Later(0.05) from None
         except discord.HTTPException as exc:
@@ -425,13 +426,34 @@ class Delivery:
                 await self.dm_failed(table, seat, deal, Lang(table.language))
                 return
             raise
-        self.shown[(table.id, seat)] = key
+        await self.mark(table.id, seat, key)
 
-    def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
+    async def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
         """The clicker's DM was already updated in the interaction response itself."""
         # Only in this deal's DM: a click that ended a deal redrew the old deal's DM, and the new
         # deal still gets a DM of its own.
-        self.shown[(table.id, seat)] = (ANSWERED, relevance(table, engine, seat))
+        await self.mark(table.id, seat, (ANSWERED, relevance(table, engine, seat)), clicked=True)
+
+    async def mark(self, table_id: int, surface: int, key: Any, clicked: bool = False) -> None:
+        """Remember what a surface shows (None: not known). With processes sharing the database it
+        is stored too, for whichever delivers the table next; ``clicked``: shown by a click's answer
+        here, while another process may be delivering the table."""
+        if key is None:
+            self.shown.pop((table_id, surface), None)
+        else:
+            self.shown[(table_id, surface)] = key
+        store = self.service.store
+        if store.db.shared:
+            stored = f"{ANSWERED}:{key[1]}" if isinstance(key, tuple) else key
+            await store.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
+
+    async def load_shown(self, table_id: int) -> None:
+        """What the table's surfaces show, as the process that delivered them last stored it."""
+        self.forget(table_id)
+        for surface, stored in (await self.service.store.shown(table_id)).items():
+            answered = stored.startswith(f"{ANSWERED}:")
+            key = (ANSWERED, stored.split(":", 1)[1]) if answered else stored
+            self.shown[(table_id, surface)] = key
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
         store = self.service.store

@@ -287,7 +287,7 @@ class Desk:
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
         if self.on_table_message(interaction, table):
             await update(interaction, **rendered.edit_kwargs())
-            self.delivery.shown[(table.id, TABLE_MESSAGE)] = fingerprint(rendered)
+            await self.delivery.mark(table.id, TABLE_MESSAGE, fingerprint(rendered), clicked=True)
         else:
             await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
         await self.delivery.refresh(table.id)
@@ -360,7 +360,7 @@ class Desk:
             rendered = render.prompt_message(table, engine, seat, tr, header=header)
             await update(interaction, **rendered.edit_kwargs())
             if in_dm:
-                self.delivery.hand_shown(table, engine, seat)
+                await self.delivery.hand_shown(table, engine, seat)
         except discord.HTTPException as exc:
             # The move is committed whatever happened to this answer: the worker shows it.
             log.warning("table %s: answering a move failed: %s", table_id, exc)

@@ -1,0 +1,89 @@
+"""What processes sharing one database coordinate through it (``Store`` includes these).
+
+* Passed deadlines and reminders are claimed, so each is handled by one process; a claim left by a
+  process that died runs out.
+* The process delivering a table is noted (``courier``), with what each of the table's Discord
+  surfaces shows (``shown``), so the next process to deliver it edits only what changed.
+* Work a dead process left behind is found by how long it has waited.
+
+With SQLite one process owns the file; the claims cost one statement per due table, and the rest
+is not used.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.storage.dialect import upsert
+
+if TYPE_CHECKING:
+    from bot.storage.connection import Connection
+
+
+class SharedWork:
+    db: Connection
+
+    async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
+        """Tables whose deadline or reminder has passed, claimed for this process until ``until``:
+        of several processes, each due table goes to one (``SKIP LOCKED``: none waits for another's
+        claim). A claim left by a process that died runs out and the table is claimed again."""
+        skip = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
+        async with self.db.execute(
+            "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
+            " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
+            f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
+            (until, now, now, now, limit),
+        ) as cur:
+            ids = sorted(r["id"] for r in await cur.fetchall())
+        await self.db.commit()
+        return ids
+
+    async def release_due(self, table_id: int) -> None:
+        await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE id = ?", (table_id,))
+        await self.db.commit()
+
+    async def take_courier(self, table_id: int, me: str) -> bool:
+        """Note process ``me`` as the one delivering the table; True when another one (or none) did
+        before it."""
+        async with self.db.execute(
+            "UPDATE game_tables SET courier = ? WHERE id = ? AND (courier IS NULL OR courier <> ?) RETURNING id",
+            (me, table_id, me),
+        ) as cur:
+            changed = await cur.fetchone() is not None
+        await self.db.commit()
+        return changed
+
+    async def stalled(self, before: str) -> tuple[list[int], list[int]]:
+        """Tables a process may have left unfinished by dying, last changed before ``before``: those
+        with a computer to move, and those whose Discord messages may lag."""
+        async with self.db.execute(
+            "SELECT id, computer_turn, dirty, locked FROM game_tables WHERE updated_at < ?"
+            " AND ((status = 'running' AND computer_turn = 1) OR dirty = 1 OR locked = 1"
+            " OR (status IN ('finished', 'cancelled') AND settled = 0 AND (rated = 1 OR tournament_id IS NOT NULL)))"
+            " ORDER BY id",
+            (before,),
+        ) as cur:
+            rows = await cur.fetchall()
+        computers = [r["id"] for r in rows if r["computer_turn"]]
+        return computers, [r["id"] for r in rows if r["id"] not in computers or r["dirty"] or r["locked"]]
+
+    async def shown(self, table_id: int) -> dict[int, str]:
+        """Surface (-1: the table message; a seat: its hand DM) -> what it shows."""
+        async with self.db.execute("SELECT surface, shown FROM shown WHERE table_id = ?", (table_id,)) as cur:
+            return {r["surface"]: r["shown"] async for r in cur}
+
+    async def set_shown(self, table_id: int, surface: int, key: str | None, me: str | None = None) -> None:
+        """Store what a surface shows (None: unknown). ``me``: the process storing it, when it may
+        not be the table's courier: the courier then reads the surfaces again before its next pass."""
+        async with self.db.transaction():
+            if key is None:
+                await self.db.execute("DELETE FROM shown WHERE table_id = ? AND surface = ?", (table_id, surface))
+            else:
+                await self.db.execute(
+                    upsert("shown", ("table_id", "surface", "shown"), ("table_id", "surface")),
+                    (table_id, surface, key),
+                )
+            if me is not None:
+                await self.db.execute(
+                    "UPDATE game_tables SET courier = NULL WHERE id = ? AND courier <> ?", (table_id, me)
+                )
