@@ -113,6 +113,8 @@ class TabletopBot(commands.Bot):
             except Exception:
                 log.exception("table %s: settling failed", table.id)
         await self.tournaments.recover()
+        if not self.store.db.shared:
+            await self.store.release_claims()
         await self.scheduler.run_due()
         self.sweep.start()
 

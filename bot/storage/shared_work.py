@@ -38,6 +38,12 @@ class SharedWork:
         await self.db.commit()
         return ids
 
+    async def release_claims(self) -> None:
+        """At start-up, when this process alone uses the database (SQLite): a claim left by the
+        process before it died is void, so its deadlines are handled now rather than a minute later."""
+        await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE due_claim IS NOT NULL")
+        await self.db.commit()
+
     async def release_due(self, table_id: int) -> None:
         await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE id = ?", (table_id,))
         await self.db.commit()

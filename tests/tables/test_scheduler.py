@@ -97,3 +97,22 @@ async def test_a_cancelled_run_reports_no_error_and_stop_cancels_the_run():
         assert bot.scheduler.task is None and errors == []
     finally:
         loop.set_exception_handler(None)
+
+
+async def test_after_a_restart_on_sqlite_a_dead_process_claim_does_not_delay_a_deadline(tmp_path):
+    from bot.storage.store import Store
+
+    store = await Store.open(str(tmp_path / "t.sqlite3"))
+    try:
+        table_id = await store.create_table(
+            game="donguri", guild_id=1, channel_id=2, host_id=3, status="running", size=3, options={},
+            language="en",
+        )
+        await store.update_table(table_id, deadline=now() - 5)
+        assert await store.claim_due(now(), now() + 60) == [table_id]
+        # The process dies here, before handling the table; the next one starts.
+        assert await store.claim_due(now(), now() + 60) == []
+        await store.release_claims()
+        assert await store.claim_due(now(), now() + 60) == [table_id]
+    finally:
+        await store.close()
