@@ -21,7 +21,7 @@ from bot.storage.locks import DELIVERY
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery
 
-RETRY = 0.5  # a table another process is delivering is asked for again this much later
+RETRY = 0.2  # a table another process is delivering is asked for again this much later
 
 
 class Courier:

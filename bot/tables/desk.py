@@ -51,6 +51,8 @@ def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
         raise UserError(next(k for k in keys if has(k)), **exc.params) from None
 
 
+UNKNOWN_INTERACTION = 10062  # the interaction expired: it can no longer be answered
+
 class Desk:
     def __init__(self, bot: TabletopBot, service: TableService) -> None:
         self.bot = bot
@@ -108,6 +110,10 @@ class Desk:
         elif isinstance(exc, discord.Forbidden):
             log.warning("missing permission: %s", exc)
             await self.reply(interaction, tr("error.bot_forbidden"))
+        elif isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_INTERACTION:
+            # Discord gave up on the click (no answer within 3 s: the process was overloaded); nothing
+            # can answer it now. A move it made is committed, and the worker shows it.
+            log.warning("table %s: a click expired before it was answered", table_id)
         else:
             error_id = secrets.token_hex(4)
             log.error("unexpected error %s (table %s)", error_id, table_id, exc_info=exc)
