@@ -33,6 +33,7 @@ class GatewayConnection:
     compress: Callable[[bytes], bytes] | None
     sequence: int = 0
     identified: bool = False
+    shard: tuple[int, int] | None = None  # (shard id, shard count) from IDENTIFY, when sharded
     close_code: int | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -58,6 +59,15 @@ def _compressor(kind: str | None) -> Callable[[bytes], bytes] | None:
     raise ValueError(f"unsupported gateway compression {kind!r}")
 
 
+def shard_of(guild_id: str | int | None, count: int) -> int:
+    """Discord's rule: a server's events go to shard (server id >> 22) % shard count; DMs to shard 0."""
+    return 0 if guild_id is None else (int(guild_id) >> 22) % count
+
+
+def owns(conn: GatewayConnection, guild_id: str | int | None) -> bool:
+    return conn.shard is None or shard_of(guild_id, conn.shard[1]) == conn.shard[0]
+
+
 class Gateway:
     def __init__(self, fake: FakeDiscord) -> None:
         self.fake = fake
@@ -74,6 +84,14 @@ class Gateway:
     def identified(self) -> list[GatewayConnection]:
         """Every connected bot session (one per bot process), oldest first."""
         return [c for c in self.connections if c.identified and not c.ws.closed]
+
+    def for_guild(self, guild_id: str | None) -> GatewayConnection | None:
+        """The session Discord sends this server's events to (a DM's: shard 0's); with unsharded
+        sessions, the newest."""
+        sessions = self.identified()
+        return next((c for c in reversed(sessions) if c.shard is not None and owns(c, guild_id)), None) or (
+            sessions[-1] if sessions else None
+        )
 
     async def serve(self, request: web.Request) -> web.StreamResponse:
         query = dict(request.query)
@@ -126,10 +144,13 @@ class Gateway:
                 await conn.ws.close(code=4004, message=b"Authentication failed.")
                 return
             conn.identified = True
+            if isinstance(data.get("shard"), list) and len(data["shard"]) == 2:
+                conn.shard = (int(data["shard"][0]), int(data["shard"][1]))
+            guilds = [g for g in self.fake.model.guilds.values() if owns(conn, g.id)]
             ready = {
                 "v": 10,
                 "user": self.fake.bot_user,
-                "guilds": [{"id": g, "unavailable": True} for g in self.fake.model.guilds],
+                "guilds": [{"id": g.id, "unavailable": True} for g in guilds],
                 "session_id": self.fake.session_id,
                 "resume_gateway_url": self.fake.gateway_url,
                 "application": {"id": self.fake.application_id, "flags": 0},
@@ -141,7 +162,7 @@ class Gateway:
             if "shard" in data:
                 ready["shard"] = data["shard"]
             await self.send_dispatch(conn, "READY", ready)
-            for guild in self.fake.model.guilds.values():
+            for guild in guilds:
                 await self.send_dispatch(conn, "GUILD_CREATE", self.fake.model.guild_payload(guild))
         elif op == 6:
             await self.send(conn, {"op": 9, "d": False})  # no resuming: identify afresh

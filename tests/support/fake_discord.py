@@ -215,8 +215,8 @@ class FakeDiscord:
             conn = sessions[via % len(sessions)]
         elif self.spread is not None:
             conn = self.spread.choice(sessions)
-        else:
-            conn = sessions[-1]
+        else:  # as Discord routes it: by the server's shard, a DM to shard 0
+            conn = self.gateway.for_guild(sent.payload.get("guild_id"))
         sent.connection = conn
         self.sent[sent.token] = self.pending[sent.token] = sent
         try:
@@ -299,8 +299,8 @@ class FakeDiscord:
         return "\n".join(lines)
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a DISPATCH (op 0) to the identified gateway connection."""
-        conn = self.gateway.connection()
+        """Send a DISPATCH (op 0) to the session that gets this server's events."""
+        conn = self.gateway.for_guild(data.get("guild_id") if isinstance(data, dict) else None)
         if conn is None:
             raise AssertionError(f"fake Discord: no identified gateway connection for {event}")
         await self.gateway.send_dispatch(conn, event, data)
