@@ -26,6 +26,7 @@ from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.tables.courier import Courier
+from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url, says
 from bot.tables.worker import Worker
 
@@ -54,11 +55,6 @@ class Later(Exception):
     def __init__(self, delay: float) -> None:
         super().__init__(delay)
         self.delay = delay
-
-
-def jump_url(table: TableRow) -> str:
-    guild = table.guild_id or "@me"
-    return f"https://discord.com/channels/{guild}/{table.channel_id}/{table.message_id}"
 
 
 def fingerprint(rendered: render.Rendered) -> str:
@@ -107,12 +103,6 @@ def chunks(lines: list[str], limit: int) -> list[str]:
     return out
 
 
-def ping_text(seats, key: str, tr: Lang, when: str) -> str:
-    """A mention of the players waited for, one addressee each (「さん」 per name in Japanese)."""
-    players = tr.join(tr("clock.addressee", player=f"<@{s.user_id}>") for s in seats)
-    return tr(key, players=players, count=len(seats), when=when)
-
-
 def retryable(exc: BaseException) -> bool:
     """Rate limits, server errors and timeouts pass; so may a missing permission, once a moderator
     restores it. A message that is gone (404) is handled where it happens."""
@@ -121,7 +111,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery:
+class Delivery(Notices):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
         self.shown: dict[tuple[int, int], Any] = {}
@@ -465,80 +455,6 @@ class Delivery:
                 tr("dm.closed", player=mention, button=tr("button.my_hand")),
                 allowed_mentions=discord.AllowedMentions(users=True),
             )
-
-    # ---- turn notices --------------------------------------------------------------------------------
-    async def ping_turn(self, table: TableRow) -> None:
-        """Once per turn: one live mention at the table (the previous one is deleted) and, on clocked
-        tables for players who want it, a DM."""
-        # The seats whose turn began, if still waited for; otherwise (a ping delayed by the channel
-        # budget while play went on) whoever is waited for now.
-        fresh = [s for s in table.ping_seats if s in table.turn_seats]
-        waiting = [table.seats[s] for s in (fresh or table.turn_seats)]
-        waiting = [s for s in waiting if not s.played_by_computer]
-        store = self.service.store
-        home = self.messageable(table.home_channel_id)
-        if table.ping_message_id:
-            self.spend(table.home_channel_id)
-            try:
-                await home.get_partial_message(table.ping_message_id).delete()
-            except discord.NotFound:
-                pass
-            await store.update_table(table.id, ping_message_id=None)
-        if not waiting or table.paused:
-            await store.update_table(table.id, pinged_turn=table.turn_no)
-            return
-        tr = Lang(table.language)
-        when = render.timestamp(table.deadline) if table.deadline else ""
-        self.spend(table.home_channel_id)
-        text = ping_text(waiting, "clock.turn_ping", tr, when)
-        message, _ = await self.outbox.send_once(
-            table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
-            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
-        )
-        async with store.transaction():
-            await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
-            await self.outbox.done(table.id, f"ping:{table.turn_no}")
-        await self.dm_players(table, waiting, "clock.turn_dm", when)
-
-    async def remind(self, table: TableRow) -> None:
-        """Once per move clock: the players still waited for are told time is running out. The
-        reminder takes the place of the turn ping, so the thread keeps one live notice."""
-        waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
-        store = self.service.store
-        if not waiting:
-            await store.update_table(table.id, remind_at=None)
-            return
-        tr = Lang(table.language)
-        when = render.timestamp(table.deadline)
-        home = self.messageable(table.home_channel_id)
-        text = ping_text(waiting, "clock.reminder", tr, when)
-        surface = f"remind:{table.turn_no}"
-        message, _ = await self.outbox.send_once(
-            table.id, surface, home, table.home_channel_id, says(text),
-            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
-        )
-        async with store.transaction():
-            await store.update_table(table.id, remind_at=None, ping_message_id=message.id)
-            await self.outbox.done(table.id, surface)
-        if table.ping_message_id and table.ping_message_id != message.id:
-            try:
-                await home.get_partial_message(table.ping_message_id).delete()
-            except discord.NotFound:
-                pass
-        await self.dm_players(table, waiting, "clock.reminder_dm", when)
-
-    async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
-        for seat in seats:
-            if not await self.service.store.turn_dms(seat.user_id):
-                continue
-            tr = await self.bot.desk.lang_of(seat.user_id, table.language)
-            try:
-                user = await self.user(seat.user_id)
-                await user.send(
-                    tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when)
-                )
-            except discord.HTTPException:
-                pass
 
     # ---- start-up ------------------------------------------------------------------------------------
     async def recover(self) -> None:
