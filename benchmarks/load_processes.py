@@ -16,6 +16,7 @@ with it, a new database is created in that server for each setup.
 from __future__ import annotations
 
 import contextlib
+import os
 import pathlib
 import random
 import time
@@ -26,6 +27,21 @@ from tests.support.discord_traffic import count_by_kind
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players
 from tests.support.postgres import cluster, fresh_database
+
+
+def postgres_cpu() -> float:
+    """CPU seconds used so far by every PostgreSQL server process on this machine."""
+    total = 0.0
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, rest = text.split("(", 1)[1].rsplit(")", 1)
+        if name.startswith("postgres"):
+            fields = rest.split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 async def one_setup(root: pathlib.Path, label: str, database: str | None, processes: int, args) -> dict:
@@ -49,9 +65,10 @@ async def one_setup(root: pathlib.Path, label: str, database: str | None, proces
             lanes = await open_lanes(fake, players, source, args.closed, failures)
             await fake.quiet(1.0, timeout=300)
             await closed_loop(fake, players, lanes, len(lanes), 1.0, rng, source)  # warm-up
-            cpu0 = sum(b.cpu_seconds() for b in bots)
+            cpu0, pg0, mine0 = sum(b.cpu_seconds() for b in bots), postgres_cpu(), time.process_time()
             tally = await closed_loop(fake, players, lanes, len(lanes), args.seconds, rng, source)
             cpu = sum(b.cpu_seconds() for b in bots) - cpu0
+            pg_cpu, mine = postgres_cpu() - pg0, time.process_time() - mine0
             calls = fake.calls_between(tally.started, tally.ended)
             await fake.quiet(1.0, timeout=600)
             opened = await open_loop(fake, players, lanes, len(lanes), args.rate, args.seconds, rng, source)
@@ -63,6 +80,8 @@ async def one_setup(root: pathlib.Path, label: str, database: str | None, proces
                 "tables": len(lanes),
                 "closed_moves_per_s": tally.accepted / tally.seconds,
                 "cpu_ms_per_move": 1000 * cpu / max(tally.accepted, 1),
+                "postgres_cpu_ms_per_move": 1000 * pg_cpu / max(tally.accepted, 1),
+                "cores_busy": (cpu + pg_cpu + mine) / tally.seconds,  # bots, PostgreSQL, fake and driver
                 "rest_per_move": round(sum(count_by_kind(calls).values()) / max(tally.accepted, 1), 2),
                 "unanswered": tally.unanswered + opened.unanswered,
                 "not_taken": tally.refused + opened.refused,
@@ -93,14 +112,15 @@ async def run(args, root: pathlib.Path) -> list[dict]:
 
 def report(rows: list[dict]) -> str:
     lines = [
-        "| Setup | Processes | Closed loop moves/s | CPU ms per move | REST per move | "
-        "p50 / p99 at {rate} moves/s | Unanswered | Errors |".format(rate=rows[0]["rate"]),
-        "|---|---|---|---|---|---|---|---|",
+        "| Setup | Processes | Closed loop moves/s | Bot CPU ms per move | PostgreSQL CPU ms per move | "
+        "Cores busy | REST per move | p50 / p99 at {rate} moves/s | Unanswered | Errors |".format(rate=rows[0]["rate"]),
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
             f"| {r['setup'].split('-')[0]} | {r['processes']} | {r['closed_moves_per_s']:.0f} | "
-            f"{r['cpu_ms_per_move']:.1f} | {r['rest_per_move']} | {r['p50_ms']:.0f} / {r['p99_ms']:.0f} ms | "
+            f"{r['cpu_ms_per_move']:.1f} | {r['postgres_cpu_ms_per_move']:.1f} | {r['cores_busy']:.2f} | "
+            f"{r['rest_per_move']} | {r['p50_ms']:.0f} / {r['p99_ms']:.0f} ms | "
             f"{r['unanswered']} | {r['errors_logged']} |"
         )
     return "\n".join(lines)

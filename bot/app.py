@@ -66,6 +66,7 @@ class TabletopBot(commands.Bot):
         self.arrivals = Arrivals()
         self._announced = False
         self._startup: asyncio.Future | None = None
+        self._closing: asyncio.Future | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.database)
@@ -142,6 +143,14 @@ class TabletopBot(commands.Bot):
         await self.desk.report(interaction, None, getattr(error, "original", error))
 
     async def close(self) -> None:
+        """Every caller (the signal handler's task, ``async with``'s exit, discord.py itself) waits for
+        one and the same shutdown to finish, so the event loop never closes while the database is
+        still writing."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         if hasattr(self, "scheduler"):
             self.scheduler.stop()
         if hasattr(self, "sweep"):

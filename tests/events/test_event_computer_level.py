@@ -9,7 +9,7 @@ from tests.events.test_tournament_cog import button_id, create_swiss, event_worl
 from tests.support.table import embed_text
 
 # On a busy machine running two test workers, one step can take more than a minute of real time.
-pytestmark = pytest.mark.simcord(settle_timeout=20)  # not longer: a settle waits in real time for every timer due before its timeout
+pytestmark = pytest.mark.simcord(settle_timeout=40)  # a settle waits in real time for every timer due within it: none is due between 15 s and 60 s
 
 
 async def seats_of_round(bot, tournament_id: int):

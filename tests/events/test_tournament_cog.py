@@ -19,7 +19,7 @@ NAMES = ("olga", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")
 # Whole events of computer games run inside one simulated minute: each computer move is its own
 # transaction, so a round takes longer than SimCord's default 5 s to settle on a busy machine.
 # On a busy machine running two test workers, one step can take more than a minute of real time.
-pytestmark = pytest.mark.simcord(settle_timeout=20)  # not longer: a settle waits in real time for every timer due before its timeout
+pytestmark = pytest.mark.simcord(settle_timeout=40)  # a settle waits in real time for every timer due within it: none is due between 15 s and 60 s
 
 
 def event_world(env, players: int = 9):
