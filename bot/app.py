@@ -60,6 +60,7 @@ class TabletopBot(commands.Bot):
             intents=intents,
             help_command=None,
             guild_ready_timeout=0.2,
+            **({} if config.shard_count is None else {"shard_count": config.shard_count, "shard_ids": config.shard_ids}),
         )
         self.config = config
         ratelimits.throttle_sweeps(self.http)
@@ -173,5 +174,12 @@ class TabletopBot(commands.Bot):
             await store.close()
 
 
+class ShardedTabletopBot(TabletopBot, commands.AutoShardedBot):
+    """The same bot running the shards ``shard_ids`` of ``shard_count`` (other processes run the
+    rest, sharing the PostgreSQL database)."""
+
+
 def create_bot(config: Config) -> TabletopBot:
-    return TabletopBot(config)
+    if config.shard_count is None:
+        return TabletopBot(config)
+    return ShardedTabletopBot(config)

@@ -1,4 +1,5 @@
-"""Console entry point: ``tabletop-bot [--config PATH]``; SIGTERM and SIGINT shut down cleanly."""
+"""Console entry point: ``tabletop-bot [--config PATH] [--shard-count N --shard-ids 0,1]``, and
+``tabletop-bot migrate-db`` (see ``bot/storage/migrate.py``); SIGTERM and SIGINT shut down cleanly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import sys
 import discord
 
 from bot.app import create_bot
-from bot.core.config import Config, ConfigError, load
+from bot.core.config import Config, ConfigError, check_shards, load
 
 NO_TOKEN = (
     "No Discord bot token: set the DISCORD_TOKEN environment variable or 'token' in the config file "
@@ -63,9 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--config", help="path to the TOML config file (default: $TABLETOP_CONFIG or ./config.toml)"
     )
+    parser.add_argument("--shard-count", type=int, help="shards of the bot in all (several processes)")
+    parser.add_argument(
+        "--shard-ids", type=lambda text: [int(x) for x in text.split(",") if x.strip()],
+        help="the shards this process runs, as 0,1 (the others run in other processes)",
+    )
     args = parser.parse_args(argv)
     try:
         config = load(args.config)
+        if args.shard_count is not None or args.shard_ids is not None:
+            config.shard_count = args.shard_count if args.shard_count is not None else config.shard_count
+            config.shard_ids = args.shard_ids
+            check_shards(config)
     except ConfigError as exc:
         print(f"tabletop-bot: {exc}", file=sys.stderr)
         return 2

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PATH = "config.toml"
+DATABASE_ENV = "TABLETOP_DATABASE"  # overrides ``database`` (a path, or a postgresql:// URL)
 
 
 class ConfigError(Exception):
@@ -30,6 +31,9 @@ class Config:
     channel_budget: int = 5
     #: Computer seats search for their move (in worker processes); off: they play at random.
     computer_search: bool = True
+    #: Several processes (PostgreSQL only): how many shards the bot has, and which this process runs.
+    shard_count: int | None = None
+    shard_ids: list[int] | None = None
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -47,7 +51,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "computer_search"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "computer_search", "shard_count", "shard_ids"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -61,6 +65,8 @@ def parse(raw: dict[str, Any]) -> Config:
         games=_expect(raw, "games", dict, {}),
         channel_budget=_expect(raw, "channel_budget", int, 5),
         computer_search=_expect(raw, "computer_search", bool, True),
+        shard_count=_expect(raw, "shard_count", int, None),
+        shard_ids=_expect(raw, "shard_ids", list, None),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")
@@ -71,6 +77,28 @@ def parse(raw: dict[str, Any]) -> Config:
     if not cfg.database:
         raise ConfigError("config key 'database' must not be empty")
     return cfg
+
+
+def check_shards(cfg: Config) -> None:
+    """Shards are given together, each id below the count; and they need a database that several
+    processes can share."""
+    if cfg.shard_ids is not None and cfg.shard_count is None:
+        raise ConfigError("config key 'shard_ids' needs 'shard_count' too")
+    if cfg.shard_count is None:
+        return
+    if cfg.shard_count < 1:
+        raise ConfigError("config key 'shard_count' must be at least 1")
+    ids = cfg.shard_ids if cfg.shard_ids is not None else list(range(cfg.shard_count))
+    if not ids or any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < cfg.shard_count for i in ids):
+        raise ConfigError(f"config key 'shard_ids' must list shard numbers from 0 to {cfg.shard_count - 1}")
+    if len(set(ids)) != len(ids):
+        raise ConfigError("config key 'shard_ids' lists a shard twice")
+    cfg.shard_ids = ids
+    if cfg.shard_count > 1 and len(ids) < cfg.shard_count and not cfg.database.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(
+            "running some of the shards in this process means other processes run the rest, and they "
+            "must share the database: set 'database' to a postgresql:// URL (see the README)"
+        )
 
 
 def load(path: str | None = None, env: dict[str, str] | None = None) -> Config:
@@ -89,4 +117,7 @@ def load(path: str | None = None, env: dict[str, str] | None = None) -> Config:
     cfg = parse(raw)
     if env.get("DISCORD_TOKEN"):
         cfg.token = env["DISCORD_TOKEN"]
+    if env.get(DATABASE_ENV):
+        cfg.database = env[DATABASE_ENV]
+    check_shards(cfg)
     return cfg

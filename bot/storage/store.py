@@ -123,7 +123,8 @@ def table_select(kind: str) -> str:
     return f"SELECT t.*, {dialect.seats_json(kind)} AS seats_json FROM game_tables t"
 
 
-#: Overrides the config's ``database`` (a path, or a ``postgresql://`` URL).
+#: Overrides the config's ``database`` (a path, or a ``postgresql://`` URL); ``config.load`` applies it
+#: too, and a store opened without a config (tools, tests) applies it here.
 DATABASE_ENV = "TABLETOP_DATABASE"
 
 

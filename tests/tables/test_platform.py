@@ -187,3 +187,40 @@ async def test_new_rated_opens_a_rated_table_and_the_default_is_casual(simcord_e
     assert casual_id != rated_id
     assert (await store.get_table(casual_id)).rated is False
     assert "Casual: not rated" in embed_text(casual)
+
+
+def test_shards_from_the_config_file_and_the_command_line(tmp_path, monkeypatch):
+    path = tmp_path / "c.toml"
+    path.write_text('database = "postgresql://bot@db/tabletop"\nshard_count = 4\nshard_ids = [2, 3]\n')
+    cfg = config_mod.load(str(path), env={})
+    assert (cfg.shard_count, cfg.shard_ids) == (4, [2, 3])
+    path.write_text('database = "postgresql://bot@db/tabletop"\nshard_count = 2\n')
+    assert config_mod.load(str(path), env={}).shard_ids == [0, 1], "no ids: every shard runs here"
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("shard_ids = [0]\n", "needs 'shard_count'"),
+        ("shard_count = 2\nshard_ids = [2]\n", "from 0 to 1"),
+        ("shard_count = 2\nshard_ids = [1, 1]\n", "twice"),
+        ('shard_count = 2\nshard_ids = [1]\ndatabase = "data/t.sqlite3"\n', "postgresql://"),
+    ],
+)
+def test_bad_shard_settings_are_refused_with_the_key_named(tmp_path, text, message):
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(config_mod.ConfigError, match=re.escape(message)):
+        config_mod.load(str(path), env={})
+
+
+def test_some_shards_on_sqlite_are_refused_by_the_entry_point_but_allowed_with_a_database_url(tmp_path, capsys):
+    from bot import main as entry
+
+    path = tmp_path / "c.toml"
+    path.write_text('token = "t"\n')
+    assert entry.main(["--config", str(path), "--shard-count", "2", "--shard-ids", "1"]) == 2
+    assert "postgresql://" in capsys.readouterr().err
+    cfg = config_mod.load(str(path), env={"TABLETOP_DATABASE": "postgresql://bot@db/t"})
+    cfg.shard_count, cfg.shard_ids = 2, [1]
+    config_mod.check_shards(cfg)  # the environment's URL counts

@@ -17,6 +17,7 @@ import asyncpg
 
 from tests.support import audit
 from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.discord_gateway import shard_of
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Click, Players, Table
 from tests.support.postgres import fresh_database
@@ -155,6 +156,46 @@ async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp
             failed = {k: v for k, v in report.items() if v}
             assert not failed, "\n".join(f"{k}: {len(v)}\n  " + "\n  ".join(v[:8]) for k, v in failed.items())
             assert not fake.unknown, fake.summary()
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)
+
+
+async def test_two_shard_processes_a_table_in_one_played_from_dms_in_the_other(tmp_path, pg_cluster):
+    """Shard 1's process serves the server; every DM click goes to shard 0's process, as Discord
+    sends them. The table plays to the same end either way."""
+    url = await fresh_database(pg_cluster.url)
+    async with FakeDiscord(token=TOKEN) as fake:
+        while shard_of(fake.guild.id, 2) != 1:  # a server on shard 1, so its DMs go elsewhere
+            fake.guild = fake.model.add_guild()
+        bots = []
+        for shard in (0, 1):
+            directory = tmp_path / f"shard{shard}"
+            directory.mkdir()
+            bot = BotProcess(fake, directory, "shard_count = 2", f"shard_ids = [{shard}]")
+            bot.env["TABLETOP_DATABASE"] = url
+            bots.append(bot)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            players = Players(fake, random.Random(8))
+            (table,) = await open_tables(fake, players, 1)
+            for _ in range(25):
+                if await players.move(table) is None:
+                    break
+            await fake.quiet(SETTLE, timeout=60)
+            shards = {(s.connection.shard, s.channel_id in fake.model.dm_of.values()) for s in fake.sent.values()}
+            assert ((0, 2), True) in shards and ((1, 2), False) in shards, shards  # (shard, count), a DM?
+            truths = audit.read_tables(url)
+            assert sum(c.accepted for c in players.clicks) >= 10
+            report = {
+                "acknowledged moves lost or doubled": audit.lost_or_doubled(players.clicks, truths),
+                "stuck tables": audit.stuck(players, [table], truths),
+                "stale surfaces": audit.stale(players, [table], truths),
+                "errors logged": [e for bot in bots for e in bot.errors()],
+            }
+            assert not any(report.values()), report
         finally:
             for bot in bots:
                 await bot.stop()
