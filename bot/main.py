@@ -60,6 +60,11 @@ async def run(config: Config) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate-db"]:
+        from bot.storage import migrate
+
+        return migrate.main(argv[1:])
     parser = argparse.ArgumentParser(prog="tabletop-bot", description=__doc__)
     parser.add_argument(
         "--config", help="path to the TOML config file (default: $TABLETOP_CONFIG or ./config.toml)"
