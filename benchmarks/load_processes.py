@@ -22,7 +22,7 @@ import random
 import time
 
 from benchmarks.load_driver import closed_loop, open_lanes, open_loop, percentile
-from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.bot_process import TOKEN, bot_processes
 from tests.support.discord_traffic import count_by_kind
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players
@@ -47,14 +47,7 @@ def postgres_cpu() -> float:
 async def one_setup(root: pathlib.Path, label: str, database: str | None, processes: int, args) -> dict:
     rng = random.Random(args.seed)
     async with FakeDiscord(token=TOKEN) as fake:
-        bots = []
-        for i in range(processes):
-            directory = root / f"{label}-{i}"
-            directory.mkdir()
-            bot = BotProcess(fake, directory)
-            if database is not None:
-                bot.env["TABLETOP_DATABASE"] = database
-            bots.append(bot)
+        bots = bot_processes(fake, root, [f"{label}-{i}" for i in range(processes)], database)
         try:
             for bot in bots:
                 await bot.start_ready(timeout=120)

@@ -216,3 +216,17 @@ class BotProcess:
 
     def __str__(self) -> str:
         return "bot stderr:\n" + "\n".join("  | " + line for line in self.lines[-80:])
+
+
+def bot_processes(fake, root: Path, names: list[str], database: str | None, *config_lines: str) -> list[BotProcess]:
+    """One bot process per name, each in a directory of its own under ``root``, all on ``database``
+    (a PostgreSQL URL; None: each on its own SQLite file) and the same fake Discord."""
+    bots = []
+    for name in names:
+        directory = root / name
+        directory.mkdir()
+        bot = BotProcess(fake, directory, *config_lines)
+        if database is not None:
+            bot.env["TABLETOP_DATABASE"] = database
+        bots.append(bot)
+    return bots

@@ -16,7 +16,7 @@ import time
 import asyncpg
 
 from tests.support import audit
-from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.bot_process import TOKEN, bot_processes
 from tests.support.discord_gateway import shard_of
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Click, Players, Table
@@ -78,13 +78,7 @@ async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp
     url = await fresh_database(pg_cluster.url)
     rng = random.Random(21)
     async with FakeDiscord(token=TOKEN) as fake:
-        bots = []
-        for i in range(PROCESSES):
-            directory = tmp_path / f"bot{i}"
-            directory.mkdir()
-            bot = BotProcess(fake, directory)
-            bot.env["TABLETOP_DATABASE"] = url
-            bots.append(bot)
+        bots = bot_processes(fake, tmp_path, [f"bot{i}" for i in range(PROCESSES)], url)
         try:
             for bot in bots:
                 await bot.start_ready()
@@ -169,13 +163,10 @@ async def test_two_shard_processes_a_table_in_one_played_from_dms_in_the_other(t
     async with FakeDiscord(token=TOKEN) as fake:
         while shard_of(fake.guild.id, 2) != 1:  # a server on shard 1, so its DMs go elsewhere
             fake.guild = fake.model.add_guild()
-        bots = []
-        for shard in (0, 1):
-            directory = tmp_path / f"shard{shard}"
-            directory.mkdir()
-            bot = BotProcess(fake, directory, "shard_count = 2", f"shard_ids = [{shard}]")
-            bot.env["TABLETOP_DATABASE"] = url
-            bots.append(bot)
+        bots = [
+            *bot_processes(fake, tmp_path, ["shard0"], url, "shard_count = 2", "shard_ids = [0]"),
+            *bot_processes(fake, tmp_path, ["shard1"], url, "shard_count = 2", "shard_ids = [1]"),
+        ]
         try:
             for bot in bots:
                 await bot.start_ready()
