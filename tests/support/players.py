@@ -15,6 +15,7 @@ and the next deal's hand is shown), and no private message followed: anything el
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import time
@@ -248,6 +249,14 @@ class Players:
             if via == "dm" and sent.answered and not click.accepted:
                 self.refused.add((message.id, len(message.edits)))
         return click
+
+
+async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:
+    """Members play the table until ``stop`` is set (a moment's pause when nobody could move)."""
+    while not stop.is_set():
+        click = await players.move(table)
+        if click is None or not click.accepted:
+            await asyncio.sleep(0.1)
 
 
 @asynccontextmanager

@@ -20,7 +20,7 @@ import time
 
 from tests.support import audit
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Players, Table, bot_with_players
+from tests.support.players import Players, Table, bot_with_players, keep_playing
 
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
 TABLES = int(os.environ.get("CRASH_TABLES", "6"))
@@ -39,13 +39,6 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int) -> list[T
     for table in tables:
         await players.wait_started(table)
     return tables
-
-
-async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        click = await players.move(table)
-        if click is None or not click.accepted:
-            await asyncio.sleep(0.1)
 
 
 async def play_for(players: Players, tables: list[Table], seconds: float) -> None:

@@ -19,7 +19,7 @@ from tests.support import audit
 from tests.support.bot_process import TOKEN, bot_processes
 from tests.support.discord_gateway import shard_of
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Click, Players, Table
+from tests.support.players import Click, Players, Table, keep_playing
 from tests.support.postgres import fresh_database
 
 PROCESSES = 3
@@ -55,13 +55,6 @@ async def double_click(players: Players, table: Table) -> list[Click]:
     await asyncio.gather(*(s.wait(4.0) for s in sent))
     players.clicks.extend(clicks)
     return clicks
-
-
-async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        click = await players.move(table)
-        if click is None or not click.accepted:
-            await asyncio.sleep(0.1)
 
 
 async def timeout_notes(url: str, table_id: int) -> int:
