@@ -34,7 +34,7 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: in
         members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(humans)]
         tables.append(await players.open_donguri(channel, members, computers=3 - humans, clock=clock))
     for table in tables:
-        await players.wait_started(table)
+        await players.wait_started(table, timeout=60)  # three bots, PostgreSQL and other tests share two cores
     return tables
 
 
@@ -67,6 +67,20 @@ async def timeout_notes(url: str, table_id: int) -> int:
         await conn.close()
 
 
+async def table_rows(url: str) -> str:
+    """What the database says of each table, for a failure's report."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT id, status, version, dirty, message_id, courier, (SELECT COUNT(*) FROM actions a"
+            " WHERE a.table_id = t.id) AS moves FROM game_tables t ORDER BY id"
+        )
+        shown = await conn.fetch("SELECT * FROM shown ORDER BY table_id, surface")
+    finally:
+        await conn.close()
+    return "\n".join([*map(str, rows), *map(str, shown)])
+
+
 async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp_path, pg_cluster):
     url = await fresh_database(pg_cluster.url)
     rng = random.Random(21)
@@ -77,8 +91,12 @@ async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp
                 await bot.start_ready()
             fake.spread = random.Random(3)
             players = Players(fake, rng)
-            tables = await open_tables(fake, players, 4)
-            clocked = await open_tables(fake, players, 2, clock=60)
+            try:
+                tables = await open_tables(fake, players, 4)
+                clocked = await open_tables(fake, players, 2, clock=60)
+            except AssertionError:
+                print(await table_rows(url))
+                raise
 
             # The same click at two processes at once: one of them applies it.
             doubles = 0
