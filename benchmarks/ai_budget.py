@@ -40,7 +40,9 @@ def main() -> None:
                 continue
             for level in args.levels.split(","):
                 times: list[float] = []
-                for k, engine in enumerate(random_positions(cls, n, {}, args.positions * 4, seed=args.seed + n)):
+                for k, engine in enumerate(
+                    random_positions(cls, n, {}, args.positions * 4, seed=args.seed + n)
+                ):
                     seat = engine.to_act()[0]
                     if len(engine.legal_actions(seat)) < 2:
                         continue
