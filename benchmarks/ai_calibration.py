@@ -7,6 +7,10 @@ CPU time of each, and fits time = move_us * moves + iteration_us * iterations by
 It prints the fitted values next to the registered ones, and how far the real CPU time of a
 search strays from the virtual clock (the worst ratio should stay well under 1 / TARGET_SHARE, or
 a search overruns its level's CPU budget).
+
+Arsène has its own player with its own virtual clock (``cogs/arsene/ai.py``: ``DET_US``,
+``MOVE_US``, ``PLAYOUT_US``, ``KEY_US``); for it this prints each cost measured on its own and the
+real/virtual ratio of whole decisions with the valuation cache emptied first (the worst case).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=100.0)
     args = parser.parse_args()
     wanted = [item.split(":") for item in filter(None, args.only.split(","))]
+    if not wanted or any(w[0] == "arsene" for w in wanted):
+        arsene(args.searches, args.budget_ms)
     for cls in engine_classes():
         if not searches(cls(cls.min_players, 0, {})):
             continue
@@ -68,6 +74,54 @@ def main() -> None:
                 f" mean {sum(ratios) / len(ratios):.2f} max {max(ratios):.2f}",
                 flush=True,
             )
+
+
+def arsene(searches: int, budget_ms: float) -> None:
+    from cogs.arsene import ai as arsene_ai
+    from cogs.arsene.engine import ArseneEngine
+
+    rng = random.Random(1)
+    cost = {"determinize": [], "move": [], "clone": [], "cold valuation": []}
+    for n in (3, 4):
+        for engine in random_positions(ArseneEngine, n, {}, searches, seed=9 + n):
+            start = time.process_time()
+            state = engine.determinize(engine.to_act()[0], rng)
+            cost["determinize"].append(time.process_time() - start)
+            start = time.process_time()
+            state.clone()
+            cost["clone"].append(time.process_time() - start)
+            start, moves, deal = time.process_time(), 0, state.deal_no
+            while not state.over and state.deal_no == deal:
+                actor = state.to_act()[0]
+                state.apply_fast(actor, arsene_ai.playout(state, actor, rng))
+                moves += 1
+            cost["move"].append((time.process_time() - start) / max(moves, 1))
+            if not state.over:
+                arsene_ai.future_values.cache_clear()
+                start = time.process_time()
+                arsene_ai.future_values(arsene_ai.position_key(state))
+                cost["cold valuation"].append(time.process_time() - start)
+    print(
+        "arsene costs, µs mean/max: "
+        + ", ".join(f"{k} {1e6 * sum(v) / len(v):.0f}/{1e6 * max(v):.0f}" for k, v in cost.items())
+    )
+    ratios = []
+    for n in (3, 4):
+        for k, engine in enumerate(random_positions(ArseneEngine, n, {}, searches * 3, seed=n)):
+            seat = engine.to_act()[0]
+            if len(engine.legal_actions(seat)) < 2:
+                continue
+            arsene_ai.future_values.cache_clear()
+            clock = arsene_ai.Clock(budget_ms * 1000 * TARGET_SHARE)
+            start = time.process_time()
+            arsene_ai.choose(engine, seat, "normal", int(budget_ms), random.Random(k), clock)
+            ratios.append(1e6 * (time.process_time() - start) / clock.spent())
+            if len(ratios) >= searches * (n - 2):
+                break
+    print(
+        f"arsene real/virtual time, cold cache: mean {sum(ratios) / len(ratios):.2f} max {max(ratios):.2f}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+from bot.ai import TARGET_SHARE
 from bot.ai.registry import GameAI, register
 
 from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
@@ -23,7 +24,11 @@ FUTURES = 48  # abstract continuations per position
 TABLE_SIZE = 4096  # sampled trick counts per player count
 MAX_DEALS = 30  # an abstract future that has not ended by then is judged on chips
 GROUPS = tuple(SHOP_GROUPS[s] for s in range(1, 6))
-PLAYOUTS_PER_MS = 1.0  # playouts per ms of budget: they take about a third of it here
+# Costs on the reference machine (``benchmarks/ai_calibration.py --only arsene`` fits them), in µs:
+DET_US = 85.0  # one determinization
+MOVE_US = 7.0  # one simulated move
+PLAYOUT_US = 70.0  # the fixed part of one playout: a copy of the state, its value found in the cache
+KEY_US = 2000.0  # one evaluation of a position not valued yet
 
 
 # ---- how tricks fall -------------------------------------------------------------------------
@@ -209,30 +214,69 @@ def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
-def choose(engine: ArseneEngine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
+def choose(
+    engine: ArseneEngine, seat: int, level: str, budget_ms: int, rng: random.Random, clock: Clock | None = None
+) -> str:
     """Determinized Monte-Carlo: every legal move is tried on the same determinizations (so they
     are compared on equal terms), each played out to the end of the deal and valued by
-    ``evaluate``, finished games included (first place, as the benchmarks count it). The work is a
-    number of playouts set by the budget (calibrated: ``PLAYOUTS_PER_MS``), and no clock is read,
-    so the same seed gives the same move on any machine."""
+    ``evaluate``, finished games included (first place, as the benchmarks count it).
+
+    The work is counted on a virtual clock, never read from a real one, so the same seed gives the
+    same move on any machine: each determinization, simulated move and evaluation is charged what
+    it costs on the reference machine, and each position valued for the first time in this
+    decision is charged a full valuation (``KEY_US``) as if the cache were cold, so a decision at
+    the start of a deal, or in a fresh worker, keeps to the budget too. Rounds go on while the
+    clock is under ``TARGET_SHARE`` of the budget (at least one round)."""
     legal = engine.legal_actions(seat)
     if len(legal) == 1:
         return legal[0]
     if level == "easy" or budget_ms <= 0:
         return rng.choice(legal)
-    rounds = max(2, round(budget_ms * PLAYOUTS_PER_MS / len(legal)))
+    clock = clock or Clock(budget_ms * 1000 * TARGET_SHARE)
     totals = [0.0] * len(legal)
     deal = engine.deal_no
-    for _ in range(rounds):
+    while clock.rounds == 0 or clock.left():
+        clock.rounds += 1
         base = engine.determinize(seat, rng)
         for i, action in enumerate(legal):
             state = base.clone() if i < len(legal) - 1 else base
             state.apply_fast(seat, action)
+            moves = 1
             while not state.over and state.deal_no == deal:
                 actor = state.to_act()[0]
                 state.apply_fast(actor, playout(state, actor, rng))
-            totals[i] += evaluate(state, seat)
+                moves += 1
+            totals[i] += clock.value(state, seat, moves)
     return legal[max(range(len(legal)), key=totals.__getitem__)]
+
+
+class Clock:
+    """The virtual clock of one decision: what it did, and so what it cost on the reference machine."""
+
+    __slots__ = ("budget", "rounds", "moves", "evaluations", "seen")
+
+    def __init__(self, budget_us: float) -> None:
+        self.budget = budget_us
+        self.rounds = 0  # determinizations
+        self.moves = 0
+        self.evaluations = 0
+        self.seen: set[tuple] = set()  # positions valued in this decision
+
+    def spent(self) -> float:
+        return DET_US * self.rounds + MOVE_US * self.moves + PLAYOUT_US * self.evaluations + KEY_US * len(self.seen)
+
+    def left(self) -> bool:
+        return self.spent() < self.budget
+
+    def value(self, state: ArseneEngine, seat: int, moves: int) -> float:
+        """``evaluate(state, seat)``, counting the moves that led there and the valuation."""
+        self.moves += moves
+        self.evaluations += 1
+        if state.over:
+            return evaluate(state, seat)
+        key = position_key(state)
+        self.seen.add(key)
+        return future_values(key)[seat]
 
 
 for _n in (3, 4):  # built once here rather than in the first move

@@ -54,6 +54,7 @@ LOSS_BITS = WIN_BITS  # the next opponent winning, in the same units
 REACH = 12  # hard: guesses less likely than 1 in this many are not feared
 BLUFF = 0.05  # hard: how likely a Final Quest names a card of the asker's own
 SWAP_RISK = 0.3  # hard: swap when the next opponent would name this seat's hand this often
+PROBES = 24  # Final Quests weighed per target at most (each costs a pass over the target's hands)
 CARDS = {m: tuple(numbers_of(m)) for m in range(1 << 13) if bin(m).count("1") <= 3}
 LOG2 = {1: 0.0, 2: 1.0, 3: math.log2(3)}
 NOT_HAND = {h: frozenset(HANDS) - {h} for h in HANDS}
@@ -205,10 +206,11 @@ def probes(
     possible = 0
     for h in odds:
         possible |= h
+    named_hands = [named for named in HANDS if named & possible == named]
+    if len(named_hands) > PROBES:  # the likeliest: early on, they all tell about as much
+        named_hands = sorted(named_hands, key=lambda h: (-odds.get(h, 0.0), h))[:PROBES]
     out = []
-    for named in HANDS:
-        if named & possible != named:
-            continue
+    for named in named_hands:
         win = odds.get(named, 0.0)
         shown: dict[int, float] = defaultdict(float)
         choice_bits = 0.0

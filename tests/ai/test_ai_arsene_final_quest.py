@@ -7,6 +7,7 @@ two games with every other in ``test_ai_conformance``; here are the rules each g
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import bot.ai as ai
@@ -127,6 +128,26 @@ def test_arsene_evaluation_values_the_whole_position():
     assert arsene_ai.evaluate(guarded, 0) > arsene_ai.evaluate(bare, 0)
 
 
+def test_arsene_work_is_the_same_whatever_the_valuation_cache_holds():
+    """A position first valued in a decision is charged in full even when the process cache already
+    holds it (a worker's cache depends on its past), so a cold and a warm process make the same
+    move with the same work; and the charged work stays within the budget's share but one round."""
+    engine = random_arsene(4, 11, 0)  # the start of a deal: the costliest playouts
+    seat = engine.to_act()[0]
+    runs = []
+    for cold in (True, False):
+        if cold:
+            arsene_ai.future_values.cache_clear()
+        clock = arsene_ai.Clock(100 * 1000 * ai.TARGET_SHARE)
+        move = arsene_ai.choose(engine, seat, "normal", 100, random.Random(3), clock)
+        runs.append((move, clock.rounds, clock.moves, len(clock.seen), clock.spent()))
+    assert runs[0] == runs[1]
+    _move, rounds, moves, valued, spent = runs[0]
+    assert valued > 0 and moves > 40 * rounds  # whole deals were played out
+    per_round = spent / rounds
+    assert 50_000 <= spent < 50_000 + per_round
+
+
 # ---- Final Quest --------------------------------------------------------------------------------
 
 
@@ -164,6 +185,25 @@ def test_final_quest_deduction_never_loses_the_true_deal():
         other = engine.determinize(game % 4, random.Random(game))
         for seat in range(4):
             assert world_of(other) in deduction.worlds_for(other, seat), (game, seat)
+
+
+def test_final_quest_probes_weigh_the_likeliest_hands_first():
+    """At the start every hand of 3 from the 10 unseen cards is as likely (120 of them): only
+    ``PROBES`` Final Quests are weighed; once the odds favour a hand, it is among them."""
+    unseen = [n for n in range(1, 14) if n not in (1, 2, 3)]
+    hands = [deduction.mask_of(c) for c in itertools.combinations(unseen, 3)]
+    even = {h: 1 / len(hands) for h in hands}
+    assert len(fq_ai.probes(even)) == fq_ai.PROBES
+    likely = hands[-1]
+    skewed = {h: (0.5 if h == likely else 0.5 / (len(hands) - 1)) for h in hands}
+    named = [p[0] for p in fq_ai.probes(skewed)]
+    assert len(named) == fq_ai.PROBES and named[0] == likely
+    few = {h: 1 / 4 for h in hands[:4]}  # few hands left: every Final Quest within their cards
+    possible = 0
+    for h in few:
+        possible |= h
+    within = [h for h in deduction.HANDS if h & possible == h]
+    assert len(within) <= fq_ai.PROBES and {p[0] for p in fq_ai.probes(few)} == set(within)
 
 
 def test_final_quest_player_declines_a_free_question_it_cannot_read():
