@@ -81,7 +81,6 @@ class TabletopBot(commands.Bot):
         self.tournaments = TournamentDesk(self)
         self.scheduler.sources.append(self.tournaments)
         self.sweep = Sweep(self)
-        self.add_dynamic_items(*components.ALL)
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
         await self.load_extension("bot.tables.commands")
@@ -129,10 +128,11 @@ class TabletopBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        """A button or menu whose id matches nothing (an old layout, a forged id) still gets an answer."""
+        """Our buttons and menus (``components.dispatch``); one whose id matches nothing (an old
+        layout, a forged id) still gets an answer."""
         if interaction.type is discord.InteractionType.component:
             custom_id = (interaction.data or {}).get("custom_id", "")
-            if not components.known(self, custom_id):
+            if not await components.dispatch(interaction, custom_id) and not components.known(self, custom_id):
                 await self.desk.on_unknown(interaction)
 
     async def on_message(self, message: discord.Message) -> None:

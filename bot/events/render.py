@@ -190,6 +190,7 @@ def event_message(
                     style=discord.ButtonStyle.primary,
                 )
             )
+    view.stop()  # sent, never stored: ``components.dispatch`` finds its buttons by custom id
     return Rendered(embed=embed, view=view)
 
 

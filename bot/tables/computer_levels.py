@@ -12,7 +12,7 @@ import discord
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.tables import render
-from bot.tables.components import LevelButton
+from bot.tables.components import LevelButton, static_view
 from bot.tables.in_time import send_private
 from bot.tables.service import LEVELS
 
@@ -25,10 +25,8 @@ STYLES = {"easy": discord.ButtonStyle.success, "normal": discord.ButtonStyle.pri
 
 
 def picker(table: TableRow, tr: Lang) -> tuple[str, discord.ui.View]:
-    view = discord.ui.View(timeout=None)
-    for level in LEVELS:
-        view.add_item(LevelButton(level, table.id, label=tr(f"level.button.{level}"), style=STYLES[level]))
-    return tr("lobby.level_prompt"), view
+    buttons = [LevelButton(level, table.id, label=tr(f"level.button.{level}"), style=STYLES[level]) for level in LEVELS]
+    return tr("lobby.level_prompt"), static_view(*buttons)
 
 
 async def ask_level(desk: Desk, interaction: Interaction, table: TableRow) -> None:

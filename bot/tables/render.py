@@ -10,10 +10,11 @@ import discord
 
 from bot.core import results
 from bot.core.engine import Engine
-from bot.core.games import REGISTRY, Menu, Prompt, TableView
+from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
-from bot.tables.components import ActButton, ActSelect, DeadButton, KickSelect, SettingSelect, TableButton
+from bot.tables.choices import Rows, choice_rows
+from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 
 STYLES = {
@@ -22,7 +23,6 @@ STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
-MAX_BUTTONS = 20
 IMAGE_NAME = "table.png"
 
 
@@ -30,7 +30,7 @@ IMAGE_NAME = "table.png"
 class Rendered:
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: discord.ui.View | Rows | None = None
     image: bytes | None = None
 
     def files(self) -> list[discord.File]:
@@ -99,11 +99,7 @@ def game_title(table: TableRow, tr: Lang) -> str:
     return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
 
 
-def _view(*items: discord.ui.Item) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+_view = static_view
 
 
 def lobby(table: TableRow, tr: Lang) -> Rendered:
@@ -245,39 +241,5 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     if prompt.image:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     if table.status != "running":
-        return Rendered(content=None, embed=embed, view=_view(), image=prompt.image)
-    items = _choice_items(table.id, version, prompt, tr)
-    return Rendered(content=None, embed=embed, view=_view(*items), image=prompt.image)
-
-
-def _choice_items(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[discord.ui.Item]:
-    menus = list(prompt.menus)
-    items: list[discord.ui.Item] = []
-    if len(prompt.choices) > MAX_BUTTONS:
-        menus.insert(0, Menu(tr("prompt.choose"), prompt.choices))
-    elif prompt.choices:
-        items = _buttons(table_id, version, prompt)
-    rows_used = (len(items) + 4) // 5
-    for n, menu in enumerate(menus[: 5 - rows_used]):
-        playable = [c for c in menu.choices if c.action is not None][:25]
-        if not playable:
-            continue
-        options = [discord.SelectOption(label=c.label[:100], value=c.action, emoji=c.emoji) for c in playable]
-        items.append(
-            ActSelect(
-                table_id, version, n, placeholder=menu.placeholder[:150], options=options, row=rows_used + n
-            )
-        )
-    return items
-
-
-def _buttons(table_id: int, version: int, prompt: Prompt) -> list[discord.ui.Item]:
-    items: list[discord.ui.Item] = []
-    for n, choice in enumerate(prompt.choices):
-        common = {"label": choice.label[:80], "emoji": choice.emoji, "row": n // 5}
-        if choice.action is None:
-            items.append(DeadButton(table_id, n, style=discord.ButtonStyle.secondary, **common))
-        else:
-            style = STYLES.get(choice.style, discord.ButtonStyle.primary)
-            items.append(ActButton(table_id, version, choice.action, style=style, **common))
-    return items
+        return Rendered(content=None, embed=embed, view=Rows([]), image=prompt.image)
+    return Rendered(content=None, embed=embed, view=choice_rows(table.id, version, prompt, tr), image=prompt.image)

@@ -10,7 +10,7 @@ from bot.core.engine import Engine, Event
 from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
 from bot.core.i18n import Lang
 from bot.core.options import Option
-from bot.tables.render import MAX_BUTTONS
+from bot.tables.choices import MAX_BUTTONS
 from cogs.saizen.engine import (
     OPTION_LAYOUT,
     PHASE_CHIPS,

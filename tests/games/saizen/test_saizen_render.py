@@ -9,7 +9,7 @@ import random
 from PIL import Image
 
 from bot.core.i18n import Lang
-from bot.tables.render import MAX_BUTTONS
+from bot.tables.choices import MAX_BUTTONS
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.image import rule_cards_png
 from cogs.saizen.render import SaizenUI

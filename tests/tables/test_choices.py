@@ -1,0 +1,90 @@
+"""A prompt's components are written as JSON directly; Discord must receive exactly what discord.py
+would have sent for the same buttons and menus, and clicks must reach them by custom id alone."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.core.games import Choice, Menu, Prompt
+from bot.core.i18n import Lang
+from bot.tables import components
+from bot.tables.choices import MAX_BUTTONS, choice_rows
+from bot.tables.components import ActButton, ActSelect, DeadButton
+
+
+def ui_view(table_id: int, version: int, prompt: Prompt, tr: Lang) -> list[dict]:
+    """The same prompt built from discord.ui items, as the renderer did before."""
+    menus = list(prompt.menus)
+    items: list[discord.ui.Item] = []
+    if len(prompt.choices) > MAX_BUTTONS:
+        menus.insert(0, Menu(tr("prompt.choose"), prompt.choices))
+    else:
+        for n, c in enumerate(prompt.choices):
+            common = {"label": c.label, "emoji": c.emoji, "row": n // 5}
+            if c.action is None:
+                items.append(DeadButton(table_id, n, style=discord.ButtonStyle.secondary, **common))
+            else:
+                style = getattr(discord.ButtonStyle, c.style)
+                items.append(ActButton(table_id, version, c.action, style=style, **common))
+    used = (len(items) + 4) // 5
+    for n, menu in enumerate(menus[: 5 - used]):
+        playable = [c for c in menu.choices if c.action is not None][:25]
+        if playable:
+            options = [discord.SelectOption(label=c.label, value=c.action, emoji=c.emoji) for c in playable]
+            items.append(ActSelect(table_id, version, n, placeholder=menu.placeholder, options=options, row=used + n))
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view.to_components()
+
+
+def hand(n: int) -> list[Choice]:
+    suits = "♠♥♦♣"
+    return [
+        Choice(None if i % 4 == 3 else f"play:{i}", f"{i}{suits[i % 4]}", style=("primary", "success")[i % 2],
+               emoji=suits[i % 4] if i % 3 == 0 else None)
+        for i in range(n)
+    ]
+
+
+def test_buttons_and_menus_are_what_discord_py_sends():
+    tr = Lang("ja")
+    prompts = [
+        Prompt("one card", hand(1)),
+        Prompt("a hand", hand(11)),
+        Prompt("a full hand", hand(20)),
+        Prompt("too many for buttons", hand(23)),
+        Prompt("buttons and a menu", hand(7), [Menu("target", [Choice("push:1", "B", emoji="🃏"), Choice(None, "C")])]),
+        Prompt("menus only", [], [Menu("a", hand(4)), Menu("none playable", [Choice(None, "x")]), Menu("b", hand(2))]),
+    ]
+    for prompt in prompts:
+        assert choice_rows(42, 17, prompt, tr).to_components() == ui_view(42, 17, prompt, tr), prompt.text
+
+
+def test_a_long_label_is_cut_where_discord_requires():
+    rows = choice_rows(1, 2, Prompt("", [Choice("a", "x" * 120)]), Lang("en")).to_components()
+    assert rows[0]["components"][0]["label"] == "x" * 80
+
+
+async def test_a_custom_id_reaches_its_component_without_a_view():
+    seen = []
+
+    class Desk:
+        async def on_act(self, interaction, table_id, version, action):
+            seen.append((table_id, version, action))
+
+        async def on_stale(self, interaction):
+            seen.append("stale")
+
+    class Client:
+        desk = Desk()
+
+    class Interaction:
+        client = Client()
+        data = {"values": ["push:2"]}
+
+    assert await components.dispatch(Interaction(), "tt:a:42:17:play:S10")
+    assert await components.dispatch(Interaction(), "tt:as:42:18:0")
+    assert await components.dispatch(Interaction(), "tt:x:42:3")
+    assert not await components.dispatch(Interaction(), "tt:zz:42")
+    assert seen == [(42, 17, "play:S10"), (42, 18, "push:2"), "stale"]
