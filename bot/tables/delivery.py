@@ -45,6 +45,10 @@ CHANNEL_SLACK = 0.5  # (the process tests wait 6 s for quiet: more than 5.5)
 # A running table's message, and its record, change at most once in this share of the channel's
 # window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
 PACE = 2
+# The record is a log read after the fact (the table message and the DMs show the current and the
+# last trick), so a burst of moves makes one record edit per 5 s. Kept below the process tests'
+# 6 s of quiet, which must outlast any wait for a pending edit.
+RECORD_PACE = 5
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 USERS = 4096  # members whose discord.User is kept for sending them DMs
 
@@ -122,6 +126,7 @@ class Delivery(Notices):
         self.message_edited: dict[int, float] = {}
         self.record_edited: dict[int, float] = {}  # table id -> when its record last changed
         self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
+        self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
         self.courier = Courier(self, self._refresh)
@@ -228,6 +233,19 @@ class Delivery(Notices):
         with handle_message_parameters(**fields) as params:
             await self.bot.http.edit_message(channel_id, message_id, params=params)
 
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """A member's DM channel, opened once per process: discord.py keeps only the latest 128
+        private channels, and a busy bot would open them again at every deal."""
+        channel_id = self.dms.get(user_id)
+        if channel_id is None:
+            user = await self.user(user_id)
+            channel_id = (user.dm_channel or await user.create_dm()).id
+            self.dms[user_id] = channel_id
+            while len(self.dms) > USERS:
+                self.dms.popitem(last=False)
+        self.dms.move_to_end(user_id)
+        return self.messageable(channel_id)
+
     async def user(self, user_id: int) -> discord.abc.User:
         """A member to DM: from discord.py's cache, else fetched once and kept (bounded)."""
         user = self.bot.get_user(user_id) or self.users.get(user_id)
@@ -278,11 +296,11 @@ class Delivery(Notices):
         self.message_states[table.id] = state
         self.message_edited[table.id] = asyncio.get_running_loop().time()
 
-    def paced(self, table: TableRow, last: dict[int, float]) -> None:
+    def paced(self, table: TableRow, last: dict[int, float], pace: float = PACE) -> None:
         """Raise ``Later`` while a running table's surface changed less than its pace ago."""
         if table.status != "running" or table.id not in last:
             return
-        pace = PACE * CHANNEL_WINDOW / self.bot.config.channel_budget
+        pace = pace * CHANNEL_WINDOW / self.bot.config.channel_budget
         left = last[table.id] + pace - asyncio.get_running_loop().time()
         if left > 0:
             raise Later(left)
@@ -305,7 +323,7 @@ class Delivery(Notices):
     # ---- the public record ------------------------------------------------------------------------
     async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
-        self.paced(table, self.record_edited)
+        self.paced(table, self.record_edited, RECORD_PACE)
         rows = await self.service.store.log_after(table.id, table.recorded)
         if not rows:
             return
@@ -392,8 +410,7 @@ class Delivery(Notices):
                 self.spend(row["channel_id"])
                 await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
-                user = await self.user(user_id)
-                dm = user.dm_channel or await user.create_dm()
+                dm = await self.dm_channel(user_id)
                 self.spend(dm.id)  # a new deal's DM counts in its channel's budget
                 surface = f"dm:{seat}:{deal}"
                 message, sent = await self.outbox.send_once(

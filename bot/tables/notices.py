@@ -97,8 +97,8 @@ class Notices:
                 continue
             tr = await self.bot.desk.lang_of(seat.user_id, table.language)
             try:
-                user = await self.user(seat.user_id)
-                await user.send(
+                dm = await self.dm_channel(seat.user_id)
+                await dm.send(
                     tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when)
                 )
             except discord.HTTPException:
