@@ -191,11 +191,12 @@ class Delivery(Notices):
             await surface(self.edit_table_message(table, render.lobby(table, tr)))
         else:
             engine = await self.service.engine(table)
-            await surface(self.update_table_message(table, engine, tr))
-            await surface(self.append_record(table, engine, tr))
+            # Hands first: the player whose turn just started is waiting for theirs.
             for seat in table.seats:
                 if not seat.is_computer:
                     await surface(self.deliver_hand(table, engine, seat.position))
+            await surface(self.update_table_message(table, engine, tr))
+            await surface(self.append_record(table, engine, tr))
         if table.speech:
             await surface(self.bot.speech.sync(table, engine.public_view() if engine else None))
         if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:

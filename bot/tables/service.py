@@ -23,15 +23,14 @@ from typing import Any
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.i18n import LANGUAGES
 from bot.storage.store import Seat, Store, TableRow
+from bot.tables.lobby_ops import LobbyOps
+from bot.tables.seat_ops import SeatOps
+from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note
 
-COMPUTER = "computer"
-LEVELS = ("easy", "normal", "hard")
+__all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService"]
+
 ENGINE_CACHE = 256
-CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
-TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
-REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
 
 
 def bumped(table: TableRow, fields: dict[str, Any]) -> TableRow:
@@ -52,15 +51,7 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
 
 
-@dataclass
-class Note:
-    """A platform line for the public record (timeouts, seat changes): a message key and its data."""
-
-    key: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-class TableService:
+class TableService(LobbyOps, SeatOps):
     def __init__(self, store: Store, now: Callable[[], float] = wall_clock) -> None:
         self.store = store
         self.now = now
@@ -154,180 +145,6 @@ class TableService:
         self.engines.pop(table_id, None)
 
     # ---- lobby ------------------------------------------------------------------------------
-    async def open(
-        self,
-        game: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host: tuple[int, str],
-        size: int,
-        options: dict[str, Any],
-        language: str,
-        rated: bool = False,
-    ) -> TableRow:
-        cls = REGISTRY[game].engine
-        if not cls.min_players <= size <= cls.max_players:
-            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
-        table_id = await self.store.create_table(
-            game=game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host[0],
-            status="lobby",
-            size=size,
-            options=options,
-            language=language,
-            rated=int(rated),
-        )
-        await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
-        return await self.table(table_id)
-
-    async def create_seated(
-        self,
-        game: str,
-        *,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        players: list[tuple[int | None, str]],
-        options: dict[str, Any],
-        language: str,
-        clock: int | None,
-        on_timeout: str,
-        tournament_id: int | None = None,
-        level: str = "normal",
-    ) -> int:
-        """A table with every seat already taken, in the given seat order, ready for ``start(...,
-        shuffle=False)``: for events, seated by their pairing rather than by Join buttons. Every seat
-        gets the event's computer ``level``: empty seats play at it, and so does a computer that
-        moves for a player out of time or takes their seat."""
-        table_id = await self.store.create_table(
-            game=game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            status="lobby",
-            size=len(players),
-            options=options,
-            language=language,
-            clock=clock,
-            on_timeout=on_timeout,
-            rated=1,
-            tournament_id=tournament_id,
-        )
-        await self.store.set_seats(
-            table_id, [Seat(i, uid, name, level=level) for i, (uid, name) in enumerate(players)]
-        )
-        return table_id
-
-    async def hand_over(self, table_id: int, old: int, new: tuple[int, str]) -> bool:
-        """An event replaced a player: the newcomer takes their seat and hand as they are."""
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            position = table.seat_of(old)
-            if table.status != "running" or position is None:
-                return False
-            await self._seat_member(table, position, new)
-            return True
-
-    async def hand_to_computer(self, table_id: int, user_id: int, level: str | None = None) -> bool:
-        """A player who left an event: a computer plays their seat to the end of the table, at
-        ``level`` (None: the level stored with the seat, which an event sets when it seats)."""
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            position = table.seat_of(user_id)
-            if table.status != "running" or position is None or table.seats[position].away:
-                return False
-            seats = list(table.seats)
-            seats[position].away = True
-            if level is not None:
-                seats[position].level = level
-            async with self.store.transaction():
-                await self.store.set_seats(table_id, seats)
-                table.seats = seats
-                await self._commit(table, await self.engine(table), [], set(), [Note("clock.seat_taken_over", {"seat": position})])
-            await self._committed(table_id)
-            return True
-
-    async def attach(self, table_id: int, **ids: int | None) -> None:
-        await self.store.update_table(table_id, **ids)
-
-    async def _lobby(self, table_id: int) -> TableRow:
-        table = await self.table(table_id)
-        if table.status != "lobby":
-            raise UserError("error.not_in_lobby")
-        return table
-
-    async def join(self, table_id: int, user: tuple[int, str]) -> TableRow:
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            if table.seat_of(user[0]) is not None:
-                raise UserError("error.already_seated")
-            if len(table.seats) >= table.size:
-                raise UserError("error.table_full")
-            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1])])
-            return await self.table(table_id)
-
-    async def leave(self, table_id: int, user_id: int) -> TableRow:
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            if table.seat_of(user_id) is None:
-                raise UserError("error.not_seated")
-            if user_id == table.host_id:
-                raise UserError("error.host_cannot_leave")
-            await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
-            return await self.table(table_id)
-
-    async def add_computer(self, table_id: int, user_id: int, level: str = "normal") -> TableRow:
-        if level not in LEVELS:
-            raise UserError("error.bad_level")
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            if len(table.seats) >= table.size:
-                raise UserError("error.table_full")
-            number = 1 + sum(s.is_computer for s in table.seats)
-            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
-            return await self.table(table_id)
-
-    async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            target = next((s for s in table.seats if s.position == position), None)
-            if target is None:
-                raise UserError("error.no_such_seat")
-            if target.user_id == table.host_id:
-                raise UserError("error.host_cannot_leave")
-            await self._reseat(table, [s for s in table.seats if s.position != position])
-            return await self.table(table_id)
-
-    async def cancel(self, table_id: int, user_id: int) -> TableRow:
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            self._require_host(table, user_id)
-            if table.status not in ("lobby", "running"):
-                raise UserError("error.table_closed")
-            await self.store.bump(table_id, status="cancelled", computer_turn=0)
-            self.forget(table_id)
-            return await self.table(table_id)
-
-    async def _reseat(self, table: TableRow, seats: list[Seat]) -> None:
-        async with self.store.transaction():
-            await self.store.set_seats(
-                table.id, [Seat(i, s.user_id, s.name, level=s.level) for i, s in enumerate(seats)]
-            )
-            await self.store.bump(table.id)
-
-    @staticmethod
-    def _require_host(table: TableRow, user_id: int) -> None:
-        if user_id != table.host_id:
-            raise UserError("error.host_only")
-
-    def ready_to_start(self, table: TableRow) -> bool:
-        return table.status == "lobby" and len(table.seats) >= table.size
-
     async def start(self, table_id: int, user_id: int | None, seed: int, shuffle: bool = True) -> Outcome:
         """Start the table (``user_id`` None: started because it filled up, or by an event)."""
         async with self.locked(table_id):
@@ -500,17 +317,6 @@ class TableService:
         return fields
 
     # ---- clocks ------------------------------------------------------------------------------
-    async def configure(self, table_id: int, user_id: int, setting: str, value: Any) -> TableRow:
-        """The host's lobby settings: ``clock`` (seconds per move or None), ``on_timeout``, ``language``."""
-        allowed = {"clock": (None, *CLOCKS), "on_timeout": TIMEOUT_POLICIES, "language": LANGUAGES}
-        if setting not in allowed or value not in allowed[setting]:
-            raise UserError("error.bad_setting")
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            self._require_host(table, user_id)
-            await self.store.bump(table_id, **{setting: value})
-            return await self.table(table_id)
-
     async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str] | None = None) -> bool:
         """Handle a passed deadline once: a computer moves for the absent players, or the table ends.
 
@@ -573,71 +379,3 @@ class TableService:
                 raise
             await self._committed(table_id, engine)
             return True
-
-    async def pause(self, table_id: int, user_id: int, paused: bool) -> TableRow:
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            self._require_host(table, user_id)
-            if table.status != "running":
-                raise UserError("error.table_closed")
-            if table.paused == paused:
-                raise UserError("error.already_paused" if paused else "error.not_paused")
-            if paused:
-                left = None if table.deadline is None else max(table.deadline - self.now(), 0)
-                fields: dict[str, Any] = {"paused": 1, "remaining": left, "deadline": None, "remind_at": None}
-            else:
-                fields = {"paused": 0, "remaining": None}
-                if table.remaining is not None and table.clock:
-                    deadline = self.now() + table.remaining
-                    reminder = deadline - table.clock * REMIND_BEFORE
-                    fields.update(deadline=deadline, remind_at=reminder if reminder > self.now() else None)
-            note = Note("table_cmd.paused_note" if paused else "table_cmd.resumed_note")
-            engine = await self.engine(table)
-            async with self.store.transaction():
-                await self.store.append_log(table_id, [("note", note.key, note.params, engine.deal_number)])
-                await self.store.bump(table_id, **fields)
-            outcome = await self._committed(table_id, engine)
-            return outcome.table
-
-    async def replace(self, table_id: int, user_id: int, position: int, new: tuple[int, str]) -> TableRow:
-        """The host hands an empty (computer) or abandoned seat to another member."""
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            self._require_host(table, user_id)
-            if table.status != "running":
-                raise UserError("error.table_closed")
-            if not 0 <= position < len(table.seats):
-                raise UserError("error.no_such_seat")
-            if not table.seats[position].played_by_computer:
-                raise UserError("error.seat_taken")
-            if table.seat_of(new[0]) is not None:
-                raise UserError("error.already_seated")
-            await self._seat_member(table, position, new)
-            return await self.table(table_id)
-
-    async def _seat_member(self, table: TableRow, position: int, new: tuple[int, str]) -> None:
-        """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
-        seats = list(table.seats)
-        seats[position] = Seat(position, new[0], new[1])
-        engine = await self.engine(table)
-        async with self.store.transaction():
-            await self.store.set_seats(table.id, seats)
-            await self.store.clear_deliveries(table.id, position)
-            table.seats = seats
-            await self._commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position})])
-        await self._committed(table.id, engine)
-
-    async def abandon(self, table_id: int, user_id: int) -> TableRow:
-        """The host ends a running table without a result."""
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            self._require_host(table, user_id)
-            if table.status not in ("lobby", "running"):
-                raise UserError("error.table_closed")
-            if table.tournament_id is not None:
-                raise UserError("error.tournament_table")
-            await self.store.bump(
-                table_id, status="cancelled", deadline=None, remind_at=None, computer_turn=0
-            )
-            self.forget(table_id)
-            return await self.table(table_id)

@@ -1,0 +1,178 @@
+"""The lobby of a table: opening it, seats taken and left, computers added, settings, cancelling.
+
+A mixin of ``TableService``, which owns the locks, the engine cache and the commit of a move; these
+change only the lobby's rows, each under the table's lock.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
+from bot.core.i18n import LANGUAGES
+from bot.storage.store import Seat, TableRow
+from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, TIMEOUT_POLICIES
+
+if TYPE_CHECKING:
+    from bot.tables.service import TableService as _Base
+else:
+    _Base = object
+
+
+class LobbyOps(_Base):
+    async def open(
+        self,
+        game: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host: tuple[int, str],
+        size: int,
+        options: dict[str, Any],
+        language: str,
+        rated: bool = False,
+    ) -> TableRow:
+        cls = REGISTRY[game].engine
+        if not cls.min_players <= size <= cls.max_players:
+            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+        table_id = await self.store.create_table(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host[0],
+            status="lobby",
+            size=size,
+            options=options,
+            language=language,
+            rated=int(rated),
+        )
+        await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
+        return await self.table(table_id)
+
+    async def create_seated(
+        self,
+        game: str,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        players: list[tuple[int | None, str]],
+        options: dict[str, Any],
+        language: str,
+        clock: int | None,
+        on_timeout: str,
+        tournament_id: int | None = None,
+        level: str = "normal",
+    ) -> int:
+        """A table with every seat already taken, in the given seat order, ready for ``start(...,
+        shuffle=False)``: for events, seated by their pairing rather than by Join buttons. Every seat
+        gets the event's computer ``level``: empty seats play at it, and so does a computer that
+        moves for a player out of time or takes their seat."""
+        table_id = await self.store.create_table(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            status="lobby",
+            size=len(players),
+            options=options,
+            language=language,
+            clock=clock,
+            on_timeout=on_timeout,
+            rated=1,
+            tournament_id=tournament_id,
+        )
+        await self.store.set_seats(
+            table_id, [Seat(i, uid, name, level=level) for i, (uid, name) in enumerate(players)]
+        )
+        return table_id
+
+    async def attach(self, table_id: int, **ids: int | None) -> None:
+        await self.store.update_table(table_id, **ids)
+
+    async def _lobby(self, table_id: int) -> TableRow:
+        table = await self.table(table_id)
+        if table.status != "lobby":
+            raise UserError("error.not_in_lobby")
+        return table
+
+    async def join(self, table_id: int, user: tuple[int, str]) -> TableRow:
+        async with self.locked(table_id):
+            table = await self._lobby(table_id)
+            if table.seat_of(user[0]) is not None:
+                raise UserError("error.already_seated")
+            if len(table.seats) >= table.size:
+                raise UserError("error.table_full")
+            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1])])
+            return await self.table(table_id)
+
+    async def leave(self, table_id: int, user_id: int) -> TableRow:
+        async with self.locked(table_id):
+            table = await self._lobby(table_id)
+            if table.seat_of(user_id) is None:
+                raise UserError("error.not_seated")
+            if user_id == table.host_id:
+                raise UserError("error.host_cannot_leave")
+            await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
+            return await self.table(table_id)
+
+    async def add_computer(self, table_id: int, user_id: int, level: str = "normal") -> TableRow:
+        if level not in LEVELS:
+            raise UserError("error.bad_level")
+        async with self.locked(table_id):
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            if len(table.seats) >= table.size:
+                raise UserError("error.table_full")
+            number = 1 + sum(s.is_computer for s in table.seats)
+            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
+            return await self.table(table_id)
+
+    async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
+        async with self.locked(table_id):
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            target = next((s for s in table.seats if s.position == position), None)
+            if target is None:
+                raise UserError("error.no_such_seat")
+            if target.user_id == table.host_id:
+                raise UserError("error.host_cannot_leave")
+            await self._reseat(table, [s for s in table.seats if s.position != position])
+            return await self.table(table_id)
+
+    async def cancel(self, table_id: int, user_id: int) -> TableRow:
+        async with self.locked(table_id):
+            table = await self.table(table_id)
+            self._require_host(table, user_id)
+            if table.status not in ("lobby", "running"):
+                raise UserError("error.table_closed")
+            await self.store.bump(table_id, status="cancelled", computer_turn=0)
+            self.forget(table_id)
+            return await self.table(table_id)
+
+    async def _reseat(self, table: TableRow, seats: list[Seat]) -> None:
+        async with self.store.transaction():
+            await self.store.set_seats(
+                table.id, [Seat(i, s.user_id, s.name, level=s.level) for i, s in enumerate(seats)]
+            )
+            await self.store.bump(table.id)
+
+    @staticmethod
+    def _require_host(table: TableRow, user_id: int) -> None:
+        if user_id != table.host_id:
+            raise UserError("error.host_only")
+
+    def ready_to_start(self, table: TableRow) -> bool:
+        return table.status == "lobby" and len(table.seats) >= table.size
+
+    async def configure(self, table_id: int, user_id: int, setting: str, value: Any) -> TableRow:
+        """The host's lobby settings: ``clock`` (seconds per move or None), ``on_timeout``, ``language``."""
+        allowed = {"clock": (None, *CLOCKS), "on_timeout": TIMEOUT_POLICIES, "language": LANGUAGES}
+        if setting not in allowed or value not in allowed[setting]:
+            raise UserError("error.bad_setting")
+        async with self.locked(table_id):
+            table = await self._lobby(table_id)
+            self._require_host(table, user_id)
+            await self.store.bump(table_id, **{setting: value})
+            return await self.table(table_id)

@@ -1,0 +1,20 @@
+"""Names and limits that the table service and its parts (lobby, seat changes) share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+COMPUTER = "computer"
+LEVELS = ("easy", "normal", "hard")
+CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
+TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
+REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
+
+
+@dataclass
+class Note:
+    """A platform line for the public record (timeouts, seat changes): a message key and its data."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
