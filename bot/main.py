@@ -56,6 +56,9 @@ async def run(config: Config) -> None:
         loop.add_signal_handler(sig, stop)
     async with bot:
         await bot.start(config.token)
+    # ``async with`` skips close() once discord.py counts the bot as closed, which it does as soon as
+    # our shutdown has closed the gateway, while the database may still be writing: wait for all of it.
+    await bot.close()
     logging.getLogger("tabletop").info("stopped")
 
 

@@ -357,21 +357,27 @@ class Desk:
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
         in_dm = interaction.guild_id is None
+        if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
+            await self.delivery.hand_shown(table, engine, seat)
+        # The next player's DM and the table follow while this click is answered, not after.
+        self.delivery.request(table_id)
+        answered = False
         try:
             if self.on_table_message(interaction, table):
                 await acknowledge(interaction)
-                return
-            tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
-            header = tr("dm.header", url=jump_url(table)) if in_dm else ""
-            rendered = render.prompt_message(table, engine, seat, tr, header=header)
-            await update(interaction, **rendered.edit_kwargs())
-            if in_dm:
-                await self.delivery.hand_shown(table, engine, seat)
+            else:
+                tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
+                header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+                rendered = render.prompt_message(table, engine, seat, tr, header=header)
+                await update(interaction, **rendered.edit_kwargs())
+            answered = True
         except discord.HTTPException as exc:
             # The move is committed whatever happened to this answer: the worker shows it.
             log.warning("table %s: answering a move failed: %s", table_id, exc)
         finally:
-            self.delivery.request(table_id)
+            if in_dm and not answered:
+                await self.delivery.mark(table.id, seat, None)
+                self.delivery.request(table_id)
 
     # ---- moves by slash command ----------------------------------------------------------------
     async def seat_here(self, interaction: discord.Interaction[TabletopBot], game: str):
