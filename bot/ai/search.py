@@ -22,6 +22,7 @@ import math
 import random
 from collections.abc import Callable
 
+from bot.ai import deal
 from bot.ai.registry import GameAI
 from bot.core.engine import Engine
 
@@ -69,14 +70,18 @@ class Search:
         self.tree = Node()
         self.iterations = 0
         self.moves = 0
+        self.dealt = 0  # groups checked by the dealer's exact fallback (``bot.ai.deal``)
         self.deal = root.deal_number
         self.cut = ai.evaluate is not None
 
     def run(self) -> str:
-        ai = self.ai
-        while ai.move_us * self.moves + ai.iteration_us * self.iterations < self.budget_us:
+        while self.spent() < self.budget_us:
             self.iterate()
         return self.best()
+
+    def spent(self) -> float:
+        ai = self.ai
+        return ai.move_us * self.moves + ai.iteration_us * self.iterations + deal.GROUP_US * self.dealt
 
     def best(self) -> str:
         table = self.tree.stats[self.seat]
@@ -85,7 +90,9 @@ class Search:
     # ---- one iteration -----------------------------------------------------------------------
     def iterate(self) -> None:
         self.iterations += 1
+        before = deal.groups_checked
         state = self.root.determinize(self.seat, self.rng)
+        self.dealt += deal.groups_checked - before
         node = self.tree
         path: list[tuple[list[float], int]] = []
         expanded = False

@@ -230,3 +230,27 @@ async def test_shutdown_ends_a_worker_in_the_middle_of_a_search():
     finally:
         pool.shutdown()
         pool.configure(None)
+
+
+def test_the_dealers_exact_fallback_counts_against_the_budget(monkeypatch):
+    """A determinization that falls back to the exact dealer costs milliseconds; a search charges
+    it, so a decision keeps to its budget however often the fallback runs."""
+    from bot.ai import deal
+    from bot.ai.search import Search
+    from tests.support.engines import random_positions
+
+    monkeypatch.setattr(deal, "ATTEMPTS", 0)  # every constrained deal goes the exact way
+    hooks = get("donguri")
+    for engine in random_positions(DonguriEngine, 4, {}, 40, seed=5):
+        seat = engine.to_act()[0]
+        search = Search(engine, seat, hooks, random.Random(1), budget_us=30_000)
+        search.run()
+        if search.dealt:
+            break
+    else:
+        pytest.fail("no position with a known void met")
+    assert search.spent() >= 30_000
+    free = Search(engine, seat, hooks, random.Random(1), budget_us=30_000)
+    monkeypatch.setattr(deal, "GROUP_US", 0.0)
+    free.run()
+    assert free.iterations > search.iterations  # the charge bought fewer iterations
