@@ -19,22 +19,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.http import handle_message_parameters
 
-from bot.core import results
-from bot.core.engine import Engine, Event
-from bot.core.games import REGISTRY
+from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.tables.courier import Courier
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
-from bot.tables.outbox import Outbox, mentions_url, says
+from bot.tables.outbox import Outbox, mentions_url
+from bot.tables.record import Record
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
 
 log = logging.getLogger(__name__)
-RECORD_LIMIT = 1800
 TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
 ANSWERED = "answered"  # marks a hand shown by a click's own answer, in whichever DM was clicked
 DM_CLOSED = 50007
@@ -45,10 +43,6 @@ CHANNEL_SLACK = 0.5  # (the process tests wait 6 s for quiet: more than 5.5)
 # A running table's message, and its record, change at most once in this share of the channel's
 # window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
 PACE = 2
-# The record is a log read after the fact (the table message and the DMs show the current and the
-# last trick), so a burst of moves makes one record edit per 5 s. Kept below the process tests'
-# 6 s of quiet, which must outlast any wait for a pending edit.
-RECORD_PACE = 5
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 USERS = 4096  # members whose discord.User is kept for sending them DMs
 
@@ -92,21 +86,6 @@ def relevance(table: TableRow, engine: Engine, seat: int) -> str:
     return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def chunks(lines: list[str], limit: int) -> list[str]:
-    """Lines joined into texts of at most ``limit`` characters (a longer single line is cut)."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        line = line[:limit]
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    if current:
-        out.append(current)
-    return out
-
-
 def retryable(exc: BaseException) -> bool:
     """Rate limits, server errors and timeouts pass; so may a missing permission, once a moderator
     restores it. A message that is gone (404) is handled where it happens."""
@@ -115,7 +94,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery(Notices):
+class Delivery(Notices, Record):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
         self.shown: dict[tuple[int, int], Any] = {}
@@ -320,73 +299,6 @@ class Delivery(Notices):
             message = await channel.send(**rendered.send_kwargs())
             await self.service.store.update_table(table.id, message_id=message.id)
         await self.mark(table.id, TABLE_MESSAGE, key)
-
-    # ---- the public record ------------------------------------------------------------------------
-    async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
-        """Lines from the durable table log past ``recorded``, each shown exactly once."""
-        self.paced(table, self.record_edited, RECORD_PACE)
-        rows = await self.service.store.log_after(table.id, table.recorded)
-        if not rows:
-            return
-        ui = REGISTRY[table.game]
-        names = render.seat_names(table, tr)
-        public = engine.public_view()
-        lines: list[str] = []
-        batch: list[Event] = []
-        for row in rows:
-            data = json.loads(row["data"])
-            if row["kind"] == "event":
-                batch.append(Event(row["code"], data))
-                continue
-            lines += ui.record(batch, public, names, tr)
-            batch = []
-            if row["kind"] == "note":
-                lines.append(tr(row["code"], **ui.format_params(data, names)))
-            else:
-                lines.append(self.final_line(table, engine, names, tr))
-        lines += ui.record(batch, public, names, tr)
-        upto, deal = rows[-1]["seq"], rows[-1]["deal"]
-        store = self.service.store
-        if not lines:  # stored with the pass's last write (``_refresh``)
-            self.recorded_later[table.id] = upto
-            return
-        last = await store.last_record(table.id)
-        self.record_edited[table.id] = asyncio.get_running_loop().time()
-        text = "\n".join(lines)
-        home = self.messageable(table.home_channel_id)
-        fits = last is not None and not last["closed"] and len(last["lines"]) + len(text) < RECORD_LIMIT
-        if fits:
-            # The batch that ends a deal (its last trick and its summary) still belongs to that deal's
-            # message, which is then closed; the next deal's lines start a new message. The edit
-            # shows the stored lines plus these, so repeating it after a crash changes nothing.
-            text = f"{last['lines']}\n{text}"
-            self.spend(table.home_channel_id)
-            await self.edit_message(table.home_channel_id, last["message_id"], content=text)
-            async with store.transaction():
-                await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
-                await store.update_table(table.id, recorded=upto)
-            return
-        # A long batch (computers finishing a whole game at once) is split over several messages;
-        # each is stored with the position it covers as soon as it is sent.
-        part = last["part"] if last else 0
-        pieces = chunks(lines, RECORD_LIMIT)
-        for i, chunk in enumerate(pieces):
-            self.spend(table.home_channel_id)
-            part += 1
-            message, _ = await self.outbox.send_once(
-                table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
-                lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
-            )
-            async with store.transaction():
-                await store.set_record(table.id, part, deal, message.id, chunk)
-                await self.outbox.done(table.id, f"record:{part}")
-                if i == len(pieces) - 1:
-                    await store.update_table(table.id, recorded=upto)
-
-    @staticmethod
-    def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
-        result = results.stored_result(table, engine)
-        return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))
 
     # ---- hands by DM --------------------------------------------------------------------------------
     async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:
