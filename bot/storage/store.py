@@ -19,6 +19,7 @@ from typing import Any
 from bot.storage import dialect
 from bot.storage.connection import Connection
 from bot.storage.shared_work import SharedWork
+from bot.storage.surfaces import SurfaceRows
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -139,7 +140,7 @@ async def connect(database: str):
     return await Connection.open(database)
 
 
-class Store(SharedWork):
+class Store(SharedWork, SurfaceRows):
     def __init__(self, db: Connection) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
@@ -327,63 +328,6 @@ class Store(SharedWork):
         ) as cur:
             return [r["id"] async for r in cur]
 
-    # ---- Discord messages the table owns ----------------------------------------------------
-    async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:
-        async with self.db.execute(
-            "SELECT * FROM deliveries WHERE table_id = ? AND seat = ? AND deal = ?", (table_id, seat, deal)
-        ) as cur:
-            return await cur.fetchone()
-
-    async def set_delivery(
-        self,
-        table_id: int,
-        seat: int,
-        deal: int,
-        channel_id: int | None,
-        message_id: int | None,
-        failed: bool,
-    ) -> None:
-        await self.db.execute(
-            dialect.upsert(
-                "deliveries",
-                ("table_id", "seat", "deal", "channel_id", "message_id", "failed"),
-                ("table_id", "seat", "deal"),
-            ),
-            (table_id, seat, deal, channel_id, message_id, int(failed)),
-        )
-        await self.db.commit()
-
-    async def dm_ids(self, table_id: int, seat: int) -> set[int]:
-        """The hand DMs a seat already has, one per deal."""
-        async with self.db.execute(
-            "SELECT message_id FROM deliveries WHERE table_id = ? AND seat = ? AND message_id IS NOT NULL",
-            (table_id, seat),
-        ) as cur:
-            return {r["message_id"] async for r in cur}
-
-    async def any_failed_delivery(self, table_id: int, seat: int) -> bool:
-        async with self.db.execute(
-            "SELECT 1 FROM deliveries WHERE table_id = ? AND seat = ? AND failed = 1", (table_id, seat)
-        ) as cur:
-            return await cur.fetchone() is not None
-
-    async def last_record(self, table_id: int) -> sqlite3.Row | None:
-        async with self.db.execute(
-            "SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,)
-        ) as cur:
-            return await cur.fetchone()
-
-    async def set_record(
-        self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
-    ) -> None:
-        await self.db.execute(
-            dialect.upsert(
-                "records", ("table_id", "part", "deal", "message_id", "lines", "closed"), ("table_id", "part")
-            ),
-            (table_id, part, deal, message_id, lines, int(closed)),
-        )
-        await self.db.commit()
-
     async def speech_tables(self, channel_id: int) -> list[TableRow]:
         async with self.db.execute(
             f"{self.table_select} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
@@ -433,34 +377,4 @@ class Store(SharedWork):
             rows = await cur.fetchall()
         return [await self._with_seats(r) for r in rows]
 
-    async def turn_dms(self, user_id: int) -> bool:
-        async with self.db.execute("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return True if row is None else bool(row["turn_dms"])
-
-    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
-        await self.db.execute(
-            "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
-            " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
-            (user_id, int(enabled)),
-        )
-        await self.db.commit()
-
-    async def clear_deliveries(self, table_id: int, seat: int) -> None:
-        await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
-        await self.db.commit()
-
     # ---- each member's language ---------------------------------------------------------------
-    async def member_language(self, user_id: int) -> str | None:
-        async with self.db.execute("SELECT language FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row["language"]
-
-    async def set_member_language(self, user_id: int, language: str) -> None:
-        """Store a member's language; a value that did not change writes nothing."""
-        await self.db.execute(
-            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT (user_id)"
-            " DO UPDATE SET language = excluded.language WHERE user_locales.language <> excluded.language",
-            (user_id, language),
-        )
-        await self.db.commit()

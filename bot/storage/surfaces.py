@@ -1,0 +1,106 @@
+"""The rows behind a table's Discord messages (each seat's hand DM per deal, the record's
+messages) and each member's own settings (turn DMs, language).
+
+A mixin of ``Store``: delivery reads and writes these to know what Discord already shows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from bot.storage import dialect
+
+if TYPE_CHECKING:
+    from bot.storage.connection import Connection
+
+
+class SurfaceRows:
+    db: Connection
+
+    async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:
+        async with self.db.execute(
+            "SELECT * FROM deliveries WHERE table_id = ? AND seat = ? AND deal = ?", (table_id, seat, deal)
+        ) as cur:
+            return await cur.fetchone()
+
+    async def set_delivery(
+        self,
+        table_id: int,
+        seat: int,
+        deal: int,
+        channel_id: int | None,
+        message_id: int | None,
+        failed: bool,
+    ) -> None:
+        await self.db.execute(
+            dialect.upsert(
+                "deliveries",
+                ("table_id", "seat", "deal", "channel_id", "message_id", "failed"),
+                ("table_id", "seat", "deal"),
+            ),
+            (table_id, seat, deal, channel_id, message_id, int(failed)),
+        )
+        await self.db.commit()
+
+    async def dm_ids(self, table_id: int, seat: int) -> set[int]:
+        """The hand DMs a seat already has, one per deal."""
+        async with self.db.execute(
+            "SELECT message_id FROM deliveries WHERE table_id = ? AND seat = ? AND message_id IS NOT NULL",
+            (table_id, seat),
+        ) as cur:
+            return {r["message_id"] async for r in cur}
+
+    async def any_failed_delivery(self, table_id: int, seat: int) -> bool:
+        async with self.db.execute(
+            "SELECT 1 FROM deliveries WHERE table_id = ? AND seat = ? AND failed = 1", (table_id, seat)
+        ) as cur:
+            return await cur.fetchone() is not None
+
+    async def last_record(self, table_id: int) -> sqlite3.Row | None:
+        async with self.db.execute(
+            "SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,)
+        ) as cur:
+            return await cur.fetchone()
+
+    async def set_record(
+        self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
+    ) -> None:
+        await self.db.execute(
+            dialect.upsert(
+                "records", ("table_id", "part", "deal", "message_id", "lines", "closed"), ("table_id", "part")
+            ),
+            (table_id, part, deal, message_id, lines, int(closed)),
+        )
+        await self.db.commit()
+
+    async def turn_dms(self, user_id: int) -> bool:
+        async with self.db.execute("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return True if row is None else bool(row["turn_dms"])
+
+    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
+            " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
+            (user_id, int(enabled)),
+        )
+        await self.db.commit()
+
+    async def clear_deliveries(self, table_id: int, seat: int) -> None:
+        await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self.db.commit()
+
+    async def member_language(self, user_id: int) -> str | None:
+        async with self.db.execute("SELECT language FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["language"]
+
+    async def set_member_language(self, user_id: int, language: str) -> None:
+        """Store a member's language; a value that did not change writes nothing."""
+        await self.db.execute(
+            "INSERT INTO user_locales (user_id, language) VALUES (?, ?) ON CONFLICT (user_id)"
+            " DO UPDATE SET language = excluded.language WHERE user_locales.language <> excluded.language",
+            (user_id, language),
+        )
+        await self.db.commit()
