@@ -6,13 +6,9 @@ seating, a round's standings are posted once (``round_done``), and sign-up deadl
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import logging
 import secrets
-from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -371,101 +367,7 @@ class TournamentDesk:
 
     # ---- export -------------------------------------------------------------------------------
     async def export(self, tournament: Tournament, kind: str) -> list[discord.File]:
-        results = await self.service.store.results(tournament.id)
-        rows = await self.service.standings(tournament)
-        slug = f"tournament-{tournament.id}"
-        if kind == "challonge":
-            tables = await self.service.store.round_tables(tournament.id)
-            return [
-                discord.File(io.BytesIO(data), filename=name)
-                for name, data in export.challonge(tournament, rows, results, tables)
-            ]
-        if kind == "csv":
-            buffer = io.StringIO()
-            writer = csv.writer(buffer)
-            writer.writerow(
-                ["round", "table", "user_id", "player", "place", "places", "points", "score", "bye"]
-            )
-            for r in results:
-                writer.writerow(
-                    [
-                        r["round"],
-                        r["table_id"] or "",
-                        r["user_id"],
-                        tournament.name_of(r["user_id"]),
-                        r["place"] or "",
-                        r["size"] or "",
-                        r["points"],
-                        "" if r["score"] is None else r["score"],
-                        int(r["bye"]),
-                    ]
-                )
-            writer.writerow([])
-            writer.writerow(
-                [
-                    "rank",
-                    "user_id",
-                    "player",
-                    "points",
-                    "opponents",
-                    "wins",
-                    "place",
-                    "byes",
-                    "status",
-                    "replaced",
-                ]
-            )
-            for s in rows:
-                entrant = tournament.entrant(s.player)
-                writer.writerow(
-                    [
-                        s.rank,
-                        s.player,
-                        tournament.name_of(s.player),
-                        s.points,
-                        round(s.opponents, 4),
-                        s.wins,
-                        round(s.place, 4),
-                        s.byes,
-                        entrant.status if entrant else "",
-                        (entrant.replaced or "") if entrant else "",
-                    ]
-                )
-            data = buffer.getvalue().encode()
-            return [discord.File(io.BytesIO(data), filename=f"{slug}.csv")]
-        rounds = await self.service.store.round_tables(tournament.id)
-        event: dict[str, Any] = {
-            key: getattr(tournament, key)
-            for key in (
-                "id",
-                "name",
-                "game",
-                "format",
-                "rounds",
-                "table_size",
-                "points",
-                "clock",
-                "on_timeout",
-                "advance",
-                "group_size",
-                "teams",
-                "status",
-                "round",
-                "options",
-            )
-        }
-        event["entrants"] = [asdict(e) for e in tournament.entrants]
-        event["tables"] = [asdict(r) for r in rounds]
-        event["results"] = results
-        event["standings"] = [asdict(s) for s in rows]
-        teams = await self.service.team_standings(tournament)
-        if teams is not None:
-            event["team_standings"] = [
-                asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams
-            ]
-        event["pairing"], event["fill"] = tournament.pairing, tournament.fill
-        data = json.dumps(event, indent=2, ensure_ascii=False).encode()
-        return [discord.File(io.BytesIO(data), filename=f"{slug}.json")]
+        return await export.files(self.service, tournament, kind)
 
     def new_seed(self) -> int:
         return secrets.randbits(62)
