@@ -18,6 +18,7 @@ from bot.ai import TARGET_SHARE
 from bot.ai.registry import GameAI, register
 
 from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
+from .policy import policy
 from .rules_scoring import SHOP_GROUPS, TOKEN_CAP
 
 FUTURES = 48  # abstract continuations per position
@@ -26,7 +27,8 @@ MAX_DEALS = 30  # an abstract future that has not ended by then is judged on chi
 GROUPS = tuple(SHOP_GROUPS[s] for s in range(1, 6))
 # Costs on the reference machine (``benchmarks/ai_calibration.py --only arsene`` fits them), in µs:
 DET_US = 85.0  # one determinization
-MOVE_US = 7.0  # one simulated move
+MOVE_US = 7.0  # one simulated move, random
+POLICY_MOVE_US = 14.0  # one simulated move of the heuristic policy (``policy.policy``)
 PLAYOUT_US = 70.0  # the fixed part of one playout: a copy of the state, its value found in the cache
 KEY_US = 2000.0  # one evaluation of a position not valued yet
 
@@ -214,6 +216,10 @@ def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
+#: The playout policy of each level: ``hard`` plays the deal out with the heuristic of ``policy``.
+PLAYOUTS = {"normal": playout, "hard": policy}
+
+
 def choose(
     engine: ArseneEngine, seat: int, level: str, budget_ms: int, rng: random.Random, clock: Clock | None = None
 ) -> str:
@@ -233,6 +239,8 @@ def choose(
     if level == "easy" or budget_ms <= 0:
         return rng.choice(legal)
     clock = clock or Clock(budget_ms * 1000 * TARGET_SHARE)
+    simulate = PLAYOUTS.get(level, playout)
+    clock.move_us = MOVE_US if simulate is playout else POLICY_MOVE_US
     totals = [0.0] * len(legal)
     deal = engine.deal_no
     while clock.rounds == 0 or clock.left():
@@ -244,7 +252,7 @@ def choose(
             moves = 1
             while not state.over and state.deal_no == deal:
                 actor = state.to_act()[0]
-                state.apply_fast(actor, playout(state, actor, rng))
+                state.apply_fast(actor, simulate(state, actor, rng))
                 moves += 1
             totals[i] += clock.value(state, seat, moves)
     return legal[max(range(len(legal)), key=totals.__getitem__)]
@@ -253,17 +261,18 @@ def choose(
 class Clock:
     """The virtual clock of one decision: what it did, and so what it cost on the reference machine."""
 
-    __slots__ = ("budget", "rounds", "moves", "evaluations", "seen")
+    __slots__ = ("budget", "rounds", "moves", "move_us", "evaluations", "seen")
 
     def __init__(self, budget_us: float) -> None:
         self.budget = budget_us
         self.rounds = 0  # determinizations
         self.moves = 0
+        self.move_us = MOVE_US
         self.evaluations = 0
         self.seen: set[tuple] = set()  # positions valued in this decision
 
     def spent(self) -> float:
-        return DET_US * self.rounds + MOVE_US * self.moves + PLAYOUT_US * self.evaluations + KEY_US * len(self.seen)
+        return DET_US * self.rounds + self.move_us * self.moves + PLAYOUT_US * self.evaluations + KEY_US * len(self.seen)
 
     def left(self) -> bool:
         return self.spent() < self.budget
