@@ -10,7 +10,8 @@ a search overruns its level's CPU budget).
 
 Arsène has its own player with its own virtual clock (``cogs/arsene/ai.py``: ``DET_US``,
 ``MOVE_US``, ``POLICY_MOVE_US``, ``PLAYOUT_US``, ``KEY_US``); for it this prints each cost measured
-on its own (``policy move``: the heuristic playout of ``hard``) and the real/virtual ratio of whole decisions with the valuation cache emptied first (the worst case).
+on its own (``policy move``: the heuristic playout of ``hard``) and the real/virtual ratio of whole
+decisions with the valuation cache emptied first (the worst case).
 """
 
 from __future__ import annotations
