@@ -175,13 +175,13 @@ def position_key(engine: ArseneEngine) -> tuple:
 
 
 @lru_cache(maxsize=65536)
-def future_values(key: tuple) -> tuple[float, ...]:
-    """Each seat's share of first place over ``FUTURES`` abstract continuations of ``key``."""
+def future_values(key: tuple, futures: int = FUTURES) -> tuple[float, ...]:
+    """Each seat's share of first place over ``futures`` abstract continuations of ``key``."""
     n, advanced, contest0, taken0, chips0, tokens0, exempt0, pool0, tricks0, dummy0, left0 = key
     table = trick_table(n)
     rng = random.Random(12345)  # the same futures for every position
     values = [0.0] * n
-    for _ in range(FUTURES):
+    for _ in range(futures):
         taken, chips, tokens, exempt, pool = list(taken0), list(chips0), list(tokens0), list(exempt0), pool0
         tricks, dummy = deal_tricks(rng, n, list(tricks0), dummy0, left0)
         groups, contest = grouped(tricks), contest0
@@ -196,7 +196,7 @@ def future_values(key: tuple) -> tuple[float, ...]:
         for s in range(n):
             if chips[s] == best:
                 values[s] += share
-    return tuple(v / FUTURES for v in values)
+    return tuple(v / futures for v in values)
 
 
 # ---- playouts -----------------------------------------------------------------------------------
@@ -218,6 +218,7 @@ def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
 
 #: The playout policy of each level: ``hard`` plays the deal out with the heuristic of ``policy``.
 PLAYOUTS = {"normal": playout, "hard": policy}
+FUTURES_AT = {"normal": FUTURES, "hard": FUTURES}
 
 
 def choose(
@@ -241,6 +242,7 @@ def choose(
     clock = clock or Clock(budget_ms * 1000 * TARGET_SHARE)
     simulate = PLAYOUTS.get(level, playout)
     clock.move_us = MOVE_US if simulate is playout else POLICY_MOVE_US
+    clock.futures = FUTURES_AT.get(level, FUTURES)
     totals = [0.0] * len(legal)
     deal = engine.deal_no
     while clock.rounds == 0 or clock.left():
@@ -261,18 +263,25 @@ def choose(
 class Clock:
     """The virtual clock of one decision: what it did, and so what it cost on the reference machine."""
 
-    __slots__ = ("budget", "rounds", "moves", "move_us", "evaluations", "seen")
+    __slots__ = ("budget", "rounds", "moves", "move_us", "futures", "evaluations", "seen")
 
     def __init__(self, budget_us: float) -> None:
         self.budget = budget_us
         self.rounds = 0  # determinizations
         self.moves = 0
         self.move_us = MOVE_US
+        self.futures = FUTURES
         self.evaluations = 0
         self.seen: set[tuple] = set()  # positions valued in this decision
 
     def spent(self) -> float:
-        return DET_US * self.rounds + self.move_us * self.moves + PLAYOUT_US * self.evaluations + KEY_US * len(self.seen)
+        key_us = KEY_US * self.futures / FUTURES  # a valuation costs in proportion to its futures
+        return (
+            DET_US * self.rounds
+            + self.move_us * self.moves
+            + PLAYOUT_US * self.evaluations
+            + key_us * len(self.seen)
+        )
 
     def left(self) -> bool:
         return self.spent() < self.budget
@@ -285,7 +294,7 @@ class Clock:
             return evaluate(state, seat)
         key = position_key(state)
         self.seen.add(key)
-        return future_values(key)[seat]
+        return future_values(key, self.futures)[seat]
 
 
 for _n in (3, 4):  # built once here rather than in the first move

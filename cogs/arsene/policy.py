@@ -125,4 +125,3 @@ def card_to_play(engine: ArseneEngine, seat: int, want: bool) -> str:
     if losers:
         return max(losers, key=lambda c: (not (trumps and c[0] == "D"), STRENGTH[c]))
     return (max if last else min)(winners, key=STRENGTH.__getitem__)
-
