@@ -216,9 +216,13 @@ def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     return legal[rng.randrange(len(legal))]
 
 
-#: The playout policy of each level: ``hard`` plays the deal out with the heuristic of ``policy``.
+#: What sets ``hard`` apart besides its budget. It plays the deal out with the heuristic of
+#: ``policy`` (seats aiming at trick counts), and values each position over four times the
+#: futures: with 48, a value's error (about ±0.07 share of first place) is fixed per position, so
+#: more rounds only found the same errors more surely. Each alone gained little in paired games
+#: against ``normal``; together first places rose from about 0.35 to 0.46 (4p, 40 games each).
 PLAYOUTS = {"normal": playout, "hard": policy}
-FUTURES_AT = {"normal": FUTURES, "hard": FUTURES}
+FUTURES_AT = {"normal": FUTURES, "hard": 4 * FUTURES}
 
 
 def choose(
