@@ -100,12 +100,30 @@ def test_a_leader_leads_high_to_win_and_low_to_duck():
 
 
 def test_hard_plays_the_deal_out_with_the_policy_and_charges_its_moves():
-    """``hard`` simulates with the heuristic, at its own calibrated cost per move."""
+    """``hard`` simulates with the heuristic and values over more futures, each at its own
+    calibrated cost; ``normal`` is unchanged (random playouts, 48 futures)."""
     assert arsene_ai.PLAYOUTS["hard"] is policy.policy
     assert arsene_ai.PLAYOUTS["normal"] is arsene_ai.playout
+    assert arsene_ai.FUTURES_AT["normal"] == arsene_ai.FUTURES < arsene_ai.FUTURES_AT["hard"]
     e = ArseneEngine(4, 11, {})
     seat = e.to_act()[0]
-    clock = arsene_ai.Clock(50_000)
-    arsene_ai.choose(e, seat, "hard", 100, random.Random(3), clock)
-    assert clock.move_us == arsene_ai.POLICY_MOVE_US
-    assert clock.spent() >= 50_000
+    spent = {}
+    for level in ("normal", "hard"):
+        clock = arsene_ai.Clock(50_000)
+        arsene_ai.choose(e, seat, level, 100, random.Random(3), clock)
+        assert clock.spent() >= 50_000
+        spent[level] = (clock.move_us, clock.futures, clock.spent() / max(len(clock.seen), 1))
+    assert spent["normal"][:2] == (arsene_ai.MOVE_US, arsene_ai.FUTURES)
+    assert spent["hard"][:2] == (arsene_ai.POLICY_MOVE_US, arsene_ai.FUTURES_AT["hard"])
+    assert spent["hard"][2] > spent["normal"][2]  # a valuation over more futures costs more
+
+
+def test_more_futures_extend_the_same_futures():
+    """The first 48 of hard's futures are normal's (common random numbers): the values agree
+    roughly, and a finer value is the average of the same kind of futures."""
+    e = ArseneEngine(4, 5, {})
+    e.holdings.chips = [6, 2, 2, 2]
+    key = arsene_ai.position_key(e)
+    coarse, fine = arsene_ai.future_values(key), arsene_ai.future_values(key, 192)
+    assert coarse[0] > 0.5 and fine[0] > 0.5
+    assert abs(sum(fine) - 1) < 1e-9 and abs(sum(coarse) - 1) < 1e-9
