@@ -7,6 +7,10 @@ play (winners at random, half of the allowed pushes made), scored by the rules o
 ``rules_scoring`` on compact tuples. The value is the seat's share of first place over many such futures. The futures are the same for every position (common random numbers), so two positions
 are compared on equal terms, and values are cached by position: a deal's searches keep meeting the
 same few outcomes.
+
+``hard`` differs from ``normal`` in more than budget (``PLAYOUTS``, ``FUTURES_AT``): its playouts
+follow the count-aiming heuristic of ``policy`` rather than random moves, and its values average
+four times the futures, so its extra rounds are not spent confirming a noisy value.
 """
 
 from __future__ import annotations
