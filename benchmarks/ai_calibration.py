@@ -9,8 +9,9 @@ search strays from the virtual clock (the worst ratio should stay well under 1 /
 a search overruns its level's CPU budget).
 
 Arsène has its own player with its own virtual clock (``cogs/arsene/ai.py``: ``DET_US``,
-``MOVE_US``, ``PLAYOUT_US``, ``KEY_US``); for it this prints each cost measured on its own and the
-real/virtual ratio of whole decisions with the valuation cache emptied first (the worst case).
+``MOVE_US``, ``POLICY_MOVE_US``, ``PLAYOUT_US``, ``KEY_US``); for it this prints each cost measured
+on its own (``policy move``: the heuristic playout of ``hard``) and the real/virtual ratio of whole
+decisions with the valuation cache emptied first (the worst case).
 """
 
 from __future__ import annotations
@@ -79,9 +80,10 @@ def main() -> None:
 def arsene(searches: int, budget_ms: float) -> None:
     from cogs.arsene import ai as arsene_ai
     from cogs.arsene.engine import ArseneEngine
+    from cogs.arsene.policy import policy
 
     rng = random.Random(1)
-    cost = {"determinize": [], "move": [], "clone": [], "cold valuation": []}
+    cost = {"determinize": [], "move": [], "policy move": [], "clone": [], "cold valuation": []}
     for n in (3, 4):
         for engine in random_positions(ArseneEngine, n, {}, searches, seed=9 + n):
             start = time.process_time()
@@ -90,6 +92,12 @@ def arsene(searches: int, budget_ms: float) -> None:
             start = time.process_time()
             state.clone()
             cost["clone"].append(time.process_time() - start)
+            probe, start, moves = state.clone(), time.process_time(), 0
+            while not probe.over and probe.deal_no == state.deal_no:  # the heuristic of ``hard``
+                actor = probe.to_act()[0]
+                probe.apply_fast(actor, policy(probe, actor, rng))
+                moves += 1
+            cost["policy move"].append((time.process_time() - start) / max(moves, 1))
             start, moves, deal = time.process_time(), 0, state.deal_no
             while not state.over and state.deal_no == deal:
                 actor = state.to_act()[0]
