@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from bot.ai import TARGET_SHARE
+from bot.ai import TARGET_SHARE, deal
 from bot.ai.registry import GameAI, register
 
 from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
@@ -271,7 +271,7 @@ def choose(
 class Clock:
     """The virtual clock of one decision: what it did, and so what it cost on the reference machine."""
 
-    __slots__ = ("budget", "rounds", "moves", "move_us", "futures", "evaluations", "seen")
+    __slots__ = ("budget", "rounds", "moves", "move_us", "futures", "evaluations", "seen", "dealt_from")
 
     def __init__(self, budget_us: float) -> None:
         self.budget = budget_us
@@ -281,6 +281,7 @@ class Clock:
         self.futures = FUTURES
         self.evaluations = 0
         self.seen: set[tuple] = set()  # positions valued in this decision
+        self.dealt_from = deal.groups_checked  # the dealer's exact fallback is charged too
 
     def spent(self) -> float:
         key_us = KEY_US * self.futures / FUTURES  # a valuation costs in proportion to its futures
@@ -289,6 +290,7 @@ class Clock:
             + self.move_us * self.moves
             + PLAYOUT_US * self.evaluations
             + key_us * len(self.seen)
+            + deal.GROUP_US * (deal.groups_checked - self.dealt_from)
         )
 
     def left(self) -> bool:
