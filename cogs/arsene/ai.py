@@ -21,8 +21,8 @@ from functools import lru_cache
 from bot.ai import TARGET_SHARE, deal
 from bot.ai.registry import GameAI, register
 
-from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, PLAY_ACTIONS, ArseneEngine
-from .policy import policy
+from .engine import DUMMY, PHASE_PLAY, PHASE_PUSH, ArseneEngine
+from .policy import policy, random_card
 from .rules_scoring import SHOP_GROUPS, TOKEN_CAP
 
 FUTURES = 48  # abstract continuations per position
@@ -207,13 +207,7 @@ def future_values(key: tuple, futures: int = FUTURES) -> tuple[float, ...]:
 def playout(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     """A uniformly random legal move, without building every action string."""
     if engine.phase == PHASE_PLAY:
-        hand = engine.hands[seat]
-        if engine.trick:
-            led = engine.trick[0][1][0]
-            follow = [c for c in hand if c[0] == led]
-            if follow:
-                return PLAY_ACTIONS[follow[rng.randrange(len(follow))]]
-        return PLAY_ACTIONS[hand[rng.randrange(len(hand))]]
+        return random_card(engine, seat, rng)
     if engine.phase == PHASE_PUSH:
         return "take" if rng.random() < 0.5 else f"push:{engine.push_target}"
     legal = engine.legal_actions(seat)

@@ -64,7 +64,7 @@ def policy(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
     """The playout move of ``seat``: mostly the heuristic, sometimes a random legal move."""
     if engine.phase == PHASE_PLAY:
         if rng.random() < EPSILON:
-            return _random_card(engine, seat, rng)
+            return random_card(engine, seat, rng)
         return PLAY_ACTIONS[card_to_play(engine, seat, wants_tricks(engine, seat))]
     if engine.phase == PHASE_PUSH:
         if rng.random() < EPSILON:
@@ -83,7 +83,8 @@ def push_choice(engine: ArseneEngine, seat: int) -> str:
     return f"push:{engine.push_target}" if engine.push_target is not None else "take"
 
 
-def _random_card(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
+def random_card(engine: ArseneEngine, seat: int, rng: random.Random) -> str:
+    """A uniformly random card the seat may play (following suit when it can)."""
     hand = engine.hands[seat]
     if engine.trick:
         led = engine.trick[0][1][0]
