@@ -132,7 +132,7 @@ class TabletopBot(commands.Bot):
         layout, a forged id) still gets an answer."""
         if interaction.type is discord.InteractionType.component:
             custom_id = (interaction.data or {}).get("custom_id", "")
-            if not await components.dispatch(interaction, custom_id) and not components.known(self, custom_id):
+            if not await components.dispatch(interaction, custom_id) and not components.live(self, custom_id):
                 await self.desk.on_unknown(interaction)
 
     async def on_message(self, message: discord.Message) -> None:

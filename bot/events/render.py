@@ -14,7 +14,7 @@ from bot.events import fairness as fair
 from bot.events.standings import Standing
 from bot.events.store import RoundTable, Tournament
 from bot.ratings import charts
-from bot.tables.components import EventButton
+from bot.tables.components import EventButton, static_view
 from bot.tables.render import Rendered, clock_name, timestamp
 
 COLOUR = 0xC9A227
@@ -154,25 +154,25 @@ def event_message(
             lines.insert(0, tr("tournament.round_ends", when=timestamp(t.round_deadline)))
         embed.add_field(name=tr("tournament.round", n=t.round), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=tr("tournament.footer", id=t.id))
-    view = discord.ui.View(timeout=None)
+    items: list[discord.ui.Item] = []
     if t.status == "signup":
-        view.add_item(
+        items.append(
             EventButton("join", t.id, label=tr("tournament.button.join"), style=discord.ButtonStyle.success)
         )
         if t.checkin_open:
-            view.add_item(
+            items.append(
                 EventButton(
                     "checkin", t.id, label=tr("tournament.button.checkin"), style=discord.ButtonStyle.success
                 )
             )
-        view.add_item(
+        items.append(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )
-        view.add_item(
+        items.append(
             EventButton("start", t.id, label=tr("tournament.button.start"), style=discord.ButtonStyle.primary)
         )
     elif t.status == "running":
-        view.add_item(
+        items.append(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )
         if pending:
@@ -180,9 +180,9 @@ def event_message(
                 ("confirm", discord.ButtonStyle.success),
                 ("repair", discord.ButtonStyle.secondary),
             ):
-                view.add_item(EventButton(verb, t.id, label=tr(f"tournament.button.{verb}"), style=style))
+                items.append(EventButton(verb, t.id, label=tr(f"tournament.button.{verb}"), style=style))
         if can_advance:
-            view.add_item(
+            items.append(
                 EventButton(
                     "next",
                     t.id,
@@ -190,8 +190,7 @@ def event_message(
                     style=discord.ButtonStyle.primary,
                 )
             )
-    view.stop()  # sent, never stored: ``components.dispatch`` finds its buttons by custom id
-    return Rendered(embed=embed, view=view)
+    return Rendered(embed=embed, view=static_view(*items))
 
 
 def round_announcement(t: Tournament, rows: list[RoundTable], homes: dict[int, str], tr: Lang) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.core.games import Menu, Prompt
+from bot.core.games import Choice, Menu, Prompt
 from bot.core.i18n import Lang
 
 MAX_BUTTONS = 20
@@ -85,7 +85,7 @@ def choice_rows(table_id: int, version: int, prompt: Prompt, tr: Lang) -> Rows:
     return Rows(rows)
 
 
-def _button(table_id: int, version: int, n: int, choice) -> dict[str, Any]:
+def _button(table_id: int, version: int, n: int, choice: Choice) -> dict[str, Any]:
     if choice.action is None:
         button = {"type": 2, "style": 2, "disabled": True, "custom_id": f"tt:x:{table_id}:{n}"}
     else:

@@ -204,10 +204,8 @@ async def dispatch(interaction: Interaction, custom_id: str) -> bool:
     return False
 
 
-def known(client: discord.Client, custom_id: str) -> bool:
-    """Whether some component of this bot answers ``custom_id`` (a template, or a live view)."""
-    if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ALL):
-        return True
+def live(client: discord.Client, custom_id: str) -> bool:
+    """Whether a live view of discord.py's (a confirmation waiting for its answer) has ``custom_id``."""
     store = getattr(client._connection, "_view_store", None)
     views = getattr(store, "_views", {}) if store is not None else {}
     return any(key[1] == custom_id for items in views.values() for key in items)

@@ -44,7 +44,7 @@ CHANNEL_SLACK = 0.5  # (the process tests wait 6 s for quiet: more than 5.5)
 # window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
-USERS = 4096  # members whose discord.User is kept for sending them DMs
+DMS = 4096  # members whose DM channel id is kept
 
 
 class Later(Exception):
@@ -104,7 +104,6 @@ class Delivery(Notices, Record):
         self.message_states: dict[int, tuple] = {}
         self.message_edited: dict[int, float] = {}
         self.record_edited: dict[int, float] = {}  # table id -> when its record last changed
-        self.users: OrderedDict[int, discord.abc.User] = OrderedDict()
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
@@ -218,24 +217,13 @@ class Delivery(Notices, Record):
         private channels, and a busy bot would open them again at every deal."""
         channel_id = self.dms.get(user_id)
         if channel_id is None:
-            user = await self.user(user_id)
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             channel_id = (user.dm_channel or await user.create_dm()).id
             self.dms[user_id] = channel_id
-            while len(self.dms) > USERS:
+            while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
         self.dms.move_to_end(user_id)
         return self.messageable(channel_id)
-
-    async def user(self, user_id: int) -> discord.abc.User:
-        """A member to DM: from discord.py's cache, else fetched once and kept (bounded)."""
-        user = self.bot.get_user(user_id) or self.users.get(user_id)
-        if user is None:
-            user = await self.bot.fetch_user(user_id)
-        self.users[user_id] = user
-        self.users.move_to_end(user_id)
-        while len(self.users) > USERS:
-            self.users.popitem(last=False)
-        return user
 
     async def settle(self, table: TableRow) -> None:
         """After a table ends: its rating change, then its tournament result (each recorded once)."""

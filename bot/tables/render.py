@@ -13,16 +13,10 @@ from bot.core.engine import Engine
 from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
-from bot.tables.choices import Rows, choice_rows
+from bot.tables.choices import STYLES, Rows, choice_rows
 from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 IMAGE_NAME = "table.png"
 
 
@@ -99,8 +93,6 @@ def game_title(table: TableRow, tr: Lang) -> str:
     return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
 
 
-_view = static_view
-
 
 def lobby(table: TableRow, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
@@ -159,12 +151,12 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
             "lang", table.id, placeholder=tr("lobby.language_placeholder"), options=languages, row=4
         )
     )
-    return Rendered(content=None, embed=embed, view=_view(*items))
+    return Rendered(content=None, embed=embed, view=static_view(*items))
 
 
 def closed(table: TableRow, tr: Lang) -> Rendered:
     embed = discord.Embed(title=game_title(table, tr), description=tr("table.cancelled"), colour=0x99AAB5)
-    return Rendered(embed=embed, view=_view())
+    return Rendered(embed=embed, view=static_view())
 
 
 def _embed(view: TableView) -> discord.Embed:
@@ -192,7 +184,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
         block = results.result_block(ui, result, seat_names(table, tr), tr)
         view.description = f"{block}\n\n{view.description}" if view.description else block
     if engine.is_terminal() or table.status != "running":
-        return Rendered(content=None, embed=_embed(view), view=_view(), image=view.image)
+        return Rendered(content=None, embed=_embed(view), view=static_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
@@ -207,7 +199,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
             label=c.label[:80],
             emoji=c.emoji,
             row=1,
-            style=STYLES.get(c.style, discord.ButtonStyle.primary),
+            style=discord.ButtonStyle(STYLES.get(c.style, 1)),
         )
         for c in public[:5]
         if c.action is not None
@@ -215,7 +207,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    return Rendered(content=content, embed=_embed(view), view=_view(hand, *extra), image=view.image)
+    return Rendered(content=content, embed=_embed(view), view=static_view(hand, *extra), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:
@@ -226,7 +218,7 @@ def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> R
         description=tr("lobby.own_channel", channel=home.mention, host=f"<@{table.host_id}>"),
     )
     join = TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success)
-    return Rendered(embed=embed, view=_view(join))
+    return Rendered(embed=embed, view=static_view(join))
 
 
 def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header: str = "") -> Rendered:
