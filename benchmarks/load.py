@@ -2,7 +2,7 @@
 (a benchmark, not a test; issue #13 lists the goals).
 
 Usage: nice python benchmarks/load.py [--quick] [--tables 1,10,100,1000] [--rates 10,50,100]
-       [--seconds S] [--closed 100] [--stored 10000] [--dirty 1000] [--json FILE]
+       [--seconds S] [--closed 100] [--wide 1000] [--stored 10000] [--dirty 1000] [--json FILE]
        nice python benchmarks/load.py --processes 1,2,4 [--database postgresql://…] [--closed 100]
        [--rate 50] [--seconds S]   (several processes on PostgreSQL: see load_processes.py)
 
@@ -11,7 +11,10 @@ Measures, each side by side in one run:
   last move is answered), as a share of a null discord.py bot's (``benchmarks/null_bot.py``: one
   single-row commit and one UPDATE_MESSAGE response per click), with CPU per move; the two bots
   run at once, each against its own fake Discord, and take turns (``--rounds``) so that a busy
-  machine weighs on both alike; raw aiosqlite commits/s on this machine;
+  machine weighs on both alike; raw aiosqlite commits/s on this machine. At 100 tables each
+  player's DM takes about one edit a second (their turn starts), the most its channel's budget of
+  5 per 5 s allows, so P1 is measured again at ``--wide`` tables, where CPU sets the pace; both
+  sides report the fake Discord's and driver's CPU per move too, since they share the machine;
 * errors under load: clicks of that closed loop not answered, answered late, or not taken, and
   errors the bot logged;
 * P2: p50/p99 per interaction (gateway frame sent to callback received) with moves arriving at
@@ -88,6 +91,7 @@ def summary(tallies: list[Tally], fake: FakeDiscord, cpu: float = 0.0, fake_cpu:
         "moves_per_s": accepted / seconds,
         "cpu_ms_per_move": 1000 * cpu / moves,
         "fake_cpu_share": fake_cpu / seconds,
+        "fake_cpu_ms_per_move": 1000 * fake_cpu / moves,
         "unanswered": sum(t.unanswered for t in tallies),
         "not_taken": sum(t.refused for t in tallies),
         "late": sum(1 for t in tallies for s in t.sent if s.refused),
@@ -202,6 +206,17 @@ async def run(args: argparse.Namespace) -> dict:
             out["ratio"] = out["real"]["moves_per_s"] / max(out["null"]["moves_per_s"], 1e-9)
             print("null bot:", json.dumps(out["null"]), flush=True)
             print("real bot:", json.dumps(out["real"]), flush=True)
+            if args.wide:  # P1 again where no channel's budget binds: CPU sets the pace
+                await fake.quiet(1.0, timeout=600)
+                more = await open_lanes(fake, players, bot.database, args.wide - len(in_play(lanes, args.wide)), [])
+                lanes += more
+                await fake.quiet(1.0, timeout=600)
+                real = Side(fake, bot, players, lanes, args.wide, bot.database)
+                null = Side(null_fake, null_bot, null.players, null_lanes(null_fake, args.wide), args.wide, None)
+                await p1(real, null, args.rounds, args.seconds, rng)
+                out["wide"] = {"null": null.summary(), "real": real.summary()}
+                out["wide"]["ratio"] = out["wide"]["real"]["moves_per_s"] / max(out["wide"]["null"]["moves_per_s"], 1e-9)
+                print("wide:", json.dumps(out["wide"]), flush=True)
             await fake.quiet(1.0, timeout=600)
             one = await open_loop(fake, players, lanes, 1, 20, 5.0, rng, bot.database)
             out["one_table_20_per_s"] = summary([one], fake)
@@ -266,6 +281,8 @@ def report(out: dict) -> str:
         f"| P1 null bot moves/s | {null['moves_per_s']:.0f} ({null['cpu_ms_per_move']:.2f} ms CPU per move; "
         f"rounds {null['per_round_moves_per_s']}; fake+driver at {null['fake_cpu_share']:.0%} of a core) |",
         f"| P1 ratio | {out['ratio']:.1%} |",
+        f"| Fake Discord and driver CPU per move (real, null) | {real['fake_cpu_ms_per_move']:.2f} ms, "
+        f"{null['fake_cpu_ms_per_move']:.2f} ms |",
         f"| Raw aiosqlite commits/s | {out['raw_commits_per_s']:.0f} |",
         f"| Errors under load ({out['args']['closed']} tables, closed loop) | {real['unanswered']} unanswered "
         f"({real['late']} answered after 3 s), {real['not_taken']} not taken, {real['stuck']} with no button, "
@@ -276,6 +293,15 @@ def report(out: dict) -> str:
         f"| Busiest channel, calls per 5 s (one table, 20 moves/s) | "
         f"{out['one_table_20_per_s']['busiest_channel_per_5s']} |",
     ]
+    if "wide" in out:
+        w = out["wide"]
+        lines.append(
+            f"| P1 at {out['args']['wide']} tables | {w['real']['moves_per_s']:.0f} of {w['null']['moves_per_s']:.0f}"
+            f" moves/s: {w['ratio']:.1%} ({w['real']['cpu_ms_per_move']:.2f} vs {w['null']['cpu_ms_per_move']:.2f} ms"
+            f" bot CPU, {w['real']['fake_cpu_ms_per_move']:.2f} vs {w['null']['fake_cpu_ms_per_move']:.2f} ms fake CPU"
+            f" per move; {w['real']['calls_per_move_total']} REST calls per move; {w['real']['unanswered']} unanswered,"
+            f" {w['real']['stuck']} with no button) |"
+        )
     for cell in out["grid"]:
         lines.append(
             f"| P2 {cell['tables']} tables, {cell['rate']} moves/s | p50 {cell['p50_ms']:.0f} ms, p99 "
@@ -323,6 +349,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=None, help="length of each measure (10)")
     parser.add_argument("--closed", type=int, default=100, help="tables of the closed loop (100)")
     parser.add_argument(
+        "--wide", type=int, default=None, help="P1 also at this many tables, where no budget binds (1000; 0: not)"
+    )
+    parser.add_argument(
         "--rounds", type=int, default=3, help="closed-loop rounds of each bot, taking turns (3)"
     )
     parser.add_argument("--stored", type=int, default=10_000, help="stored tables at start-up (10000)")
@@ -339,6 +368,7 @@ def main() -> int:
     args.tables = args.tables or ([1, 10, 100] if args.quick else [1, 10, 100, 1000])
     args.rates = args.rates or ([10, 50] if args.quick else [10, 50, 100])
     args.seconds = args.seconds or (4.0 if args.quick else 10.0)
+    args.wide = args.wide if args.wide is not None else (300 if args.quick else 1000)
     args.dirty = args.dirty if args.dirty is not None else (200 if args.quick else 1000)
     if args.processes:
         return several_processes(args)
