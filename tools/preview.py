@@ -175,7 +175,7 @@ async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: l
                 (out_dir / language).mkdir(parents=True, exist_ok=True)
                 for game in games:
                     await one_game(env, bot, game, language, out_dir / language, width, locales)
-        await bot.store.close()
+        await bot.close()  # its workers stop before its database closes
 
 
 if __name__ == "__main__":
