@@ -38,7 +38,6 @@ from cogs.saizen.rules_core import (
     sort_cards,
 )
 from cogs.saizen.rules_core import ROUNDS as ROUNDS  # re-exported: the AI reads it from here
-from cogs.saizen.rules_core import number_label as number_label  # re-exported, as before the split
 from cogs.saizen.tricks import SaizenTricks
 from cogs.saizen.views import SaizenViews
 
