@@ -46,7 +46,7 @@ def code_files() -> list[Path]:
     )
     files = [ROOT / f"bot/{name}.py" for name in names]
     for game in sorted(translated() - {"bot"}):
-        files += [p for p in (ROOT / f"cogs/{game}/cog.py", ROOT / f"cogs/{game}/render.py") if p.exists()]
+        files += [p for p in (ROOT / f"cogs/{game}/{name}.py" for name in ("cog", "render", "texts")) if p.exists()]
     return files
 
 
