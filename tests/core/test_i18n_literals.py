@@ -40,6 +40,7 @@ def code_files() -> list[Path]:
         "tables/desk",
         "tables/render",
         "events/commands",
+        "events/create_command",
         "events/desk",
         "events/render",
         "ratings/commands",
@@ -207,7 +208,7 @@ def locale_strings(path: Path) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     "path",
     [
-        *(ROOT / f"bot/{name}.py" for name in ("tables/commands", "events/commands", "ratings/commands")),
+        *(ROOT / f"bot/{name}.py" for name in ("tables/commands", "events/commands", "events/create_command", "ratings/commands")),
         *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"})),
     ],
     ids=lambda p: str(p.relative_to(ROOT)),
