@@ -27,18 +27,29 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from bot.core.cards import code, rank_of
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
 
+from .rules_core import (
+    ANSWER_NO,
+    ANSWER_YES,
+    HAND_SIZE,
+    NUM_SEATS,
+    NUMBERS,
+    PHASE_ANSWER,
+    PHASE_OVER,
+    PHASE_REBUTTAL,
+    PHASE_TURN,
+    QUESTIONS,
+    TEAM_SEATS,
+    TEAMS,
+    askq_action,
+    card,
+    fq_action,
+    question_answer,
+)
 from .search import FinalQuestSearch
-
-SUIT = "D"
-NUMBERS = tuple(range(1, 14))
-HAND_SIZE = 3
-NUM_SEATS = 4
-TEAMS = (0, 1, 0, 1)
-TEAM_SEATS = ((0, 2), (1, 3))
+from .views import FinalQuestViews
 
 # ---- options ------------------------------------------------------------------------------
 OPT_REBUTTAL = "rebuttal"
@@ -47,62 +58,6 @@ REBUTTAL_ASKER = "asker"  # table option: only the asker (and the target) see th
 REBUTTAL_CHOICES = (REBUTTAL_PUBLIC, REBUTTAL_ASKER)
 OPT_ROUND_CAP = "round_cap"  # None = no cap; a positive int = draw after that many rounds
 ROUND_CAP_SUGGESTIONS = (5, 10, 15, 20)  # offered first; any number of rounds from 1 to 99 is accepted
-
-# Views carry the public facts of the last FACTS_WINDOW_TURNS turns (the current one included:
-# everything since the viewer's own previous turn). The whole record grows without bound and every
-# fact is also an event in the table's log; ``public_facts()`` returns all of them.
-FACTS_WINDOW_TURNS = 4
-
-# ---- phases -------------------------------------------------------------------------------
-PHASE_TURN = "turn"
-PHASE_ANSWER = "answer"
-PHASE_REBUTTAL = "rebuttal"
-PHASE_OVER = "over"
-
-# ---- structured questions: name -> ((param, legal values), ...) ---------------------------
-QUESTIONS: dict[str, tuple[tuple[str, range], ...]] = {
-    "has": (("n", range(1, 14)),),
-    "sum_even": (),
-    "atleast": (("k", range(1, 4)), ("n", range(2, 14))),
-    "sum_atleast": (("n", range(7, 37)),),
-    "evens": (("k", range(1, 4)),),
-}
-ANSWER_YES = "yes"
-ANSWER_NO = "no"
-
-
-def card(n: int) -> str:
-    """Card code of number ``n``: ``D7``."""
-    return code(SUIT, n)
-
-
-def number(card_code: str) -> int:
-    return rank_of(card_code)
-
-
-def fq_action(target: int, numbers: list[int] | tuple[int, ...]) -> str:
-    """The canonical Final Quest action string (named numbers sorted): ``fq:1:2.7.13``."""
-    return f"fq:{target}:" + ".".join(str(n) for n in sorted(numbers))
-
-
-def askq_action(target: int, question: str, *params: int) -> str:
-    """A structured question action string: ``askq:1:atleast:2:10``."""
-    return ":".join(["askq", str(target), question, *(str(p) for p in params)])
-
-
-def question_answer(hand: list[int], question: str, params: dict[str, int]) -> bool:
-    """The true answer of a structured question about ``hand`` (numbers)."""
-    if question == "has":
-        return params["n"] in hand
-    if question == "sum_even":
-        return sum(hand) % 2 == 0
-    if question == "atleast":
-        return sum(1 for c in hand if c >= params["n"]) >= params["k"]
-    if question == "sum_atleast":
-        return sum(hand) >= params["n"]
-    if question == "evens":
-        return sum(1 for c in hand if c % 2 == 0) >= params["k"]
-    raise ValueError(question)
 
 
 def _int(text: str) -> int | None:
@@ -132,7 +87,7 @@ _SHOW = {n: f"show:{n}" for n in NUMBERS}
 _SWAP = {n: f"swap:{n}" for n in NUMBERS}
 
 
-class FinalQuestEngine(FinalQuestSearch, Engine):
+class FinalQuestEngine(FinalQuestSearch, FinalQuestViews, Engine):
     game_id = "final_quest"
     min_players = 4
     max_players = 4
@@ -440,106 +395,3 @@ class FinalQuestEngine(FinalQuestSearch, Engine):
         if head in ("rebut", "reveal"):
             return IllegalAction("no_final_quest")
         return IllegalAction("unknown_action", action=action)
-
-    # ---- views -------------------------------------------------------------------------------
-    def public_view(self) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.game_id,
-            "phase": self.phase,
-            "turn_seat": self.current,
-            "to_act": self.to_act(),
-            "first_player": self.first_player,
-            "turn": self.turns_taken + 1,
-            "round": self.round,
-            "round_cap": self.round_cap,
-            "rebuttal_mode": self.rebuttal_mode,
-            "teams": list(TEAMS),
-            "team_seats": [list(t) for t in TEAM_SEATS],
-            "hand_counts": [len(h) for h in self.hands],
-            "centre_count": 1,
-            "main_action": _copy(self.main_action),
-            "main_done": self.main_action is not None,
-            "pending": _copy(self.pending),
-            "public_cards": [[card(n) for n in sorted(s)] for s in self.public_cards],
-            "swaps": list(self.swaps),
-            "swap_total": sum(self.swaps),
-            "facts": self.recent_facts(),
-            "facts_from_turn": max(1, self.turns_taken + 2 - FACTS_WINDOW_TURNS),
-            "facts_total": len(self.facts),
-            "shown_ever": [card(n) for n in sorted(self.public_seen)],
-            "outcome": self.outcome,
-            "winner_team": self.winner_team,
-            "winners": list(TEAM_SEATS[self.winner_team]) if self.winner_team is not None else [],
-        }
-        if self.phase == PHASE_OVER:
-            view["final_hands"] = [[card(n) for n in h] for h in self.hands]
-            view["final_centre"] = card(self.centre)
-        return view
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        obs = self.public_view()
-        obs["seat"] = seat
-        obs["team"] = TEAMS[seat]
-        obs["partner"] = (seat + 2) % NUM_SEATS
-        obs["hand"] = [card(n) for n in self.hands[seat]]
-        obs["centre_card"] = card(self.centre) if self.centre_placer == seat else None
-        obs["private"] = self.recent_facts(self.private[seat])
-        obs["private_total"] = len(self.private[seat])
-        obs["rebuttals_seen"] = {card(n): s for n, s in sorted(self.rebuttals_seen[seat].items())}
-        is_target = self.phase == PHASE_REBUTTAL and self.pending is not None and self.pending["seat"] == seat
-        obs["rebuttal_options"] = [card(n) for n in self.rebuttal_numbers()] if is_target else []
-        return obs
-
-    def hidden_from(self, seat: int | None) -> set[str]:
-        if self.phase == PHASE_OVER:
-            return set()  # every card is turned face up at the end
-        known = self.public_seen | (self.seen[seat] if seat is not None else set())
-        return {card(n) for n in NUMBERS if n not in known}
-
-    def recent_facts(self, records: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-        """The public facts (or ``records``) of the last ``FACTS_WINDOW_TURNS`` turns, as copies."""
-        records = self.facts if records is None else records
-        first = self.turns_taken + 2 - FACTS_WINDOW_TURNS
-        start = len(records)
-        while start > 0 and records[start - 1]["turn"] >= first:
-            start -= 1
-        return [_copy(f) for f in records[start:]]
-
-    def public_facts(self) -> list[dict[str, Any]]:
-        """The whole public record, oldest first (the views carry only the recent part)."""
-        return [_copy(f) for f in self.facts]
-
-    def private_facts(self, seat: int) -> list[dict[str, Any]]:
-        """The whole private record of ``seat`` (its swaps, asker-only rebuttals it gave or got)."""
-        return [_copy(f) for f in self.private[seat]]
-
-    # ---- end ---------------------------------------------------------------------------------
-    def results(self) -> dict[str, Any]:
-        if self.outcome == "win":
-            assert self.winner_team is not None
-            ranks = [1 if TEAMS[s] == self.winner_team else 2 for s in range(NUM_SEATS)]
-            scores = [1 if TEAMS[s] == self.winner_team else 0 for s in range(NUM_SEATS)]
-        else:
-            ranks = [1] * NUM_SEATS
-            scores = [0] * NUM_SEATS
-        return {
-            "ranks": ranks,
-            "scores": scores,
-            "outcome": self.outcome,
-            "winner_team": self.winner_team,
-            "winners": list(TEAM_SEATS[self.winner_team]) if self.winner_team is not None else [],
-            "final_quest": _copy(self.final_quest_hit),
-            "turns": self.turns_taken + (1 if self.outcome == "win" else 0),
-            "rounds": self.round if self.outcome == "win" else self.turns_taken // NUM_SEATS,
-            "hands": [[card(n) for n in h] for h in self.hands],
-            "centre": card(self.centre),
-        }
-
-
-def _copy(value: Any) -> Any:
-    """A deep copy of plain JSON data, so views never alias engine state."""
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value

@@ -13,14 +13,23 @@ from typing import Any
 
 from bot.core.engine import Engine, Event, IllegalAction
 
-from .rules_board import FULL, SQUARE_INDEX, SQUARE_NAMES, flips, moves, moves2, names, square_bits
+from .rules_board import (
+    BLUE,
+    COLOUR_LETTERS,
+    FULL,
+    RED,
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    SUIT_LETTERS,
+    SUIT_NAMES,
+    flips,
+    moves,
+    moves2,
+    names,
+    square_bits,
+)
+from .views import OthelloToriteViews
 
-RED, BLUE = 0, 1
-SUIT_LETTERS = ("r", "b")
-SUIT_NAMES = ("red", "blue")
-WILD = "wild"
-COLOURS = ("black", "white")
-COLOUR_LETTERS = ("B", "W")
 DISCS_PER_SUIT = 15
 
 PHASE_LEAD, PHASE_FOLLOW, PHASE_OVER = "lead", "follow", "over"
@@ -38,11 +47,6 @@ _ACTIONS = tuple(tuple(action_for(suit, name) for name in SQUARE_NAMES) for suit
 _PARSED = {action: (suit, sq) for suit in (RED, BLUE) for sq, action in enumerate(_ACTIONS[suit])}
 
 
-def _entry_view(entry: dict[str, Any]) -> dict[str, Any]:
-    """A trick entry as views show it: flipped discs as square names."""
-    return {**entry, "flipped": names(entry["flipped"])} if "flipped" in entry else dict(entry)
-
-
 def parse_action(action: str) -> tuple[int, int] | None:
     """``"place:r:d3"`` -> (suit index, square index), or None if malformed."""
     parts = action.split(":")
@@ -54,7 +58,7 @@ def parse_action(action: str) -> tuple[int, int] | None:
     return SUIT_LETTERS.index(parts[1]), sq
 
 
-class OthelloToriteEngine(Engine):
+class OthelloToriteEngine(OthelloToriteViews, Engine):
     game_id = "othello_torite"
     min_players = 2
     max_players = 2
@@ -197,7 +201,7 @@ class OthelloToriteEngine(Engine):
         role = PHASE_LEAD if self.phase == PHASE_LEAD else PHASE_FOLLOW
         count = flipped.bit_count()
         square = SQUARE_NAMES[sq]
-        # "flipped" is kept as a bitboard; views turn it into square names (see _entry_view)
+        # "flipped" is kept as a bitboard; views turn it into square names (see views.py)
         entry = {"seat": seat, "role": role, "suit": SUIT_NAMES[suit], "square": square, "flipped": flipped, "count": count}
         self.trick.append(entry)
         if self.recent_trick != self.trick_number:
@@ -312,44 +316,9 @@ class OthelloToriteEngine(Engine):
             events.append(Event("game_won", {"seat": winner, "black": black, "white": white}))
         return events
 
-    # ---- views ------------------------------------------------------------------------------
+    # ---- the score and the record ------------------------------------------------------------
     def scores(self) -> list[int]:
         return [self.discs[0].bit_count(), self.discs[1].bit_count()]
-
-    def board(self) -> list[list[dict[str, str] | None]]:
-        """8 rows (row 1 first) of 8 squares (column a first): None or {colour, suit}."""
-        rows: list[list[dict[str, str] | None]] = []
-        for r in range(8):
-            row: list[dict[str, str] | None] = []
-            for c in range(8):
-                bit = 1 << (r * 8 + c)
-                if self.discs[0] & bit:
-                    colour = COLOURS[0]
-                elif self.discs[1] & bit:
-                    colour = COLOURS[1]
-                else:
-                    row.append(None)
-                    continue
-                if self.wild & bit:
-                    suit = WILD
-                else:
-                    suit = SUIT_NAMES[RED] if self.suits[RED] & bit else SUIT_NAMES[BLUE]
-                row.append({"colour": colour, "suit": suit})
-            rows.append(row)
-        return rows
-
-    def record_text(self) -> str:
-        """The game so far, one numbered group per trick: ``1. B:r:d3 W:b:c4 2. W:pass B:r:f5``."""
-        return " ".join(self.record + ([self._open_trick_text()] if self.trick else []))
-
-    def _open_trick_text(self) -> str:
-        tokens = [
-            f"{COLOUR_LETTERS[e['seat']]}:pass"
-            if e.get("passed")
-            else f"{COLOUR_LETTERS[e['seat']]}:{e['suit'][0]}:{e['square']}"
-            for e in self.trick
-        ]
-        return f"{self.trick_number}. " + " ".join(tokens)
 
     @classmethod
     def from_record(cls, text: str, seed: int = 0) -> OthelloToriteEngine:
@@ -370,57 +339,9 @@ class OthelloToriteEngine(Engine):
             raise IllegalAction("record_mismatch", passes=passes_seen)
         return engine
 
-    def public_view(self) -> dict[str, Any]:
-        red, blue = self.legal_moves()
-        return {
-            "phase": self.phase,
-            "turn": self.turn,
-            "colours": list(COLOURS),
-            "board": self.board(),
-            "discs_left": [{"red": left[RED], "blue": left[BLUE]} for left in self.left],
-            "scores": self.scores(),
-            "marker": self.marker,
-            "led_suit": SUIT_NAMES[self.led] if self.led is not None else None,
-            "trick_number": self.trick_number,
-            "trick": [_entry_view(e) for e in self.trick],
-            "last_trick": self._last_trick_view(),
-            "highlight": {
-                "trick": self.recent_trick or None,
-                "placed": [e["square"] for e in self.recent],
-                "flipped": [sq for e in self.recent for sq in names(e["flipped"])],
-            },
-            "legal_squares": {"red": names(red), "blue": names(blue)},
-            "record": self.record_text(),
-            "end_reason": self.end_reason,
-        }
-
-    def _last_trick_view(self) -> dict[str, Any] | None:
-        if self.last_trick is None:
-            return None
-        return {**self.last_trick, "entries": [_entry_view(e) for e in self.last_trick["entries"]]}
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["colour"] = COLOURS[seat]
-        return view
-
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER
 
-    def results(self) -> dict[str, Any]:
-        black, white = self.scores()
-        ranks = [1, 1] if black == white else ([1, 2] if black > white else [2, 1])
-        return {
-            "ranks": ranks,
-            "scores": [black, white],
-            "winner": None if black == white else ranks.index(1),
-            "end_reason": self.end_reason,
-            "record": self.record_text(),
-        }
-
-    def hidden_from(self, seat: int | None) -> set[str]:
-        return set()  # perfect information
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:

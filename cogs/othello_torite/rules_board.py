@@ -1,4 +1,4 @@
-"""Bitboard helpers for Othello de Torite (pure, no state).
+"""Bitboard helpers and disc names for Othello de Torite (pure, no state).
 
 A board is a set of 64-bit ints. Bit ``row * 8 + col`` is the square whose name is
 ``"abcdefgh"[col] + str(row + 1)``: a1 is the top-left corner, columns a-h run left to right and rows
@@ -13,6 +13,14 @@ the flood-fill move generator applies the rule exactly.
 """
 
 from __future__ import annotations
+
+# The discs: two suits (indices RED, BLUE), the wild starting discs, and the players' colours by seat.
+RED, BLUE = 0, 1
+SUIT_LETTERS = ("r", "b")
+SUIT_NAMES = ("red", "blue")
+WILD = "wild"
+COLOURS = ("black", "white")
+COLOUR_LETTERS = ("B", "W")
 
 FULL = (1 << 64) - 1
 FILE_A = 0x0101010101010101

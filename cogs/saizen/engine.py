@@ -22,7 +22,10 @@ from bot.core.options import Option
 from cogs.saizen.knowledge import redeal
 from cogs.saizen.rules_core import (
     JOKER_CODES,
-    JOKER_NUMBER,
+    PHASE_CHIPS,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_PLAYOFF,
     SIDES,
     SWITCHES,
     TrickRules,
@@ -31,11 +34,12 @@ from cogs.saizen.rules_core import (
     format_layout,
     is_joker,
     must_win_filter,
-    number,
-    outright_winner,
     parse_layout,
-    strongest_pair,
+    sort_cards,
 )
+from cogs.saizen.rules_core import ROUNDS as ROUNDS  # re-exported: the AI reads it from here
+from cogs.saizen.tricks import SaizenTricks
+from cogs.saizen.views import SaizenViews
 
 OPTION_JOKERS = "jokers"
 JOKER_CHOICES = (0, 1, 2)
@@ -43,29 +47,9 @@ DEFAULT_JOKERS = 0
 OPTION_LAYOUT = "layout"
 DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
-ROUNDS = 3
-
-PHASE_CHIPS = "chips"
-PHASE_PLAY = "play"
-PHASE_PLAYOFF = "playoff"
-PHASE_OVER = "over"
-
-_SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "J")}
 
 
-_ORDER = {c: (_SUIT_ORDER[c[0]], int(c[1:])) for c in standard_deck() + list(JOKER_CODES)}
-
-
-def sort_cards(cards: list[str]) -> list[str]:
-    return sorted(cards, key=_ORDER.__getitem__)
-
-
-def number_label(num: int) -> int | str:
-    """A paired number for views/events: the rank, or "joker"."""
-    return "joker" if num == JOKER_NUMBER else num
-
-
-class SaizenEngine(Engine):
+class SaizenEngine(SaizenTricks, SaizenViews, Engine):
     game_id = "saizen"
     min_players = 2
     max_players = 6
@@ -338,200 +322,6 @@ class SaizenEngine(Engine):
         for holder, hand in redeal(self, seat, rng).items():
             other.hands[holder] = sort_cards(hand)
         return other
-
-    # ---- trick resolution -----------------------------------------------------------------
-    def _resolve_main(self, events: list[Event]) -> None:
-        assert self.trick is not None
-        rules = self._rules(self.trick["led"])
-        cards = [c for _, c in self.trick["plays"]]
-        if rules.playoff:
-            pair = strongest_pair(cards, rules.low)
-            if pair is not None:
-                seats = [s for s, c in self.trick["plays"] if number(c) == pair]
-                self._start_playoff(seats, pair, events)
-                return
-        best = outright_winner(cards, self.trick["led"], rules)
-        assert best is not None  # the led card always follows
-        self._finish_trick(self.trick["plays"][best][0], events)
-
-    def _resolve_playoff_round(self, events: list[Event]) -> None:
-        assert self.trick is not None
-        rules = self._rules(self.trick["led"])
-        plays = self.trick["playoffs"][-1]["plays"]
-        cards = [c for _, c in plays]
-        pair = strongest_pair(cards, rules.low)
-        if pair is not None:
-            self._start_playoff([s for s, c in plays if number(c) == pair], pair, events)
-            return
-        best = outright_winner(cards, None, rules)
-        assert best is not None
-        self._finish_trick(plays[best][0], events)
-
-    def _start_playoff(self, seats: list[int], pair: int, events: list[Event]) -> None:
-        assert self.trick is not None
-        able = [s for s in seats if self.hands[s]]
-        out = [s for s in seats if not self.hands[s]]
-        level = len(self.trick["playoffs"]) + 1
-        events.append(
-            Event("playoff_started", {"seats": seats, "number": number_label(pair), "level": level})
-        )
-        for s in out:
-            events.append(Event("playoff_out_of_cards", {"seat": s, "level": level}))
-        self.trick["playoffs"].append(
-            {"seats": able, "called": seats, "out": out, "number": pair, "plays": []}
-        )
-        if len(able) >= 2:
-            self.phase = PHASE_PLAYOFF
-        elif len(able) == 1:
-            self._finish_trick(able[0], events)
-        else:
-            self._finish_trick(None, events)
-
-    def _finish_trick(self, winner: int | None, events: list[Event]) -> None:
-        assert self.trick is not None
-        self.trick_no += 1
-        self._last = (self.trick, winner, self.trick_no)
-        seats_cards = list(self.trick["plays"]) + [p for po in self.trick["playoffs"] for p in po["plays"]]
-        for s, _card in seats_cards:
-            if s != winner:
-                self.face_down[s] += 1
-        if winner is None:
-            events.append(Event("trick_no_winner", {"trick": self.trick_no, "seat": self.leader}))
-        else:
-            self.scores[winner] += 1
-            self.round_tricks[-1][winner] += 1
-            self.face_up[winner].extend(c for s, c in seats_cards if s == winner)
-            events.append(
-                Event(
-                    "trick_won",
-                    {"seat": winner, "trick": self.trick_no, "cards": [c for _, c in seats_cards]},
-                )
-            )
-            self.leader = winner
-        self.trick = None
-        if any(not hand for hand in self.hands):
-            self._end_round(events)
-        else:
-            self._new_trick()
-
-    def _end_round(self, events: list[Event]) -> None:
-        n = self.num_players
-        sets = [self.hands[s] + self.played[s] for s in range(n)]
-        # the round's final trick rides along: last_trick is cleared below, and the record shows it
-        ended = {"round": self.round_no, "tricks": list(self.round_tricks[-1]), "last_trick": self.last_trick}
-        events.append(Event("round_ended", ended))
-        for s in range(n):
-            events.append(Event("hand_passed", {"seat": s, "target": (s - 1) % n, "count": len(sets[s])}))
-        if self.round_no >= ROUNDS:  # the final pass changes nothing; keep the table as it lies
-            self.phase = PHASE_OVER
-            self.chip_queue = []
-            events.append(Event("game_ended", {"scores": list(self.scores), "ranks": self._ranks()}))
-            return
-        self.hands = [sort_cards(sets[(s + 1) % n]) for s in range(n)]
-        self.played = [[] for _ in range(n)]
-        self.face_up = [[] for _ in range(n)]
-        self.face_down = [0] * n
-        self._last = None
-        self.trick_no = 0
-        self.round_no += 1
-        self.round_tricks.append([0] * n)
-        self._start_round(events)
-
-    def _ranks(self) -> list[int]:
-        return [1 + sum(1 for other in self.scores if other > mine) for mine in self.scores]
-
-    @property
-    def last_trick(self) -> dict[str, Any] | None:
-        """The latest finished trick of this round, as views and the record show it."""
-        if self._last is None:
-            return None
-        trick, winner, number = self._last
-        return {**self._trick_view(trick), "winner": winner, "number": number}
-
-    # ---- views ----------------------------------------------------------------------------
-    @staticmethod
-    def _trick_view(trick: dict[str, Any]) -> dict[str, Any]:
-        led = trick["led"]
-        return {
-            "leader": trick["leader"],
-            "led_suit": led,
-            "joker_lead": trick["named"],
-            "plays": [
-                {"seat": s, "card": c, "follows": follows(c, led) if led else True} for s, c in trick["plays"]
-            ],
-            "playoffs": [
-                {
-                    "level": i + 1,
-                    "number": number_label(po["number"]),
-                    "seats": list(po["called"]),
-                    "out_of_cards": list(po["out"]),
-                    "plays": [{"seat": s, "card": c} for s, c in po["plays"]],
-                }
-                for i, po in enumerate(trick["playoffs"])
-            ],
-        }
-
-    def _rule_cards_view(self) -> dict[str, Any]:
-        return {
-            s: {
-                sw: {
-                    "side": SIDES[sw][self.sides[s][sw]],
-                    "second_side": bool(self.sides[s][sw]),
-                    "moved": self.moved[s][sw],
-                }
-                for sw in SWITCHES
-            }
-            for s in SUITS
-        }
-
-    def public_view(self) -> dict[str, Any]:
-        n = self.num_players
-        trick = None
-        if self.trick is not None:
-            trick = self._trick_view(self.trick)
-            trick["number"] = self.trick_no + 1
-            led = self.trick["led"]
-            trick["rules"] = self._rules(led).sides if led else None
-            playoff = self._playoff()
-            trick["playoff_seats"] = list(playoff["seats"]) if playoff else []
-        last = self.last_trick
-        return {
-            "game": self.game_id,
-            "phase": self.phase,
-            "round": self.round_no,
-            "rounds": ROUNDS,
-            "num_players": n,
-            "start_player": self.start_player,
-            "leader": self.leader,
-            "to_act": self.to_act(),
-            "chip_turn": self.chip_queue[0] if self.phase == PHASE_CHIPS else None,
-            "chip_order": list(self.chip_queue) if self.phase == PHASE_CHIPS else [],
-            "suits": list(SUITS),
-            "switches": list(SWITCHES),
-            "sides": {sw: list(SIDES[sw]) for sw in SWITCHES},
-            "rule_cards": self._rule_cards_view(),
-            "chips_left": len(self._movable()),
-            "layout": self.layout,
-            "jokers": self.jokers,
-            "trick": trick,
-            "last_trick": last,
-            "tricks_this_round": self.trick_no,
-            "hand_counts": [len(h) for h in self.hands],
-            "set_counts": [len(self.hands[s]) + len(self.played[s]) for s in range(n)],
-            "face_up": [list(cards) for cards in self.face_up],
-            "face_down_counts": list(self.face_down),
-            "scores": list(self.scores),
-            "round_tricks": [list(r) for r in self.round_tricks],
-        }
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["hand"] = sort_cards(self.hands[seat])
-        return view
-
-    def hidden_from(self, seat: int | None) -> set[str]:
-        return {c for s, hand in enumerate(self.hands) if s != seat for c in hand}
 
     def is_terminal(self) -> bool:
         return self.phase == PHASE_OVER

@@ -1,4 +1,4 @@
-"""Pure Saizen helpers: rule-card switches, the starting layout, and trick judging.
+"""Pure Saizen helpers: the phases, card order, rule-card switches, the starting layout, and trick judging.
 
 Cards are ``bot.core.cards`` codes ("S12" = ♠Q) plus jokers "J0"/"J1". A card's *number* is its rank
 (A = 1 … K = 13); jokers have number 0 here, which pairs only with the other joker and is stronger
@@ -10,8 +10,15 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from bot.core.cards import SUIT_SYMBOLS, SUITS
+from bot.core.cards import SUIT_SYMBOLS, SUITS, standard_deck
 from bot.core.engine import IllegalAction
+
+ROUNDS = 3
+
+PHASE_CHIPS = "chips"
+PHASE_PLAY = "play"
+PHASE_PLAYOFF = "playoff"
+PHASE_OVER = "over"
 
 # The five switches of a rule card, in the order printed on the card, and their two sides.
 # The first-named side is in force at setup (ruling); moving a switch's chip flips it once.
@@ -36,12 +43,25 @@ def is_joker(card: str) -> bool:
     return card[0] == "J"
 
 
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS + "J")}
+_ORDER = {c: (_SUIT_ORDER[c[0]], int(c[1:])) for c in standard_deck() + list(JOKER_CODES)}
+
+
+def sort_cards(cards: list[str]) -> list[str]:
+    return sorted(cards, key=_ORDER.__getitem__)
+
+
 _NUMBERS = {f"{s}{r}": r for s in SUITS for r in range(1, 14)} | {j: JOKER_NUMBER for j in JOKER_CODES}
 
 
 def number(card: str) -> int:
     """The number a card shows, for pairs: its rank, or 0 for a joker."""
     return _NUMBERS[card] if card in _NUMBERS else (JOKER_NUMBER if is_joker(card) else int(card[1:]))
+
+
+def number_label(num: int) -> int | str:
+    """A paired number for views/events: the rank, or "joker"."""
+    return "joker" if num == JOKER_NUMBER else num
 
 
 def number_strength(num: int, low: bool) -> int:

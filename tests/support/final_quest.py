@@ -1,4 +1,5 @@
-"""Helpers for the Final Quest cog tests: the table's own channel, its messages, hands read from DMs."""
+"""Helpers for the Final Quest cog tests: opening and joining a table, its own channel, its messages,
+hands read from DMs and turns played from them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import re
 from typing import Any
 
 import discord
+from simcord import BackendError
 
 from tests.support.table import World, dms, embed_text
 
@@ -78,3 +80,52 @@ def set_bot_permissions(env: Any, world: World, **changes: bool) -> None:
     perms = discord.Permissions(role.permissions)
     perms.update(**changes)
     backend.edit_role(world.guild.id, role.id, {"permissions": perms.value})
+
+
+GAME = "finalquest"
+MISSING_PERMISSIONS = 50013
+ANNOUNCE = "❓"
+
+
+async def open_lobby(world, **options):
+    """alice opens a table with ``options``; returns its channel."""
+    result = await world.members[0].slash(world.channel, f"{GAME} new", **options)
+    assert result.ephemeral and "Your table is open" in result.response.content
+    channel = table_channel(world)
+    assert channel.mention in embed_text(world.channel.history()[-1])
+    return channel
+
+
+async def start_table(world, **options):
+    """alice opens a table with ``options``; bob, carol and dave join from the announcement."""
+    channel = await open_lobby(world, **options)
+    announcement = world.channel.history()[-1]
+    for member in world.members[1:4]:
+        await member.click(announcement, label="Join")
+    return channel
+
+
+async def refused_to_write(member, channel) -> bool:
+    """True when SimCord refuses the member's message for missing permissions."""
+    try:
+        await member.send(channel, "I hold the 7!")
+    except BackendError as exc:
+        assert exc.status == 403 and exc.code == MISSING_PERMISSIONS
+        return True
+    return False
+
+
+async def click_dm(member, label):
+    return await member.user.click(prompt(member), label=label)
+
+
+async def end_turn(member):
+    await click_dm(member, "End turn")
+
+
+def others(world, channel, *excluded):
+    return [m for m in seated(world, channel) if m not in excluded]
+
+
+def record_text(channel) -> str:
+    return "\n".join(m.content for m in channel.history() if m.author.bot and m.content)

@@ -10,7 +10,7 @@ from bot.core.i18n import Lang
 from cogs.othello_torite import image
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.render import OthelloToriteUI
-from tests.games.othello_torite.test_othello_torite_engine import position
+from tests.support.othello_torite_engine import position
 
 BLACK, WHITE = 0, 1
 NAMES = ["alice", "bob"]

@@ -1,0 +1,66 @@
+"""The small wordings of Arsène (cards, seats, counts, shops, clash partners), shared by the table
+view, the private prompts and the record in render.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import cards
+from bot.core.i18n import Lang
+from cogs.arsene.engine import DUMMY
+from cogs.arsene.rules_scoring import shop_of
+
+#: Seat colours as in the board image.
+DISCS = ("🔵", "🟠", "🟣", "🟢")
+
+
+def label(card: str) -> str:
+    return cards.label(card)
+
+
+def labels(hand: list[str]) -> str:
+    return " ".join(label(c) for c in hand) or "—"
+
+
+def who(target: int | str, names: list[str], tr: Lang) -> str:
+    return tr("arsene.dummy") if target == DUMMY else names[target]
+
+
+def trumps_text(public: dict[str, Any], tr: Lang) -> str:
+    if public["trumps"] is None:
+        return tr("arsene.trumps_undecided")
+    return tr("arsene.trumps") if public["trumps"] else tr("arsene.no_trumps")
+
+
+def plays_text(plays: list[dict[str, Any]], names: list[str]) -> str:
+    return " · ".join(f"{label(p['card'])} {names[p['seat']]}" for p in plays)
+
+
+def count(tr: Lang, what: str, n: int) -> str:
+    return tr(f"arsene.count.{what}", count=n)
+
+
+
+def shop_text(tricks: int, tr: Lang) -> str:
+    shop = shop_of(tricks)
+    return tr("arsene.board.to_shop", shop=shop) if shop else tr("arsene.board.no_shop")
+
+
+def listing(items: list[str], tr: Lang) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (in Japanese ``a、b、c``)."""
+    if len(items) < 2:
+        return "".join(items)
+    return tr("arsene.summary.list_sep").join(items[:-1]) + tr("arsene.summary.list_and") + items[-1]
+
+
+def clash_partners(summary: dict[str, Any], row: dict[str, Any], names: list[str], tr: Lang) -> str:
+    """Everyone a clashing player shared the shop (or, in contest mode, the 0 tricks) with."""
+    others = [
+        names[other["seat"]]
+        for other in summary["players"]
+        if other["seat"] != row["seat"] and other["clash"] and other["tricks"] == row["tricks"]
+    ]
+    if row["with_dummy"]:
+        others.append(tr("arsene.dummy"))
+    return listing(others, tr)
+
