@@ -12,7 +12,8 @@ from discord.app_commands import Choice, locale_str
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.options import find
-from bot.tables.desk import checked_options, member_lang
+from bot.tables.member_locale import member_lang
+from bot.tables.opening import checked_options
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

@@ -16,7 +16,8 @@ from bot.events.command_options import EXPORT_CHOICES, names_an_event
 from bot.events.create_command import CreateCommand
 from bot.events.standings import TIE_BREAKS
 from bot.events.store import Tournament
-from bot.tables.desk import display, member_lang
+from bot.tables.member_locale import member_lang
+from bot.tables.opening import display
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

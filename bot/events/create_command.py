@@ -27,7 +27,7 @@ from bot.events.command_options import (
 )
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
-from bot.tables.desk import member_lang
+from bot.tables.member_locale import member_lang
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:

@@ -21,7 +21,8 @@ from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.tables.delivery import fingerprint, jump_url
-from bot.tables.desk import display, member_lang
+from bot.tables.member_locale import member_lang
+from bot.tables.opening import display
 from bot.tables.render import timestamp
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from bot.core.games import REGISTRY
 from bot.core.translator import command
 from bot.ratings import charts
 from bot.ratings import model as ratings
-from bot.tables.desk import member_lang
+from bot.tables.member_locale import member_lang
 from bot.tables.render import IMAGE_NAME
 
 if TYPE_CHECKING:

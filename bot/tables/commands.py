@@ -14,7 +14,7 @@ from bot.core.i18n import Lang
 from bot.core.translator import command
 from bot.tables import render
 from bot.tables.delivery import jump_url
-from bot.tables.desk import member_lang
+from bot.tables.member_locale import member_lang
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot

@@ -14,6 +14,7 @@ from bot.core.i18n import Lang
 from bot.tables import render
 from bot.tables.components import LevelButton, static_view
 from bot.tables.in_time import send_private
+from bot.tables.member_locale import member_lang
 from bot.tables.service import LEVELS
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ async def ask_level(desk: Desk, interaction: Interaction, table: TableRow) -> No
         raise UserError("error.host_only")
     if len(table.seats) >= table.size:
         raise UserError("error.table_full")
-    from bot.tables.desk import member_lang
-
     text, view = picker(table, member_lang(interaction))
     await send_private(interaction, content=text, view=view)  # a follow-up if the click was deferred
 

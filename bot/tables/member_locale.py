@@ -18,9 +18,14 @@ import discord
 from bot.core.i18n import Lang, language_of
 
 if TYPE_CHECKING:
+    from bot.app import TabletopBot
     from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
+
+
+def member_lang(interaction: discord.Interaction[TabletopBot]) -> Lang:
+    return Lang(language_of(interaction.locale))
 
 
 class MemberLanguages:

@@ -21,7 +21,8 @@ from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang
 from bot.core.translator import command, game_options
-from bot.tables.desk import display, member_lang
+from bot.tables.member_locale import member_lang
+from bot.tables.opening import display
 from cogs.final_quest.engine import (
     HAND_SIZE,
     NUMBERS,

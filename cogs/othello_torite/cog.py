@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.translator import command, game_options
-from bot.tables.desk import member_lang
+from bot.tables.member_locale import member_lang
 from bot.tables.render import seat_names
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.render import OthelloToriteUI, action_of, record_lines, square_label

@@ -18,7 +18,7 @@ from bot.core import cards
 from bot.core.games import register
 from bot.core.i18n import LANGUAGES, t
 from bot.core.translator import command, game_options
-from bot.tables.desk import member_lang
+from bot.tables.member_locale import member_lang
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.render import SUIT, SaizenUI
 
