@@ -10,10 +10,12 @@ shown only for the version that was rendered, so a move committed during a pass 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,9 +39,9 @@ TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
 ANSWERED = "answered"  # marks a hand shown by a click's own answer, in whichever DM was clicked
 DM_CLOSED = 50007
 CHANNEL_WINDOW = 5.0  # the budget (config ``channel_budget``) counts calls in this many seconds
-# A call leaves the count a little later than 5 s after it started: it reaches Discord some time after
-# it started (a busy loop, a retry), and Discord counts from then.
-CHANNEL_SLACK = 0.5  # (the process tests wait 6 s for quiet: more than 5.5)
+# A call is dated when its answer came back (``spending``), which is never before Discord counted it;
+# the slack covers the clocks' granularity. (The process tests wait 6 s for quiet: more than 5.25.)
+CHANNEL_SLACK = 0.25
 # A running table's message, and its record, change at most once in this share of the channel's
 # window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
 PACE = 2
@@ -99,7 +101,7 @@ class Delivery(Notices, Record):
         self.bot = bot
         self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
-        self.calls: dict[int, deque[float]] = {}
+        self.calls: dict[int, deque[list[float]]] = {}  # channel -> dates of its calls (see ``spend``)
         #: table id -> what its table message was last rendered from (see ``message_state``), and when.
         self.message_states: dict[int, tuple] = {}
         self.message_edited: dict[int, float] = {}
@@ -127,21 +129,35 @@ class Delivery(Notices, Record):
         self.worker.request(table_id)
 
     # ---- the channel budget ---------------------------------------------------------------------
-    def spend(self, channel_id: int, *, peek: bool = False) -> None:
+    def spend(self, channel_id: int, *, peek: bool = False) -> list[float] | None:
         """Count one call in a channel, or raise ``Later`` when its 5-in-5-seconds budget is spent;
-        ``peek``: only raise, count nothing (to spare rendering what could not be sent now)."""
+        ``peek``: only raise, count nothing (to spare rendering what could not be sent now). Returns
+        the call's date in the count, for ``spending`` to move to when the call ended."""
         now = asyncio.get_running_loop().time()
         window = self.calls.setdefault(channel_id, deque())
         span = CHANNEL_WINDOW + CHANNEL_SLACK
-        while window and window[0] <= now - span:
+        while window and window[0][0] <= now - span:
             window.popleft()
         if len(window) >= self.bot.config.channel_budget:
-            raise Later(window[0] + span - now)
+            raise Later(window[0][0] + span - now)
         if peek:
-            return
-        window.append(now)
+            return None
+        date = [now]
+        window.append(date)
         if len(self.calls) > 4096:
-            self.calls = {k: v for k, v in self.calls.items() if v and v[-1] > now - CHANNEL_WINDOW}
+            self.calls = {k: v for k, v in self.calls.items() if v and v[-1][0] > now - CHANNEL_WINDOW}
+        return date
+
+    @contextlib.contextmanager
+    def spending(self, channel_id: int) -> Iterator[None]:
+        """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it
+        arrives, and a call can start well after it was counted here (an intent committed first, a
+        busy event loop): dated at its start, it could leave the count before Discord's own did."""
+        date = self.spend(channel_id)
+        try:
+            yield
+        finally:
+            date[0] = asyncio.get_running_loop().time()
 
     # ---- one pass ---------------------------------------------------------------------------------
     async def _refresh(self, table_id: int) -> None:
@@ -279,13 +295,13 @@ class Delivery(Notices, Record):
         if not table.message_id or self.shown.get((table.id, TABLE_MESSAGE)) == key:
             return
         channel = self.messageable(table.channel_id)
-        self.spend(table.channel_id)
-        try:
-            await self.edit_message(table.channel_id, table.message_id, **rendered.edit_kwargs())
-        except discord.NotFound:
-            log.warning("table %s: its message is gone; posting it again", table.id)
-            message = await channel.send(**rendered.send_kwargs())
-            await self.service.store.update_table(table.id, message_id=message.id)
+        with self.spending(table.channel_id):
+            try:
+                await self.edit_message(table.channel_id, table.message_id, **rendered.edit_kwargs())
+            except discord.NotFound:
+                log.warning("table %s: its message is gone; posting it again", table.id)
+                message = await channel.send(**rendered.send_kwargs())
+                await self.service.store.update_table(table.id, message_id=message.id)
         await self.mark(table.id, TABLE_MESSAGE, key)
 
     # ---- hands by DM --------------------------------------------------------------------------------
@@ -308,16 +324,16 @@ class Delivery(Notices, Record):
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
         try:
             if row is not None:
-                self.spend(row["channel_id"])
-                await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
+                with self.spending(row["channel_id"]):
+                    await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
                 dm = await self.dm_channel(user_id)
-                self.spend(dm.id)  # a new deal's DM counts in its channel's budget
                 surface = f"dm:{seat}:{deal}"
-                message, sent = await self.outbox.send_once(
-                    table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
-                    lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),
-                )
+                with self.spending(dm.id):  # a new deal's DM counts in its channel's budget
+                    message, sent = await self.outbox.send_once(
+                        table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
+                        lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),
+                    )
                 async with store.transaction():
                     await store.set_delivery(table.id, seat, deal, dm.id, message.id, False)
                     await self.outbox.done(table.id, surface)

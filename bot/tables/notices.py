@@ -42,23 +42,23 @@ class Notices:
         store = self.service.store
         home = self.messageable(table.home_channel_id)
         if table.ping_message_id:
-            self.spend(table.home_channel_id)
-            try:
-                await home.get_partial_message(table.ping_message_id).delete()
-            except discord.NotFound:
-                pass
+            with self.spending(table.home_channel_id):
+                try:
+                    await home.get_partial_message(table.ping_message_id).delete()
+                except discord.NotFound:
+                    pass
             await store.update_table(table.id, ping_message_id=None)
         if not waiting or table.paused:
             await store.update_table(table.id, pinged_turn=table.turn_no)
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline) if table.deadline else ""
-        self.spend(table.home_channel_id)
         text = ping_text(waiting, "clock.turn_ping", tr, when)
-        message, _ = await self.outbox.send_once(
-            table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
-            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
-        )
+        with self.spending(table.home_channel_id):
+            message, _ = await self.outbox.send_once(
+                table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
+                lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
+            )
         async with store.transaction():
             await store.update_table(table.id, pinged_turn=table.turn_no, ping_message_id=message.id)
             await self.outbox.done(table.id, f"ping:{table.turn_no}")

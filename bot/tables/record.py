@@ -88,8 +88,8 @@ class Record(_Base):
             # message, which is then closed; the next deal's lines start a new message. The edit
             # shows the stored lines plus these, so repeating it after a crash changes nothing.
             text = f"{last['lines']}\n{text}"
-            self.spend(table.home_channel_id)
-            await self.edit_message(table.home_channel_id, last["message_id"], content=text)
+            with self.spending(table.home_channel_id):
+                await self.edit_message(table.home_channel_id, last["message_id"], content=text)
             async with store.transaction():
                 await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
                 await store.update_table(table.id, recorded=upto)
@@ -99,12 +99,12 @@ class Record(_Base):
         part = last["part"] if last else 0
         pieces = chunks(lines, RECORD_LIMIT)
         for i, chunk in enumerate(pieces):
-            self.spend(table.home_channel_id)
-            part += 1
-            message, _ = await self.outbox.send_once(
-                table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
-                lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
-            )
+            with self.spending(table.home_channel_id):
+                part += 1
+                message, _ = await self.outbox.send_once(
+                    table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
+                    lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
+                )
             async with store.transaction():
                 await store.set_record(table.id, part, deal, message.id, chunk)
                 await self.outbox.done(table.id, f"record:{part}")
