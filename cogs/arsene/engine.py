@@ -17,111 +17,51 @@ Options: ``advanced`` (bool, default False): contest mode from the deal after a 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from bot.core.cards import rank_of, standard_deck, suit_of
+from bot.core.cards import suit_of
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
 
+from .rules_core import (  # noqa: F401  (re-exported: the engine's names, as before)
+    ADVANCED_VALUES,
+    ALL_CARDS,
+    ASIDE_SIZE,
+    DECKS,
+    DUMMY,
+    FACE_RANKS,
+    HAND_SIZE,
+    OPT_ADVANCED,
+    PHASE_ACTIONS,
+    PHASE_ASIDE,
+    PHASE_DUMMY,
+    PHASE_OVER,
+    PHASE_PLAY,
+    PHASE_PUSH,
+    PHASE_TRUMP,
+    PHASES,
+    PLAY_ACTIONS,
+    PRIVATE_PHASES,
+    SORT_KEYS,
+    STRENGTH,
+    SUIT_ORDER,
+    deck_for,
+    is_trump_marker,
+    shuffle,
+    sort_key,
+    strength,
+    trick_winner,
+)
 from .rules_scoring import (
-    SHOP_GROUPS,
-    TOKEN_CAP,
-    TOKEN_POOL,
     Holdings,
     new_holdings,
     score_deal,
 )
 from .search import ArseneSearch
-
-OPT_ADVANCED = "advanced"
-ADVANCED_VALUES = (False, True)
-
-DUMMY = "dummy"
-HAND_SIZE = 11
-ASIDE_SIZE = 3
-FACE_RANKS = (11, 12, 13)
-SUIT_ORDER = "SHCD"
-
-PHASE_ASIDE = "aside_pick"
-PHASE_TRUMP = "trump_choice"
-PHASE_DUMMY = "dummy_choice"
-PHASE_PLAY = "play"
-PHASE_PUSH = "push"
-PHASE_OVER = "over"
-PHASES = (PHASE_ASIDE, PHASE_TRUMP, PHASE_DUMMY, PHASE_PLAY, PHASE_PUSH, PHASE_OVER)
-PHASE_ACTIONS = {
-    PHASE_ASIDE: ("aside",),
-    PHASE_TRUMP: ("trump", "show"),
-    PHASE_DUMMY: ("dummy",),
-    PHASE_PLAY: ("play",),
-    PHASE_PUSH: ("take", "push"),
-    PHASE_OVER: (),
-}
-# Which pending choices are private (their content is never shown to the others).
-PRIVATE_PHASES = (PHASE_ASIDE, PHASE_TRUMP, PHASE_DUMMY, PHASE_PUSH)
+from .views import ArseneViews
 
 
-def strength(card: str) -> int:
-    """A is high."""
-    rank = rank_of(card)
-    return 14 if rank == 1 else rank
-
-
-def sort_key(card: str) -> tuple[int, int]:
-    return SUIT_ORDER.index(suit_of(card)), -strength(card)
-
-
-def deck_for(num_players: int) -> list[str]:
-    """♦A–♦5 are the shops; with three players ♦6, ♦7 and the 2, 3, 4 of ♠ ♥ ♣ are removed too."""
-    cards = [c for c in standard_deck() if not (suit_of(c) == "D" and rank_of(c) <= 5)]
-    if num_players == 3:
-        cards = [
-            c
-            for c in cards
-            if not (suit_of(c) == "D" and rank_of(c) in (6, 7))
-            and not (suit_of(c) != "D" and rank_of(c) in (2, 3, 4))
-        ]
-    return cards
-
-
-ALL_CARDS = frozenset(standard_deck())
-DECKS = {n: tuple(deck_for(n)) for n in (3, 4)}
-SORT_KEYS = {c: sort_key(c) for c in ALL_CARDS}
-STRENGTH = {c: strength(c) for c in ALL_CARDS}
-PLAY_ACTIONS = {c: f"play:{c}" for c in ALL_CARDS}
-
-
-def shuffle(rng: random.Random, cards: list[str]) -> None:
-    """Exactly ``rng.shuffle(cards)`` (the same draws, so old games replay), about twice as fast:
-    search plays many deals."""
-    getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
-def is_trump_marker(card: str) -> bool:
-    """A diamond that is not a face card (J, Q, K) must be laid face up as the trump card."""
-    return suit_of(card) == "D" and rank_of(card) not in FACE_RANKS
-
-
-def trick_winner(plays: list[tuple[int, str]], trumps: bool) -> tuple[int, str]:
-    """The highest trump if any was played (and trumps are on), else the highest of the led suit."""
-    led = plays[0][1][0]
-    best, best_tier, best_rank = plays[0], 2 if trumps and led == "D" else 1, STRENGTH[plays[0][1]]
-    for play in plays[1:]:
-        suit = play[1][0]
-        tier = 2 if trumps and suit == "D" else 1 if suit == led else 0
-        if tier > best_tier or (tier == best_tier and STRENGTH[play[1]] > best_rank):
-            best, best_tier, best_rank = play, tier, STRENGTH[play[1]]
-    return best
-
-
-class ArseneEngine(ArseneSearch, Engine):
+class ArseneEngine(ArseneSearch, ArseneViews, Engine):
     game_id = "arsene"
     card_order = SORT_KEYS  # hands are kept in this order
     min_players = 3
@@ -445,93 +385,3 @@ class ArseneEngine(ArseneSearch, Engine):
             "deals": self.deal_no,
             "void_deals": self.void_deals,
         }
-
-    # ---- information --------------------------------------------------------------------------
-    def _pending(self) -> list[dict[str, Any]]:
-        if self.over or self.phase not in PRIVATE_PHASES:
-            return []
-        return [{"kind": self.phase, "seat": s} for s in self.to_act()]
-
-    def public_view(self) -> dict[str, Any]:
-        h = self.holdings
-        n = self.num_players
-        view: dict[str, Any] = {
-            "game": self.game_id,
-            "num_players": n,
-            "advanced": self.advanced,
-            "phase": self.phase,
-            "deal": self.deal_no,
-            "dealer": self.dealer,
-            "trump_seat": self.trump_seat,
-            "leader": self.leader,
-            "to_act": self.to_act(),
-            "pending": self._pending(),
-            "contest": self.contest,
-            "trumps": self.trumps,
-            "trump_card": self.trump_card,
-            "shown_card": self.shown_card,
-            "aside_face_down": len(self.aside) + (1 if self.shown_card else 0),
-            "shops": [
-                {
-                    "shop": s,
-                    "card": f"D{s}",
-                    "groups": list(h.shops[s]),
-                    "chips": sum(h.shops[s]),
-                    "taken": len(SHOP_GROUPS[s]) - len(h.shops[s]),
-                    "empty": not h.shops[s],
-                }
-                for s in sorted(h.shops)
-            ],
-            "token_pool": h.pool,
-            "token_total": TOKEN_POOL,
-            "token_cap": TOKEN_CAP,
-            "players": [
-                {
-                    "seat": s,
-                    "chips": h.chips[s],
-                    "tokens": h.tokens[s],
-                    "exempt_used": h.exempt_used[s],
-                    "tricks": self.tricks[s],
-                    "hand_count": len(self.hands[s]),
-                    "dummy_card_given": s in self.dummy_cards,
-                }
-                for s in range(n)
-            ],
-            "dummy": (
-                {"tricks": self.dummy_tricks, "cards_given": len(self.dummy_cards)}
-                if self.has_dummy
-                else None
-            ),
-            "trick": [{"seat": s, "card": c} for s, c in self.trick],
-            "lead_suit": suit_of(self.trick[0][1]) if self.trick else None,
-            "trick_number": min(self.tricks_played + 1, self.tricks_per_deal),
-            "tricks_per_deal": self.tricks_per_deal,
-            "last_trick": self._last_trick_view(),
-            "push": ({"seat": self.winner, "target": self.push_target} if self.phase == PHASE_PUSH else None),
-            "last_deal": self.last_summary,
-            "result": self.results() if self.over else None,
-        }
-        return view
-
-    def _last_trick_view(self) -> dict[str, Any] | None:
-        if self.last_trick is None:
-            return None
-        plays, winner, taker = self.last_trick
-        return {"cards": [{"seat": s, "card": c} for s, c in plays], "winner": winner, "taker": taker}
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["hand"] = list(self.hands[seat])
-        view["picked_card"] = self.picked_card if seat == self.trump_seat else None
-        view["my_dummy_card"] = self.dummy_cards.get(seat)
-        return view
-
-    def hidden_from(self, seat: int | None) -> set[str]:
-        hidden = set(self.aside)  # the aside cards nobody took, face down all deal
-        for s in range(self.num_players):
-            if s != seat:
-                hidden.update(self.hands[s])
-                if s in self.dummy_cards:
-                    hidden.add(self.dummy_cards[s])
-        return hidden
