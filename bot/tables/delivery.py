@@ -130,9 +130,8 @@ class Delivery(Notices, Record):
 
     # ---- the channel budget ---------------------------------------------------------------------
     def spend(self, channel_id: int, *, peek: bool = False) -> list[float] | None:
-        """Count one call in a channel, or raise ``Later`` when its 5-in-5-seconds budget is spent;
-        ``peek``: only raise, count nothing (to spare rendering what could not be sent now). Returns
-        the call's date in the count, for ``spending`` to move to when the call ended."""
+        """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
+        ``Later`` when its 5-in-5-seconds budget is spent; ``peek``: only raise (to spare rendering)."""
         now = asyncio.get_running_loop().time()
         window = self.calls.setdefault(channel_id, deque())
         span = CHANNEL_WINDOW + CHANNEL_SLACK
