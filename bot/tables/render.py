@@ -93,7 +93,6 @@ def game_title(table: TableRow, tr: Lang) -> str:
     return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
 
 
-
 def lobby(table: TableRow, tr: Lang) -> Rendered:
     ui = REGISTRY[table.game]
     cls = ui.engine

@@ -14,6 +14,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 ENGINE_FILES = sorted((ROOT / "cogs").glob("*/engine.py"))
 
 
+def codes(events) -> list[str]:
+    """The codes of an engine's events, in order: what most rule tests assert on."""
+    return [event.code for event in events]
+
+
 def engine_classes() -> list[type[Engine]]:
     found = []
     for path in ENGINE_FILES:

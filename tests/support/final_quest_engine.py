@@ -44,6 +44,3 @@ def leaves(value):
         return set().union(*(leaves(v) for v in value))
     return set()
 
-
-def codes(events):
-    return [ev.code for ev in events]

@@ -41,9 +41,6 @@ def position(discs: dict[str, str], left=((15, 15), (15, 15)), marker: int = BLA
     return engine, events
 
 
-def codes(events) -> list[str]:
-    return [e.code for e in events]
-
 
 def square(engine: OthelloToriteEngine, name: str):
     col, row = "abcdefgh".index(name[0]), int(name[1]) - 1

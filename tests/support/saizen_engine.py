@@ -52,9 +52,6 @@ def refused(e, action):
     return info.value
 
 
-def codes(events):
-    return [ev.code for ev in events]
-
 
 def winner_of(events):
     won = [ev for ev in events if ev.code == "trick_won"]

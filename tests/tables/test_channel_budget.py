@@ -13,15 +13,15 @@ from bot.tables.delivery import CHANNEL_SLACK, CHANNEL_WINDOW, Delivery, Later
 CHANNEL = 42
 
 
-def delivery_at(now: list[float], budget: int) -> Delivery:
-    asyncio.get_running_loop().time = lambda: now[0]
+def delivery_at(monkeypatch, now: list[float], budget: int) -> Delivery:
+    monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: now[0])
     bot = types.SimpleNamespace(config=types.SimpleNamespace(channel_budget=budget))
     return Delivery(bot)
 
 
-async def test_a_slow_call_counts_from_when_it_ended():
+async def test_a_slow_call_counts_from_when_it_ended(monkeypatch):
     now = [100.0]
-    delivery = delivery_at(now, budget=1)
+    delivery = delivery_at(monkeypatch, now, budget=1)
     with delivery.spending(CHANNEL):
         now[0] += 2.0  # the call reached Discord as late as this
     now[0] = 100.0 + CHANNEL_WINDOW + CHANNEL_SLACK + 0.1  # past its start's window, not its end's
@@ -32,9 +32,9 @@ async def test_a_slow_call_counts_from_when_it_ended():
     delivery.spend(CHANNEL)
 
 
-async def test_the_budget_allows_five_calls_per_window_and_tells_when_the_next_fits():
+async def test_the_budget_allows_five_calls_per_window_and_tells_when_the_next_fits(monkeypatch):
     now = [0.0]
-    delivery = delivery_at(now, budget=5)
+    delivery = delivery_at(monkeypatch, now, budget=5)
     for _ in range(5):
         with delivery.spending(CHANNEL):
             now[0] += 0.1
@@ -46,9 +46,9 @@ async def test_the_budget_allows_five_calls_per_window_and_tells_when_the_next_f
     delivery.spend(CHANNEL)  # the first call has left the window
 
 
-async def test_a_call_that_failed_still_counts():
+async def test_a_call_that_failed_still_counts(monkeypatch):
     now = [0.0]
-    delivery = delivery_at(now, budget=1)
+    delivery = delivery_at(monkeypatch, now, budget=1)
     with pytest.raises(RuntimeError), delivery.spending(CHANNEL):
         raise RuntimeError("502")
     with pytest.raises(Later):

@@ -21,7 +21,8 @@ from cogs.final_quest.engine import (
     FinalQuestEngine,
     fq_action,
 )
-from tests.support.final_quest_engine import codes, leaves, refused, table
+from tests.support.engines import codes
+from tests.support.final_quest_engine import leaves, refused, table
 
 # ---- setup -----------------------------------------------------------------------------------
 

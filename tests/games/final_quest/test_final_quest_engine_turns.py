@@ -20,7 +20,8 @@ from cogs.final_quest.engine import (
     askq_action,
     question_answer,
 )
-from tests.support.final_quest_engine import HANDS, codes, refused, table
+from tests.support.engines import codes
+from tests.support.final_quest_engine import HANDS, refused, table
 
 # ---- turn structure --------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ import pytest
 from bot.core.engine import IllegalAction
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.rules_core import parse_layout
-from tests.support.saizen_engine import act, codes, playable, refused, table, winner_of
+from tests.support.engines import codes
+from tests.support.saizen_engine import act, playable, refused, table, winner_of
 
 # ---- setup, options, layout -----------------------------------------------------------------
 

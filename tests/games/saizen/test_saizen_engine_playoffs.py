@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.saizen_engine import act, codes, playable, refused, table, winner_of
+from tests.support.engines import codes
+from tests.support.saizen_engine import act, playable, refused, table, winner_of
 
 # ---- 決勝 + 必勝: the order of preference (seed §2.3.4) ------------------------------------------
 
