@@ -249,10 +249,11 @@ def stale(players: Players, tables: list[Table], truths: dict[int, Truth]) -> li
         for seat, name in enumerate(truth.names()):
             # A computer's name carries its level, e.g. **🤖 Computer 1 (normal)**.
             shown = re.compile(rf"\*\*{re.escape(name)}( \([^)]*\))?\*\*")
-            line = next((ln for ln in text.splitlines() if shown.search(ln)), "")
-            if not re.search(rf"\b{counts[seat]} cards?\b", line):
+            # A finished table names its players in the result block first, then in the seat list.
+            lines = [ln for ln in text.splitlines() if shown.search(ln)]
+            if not any(re.search(rf"\b{counts[seat]} cards?\b", ln) for ln in lines):
                 problems.append(
-                    f"table {table.id}: {name} holds {counts[seat]} cards; the table shows {line!r}"
+                    f"table {table.id}: {name} holds {counts[seat]} cards; the table shows {lines!r}"
                 )
         for seat, user in members(table, truth):
             dm = players.hand_dm(table, user)
