@@ -41,7 +41,9 @@ class Worker:
         self.request(key)
 
     def _spawn(self) -> None:
-        waiting = sum(1 for k in self.queue if k not in self.running)
+        # Counted through the running keys (at most ``limit``), not the whole queue: a busy bot queues
+        # hundreds of tables, and this runs at every request.
+        waiting = len(self.queue) - sum(1 for k in self.running if k in self.queue)
         while waiting > 0 and len(self.tasks) < self.limit:
             task = asyncio.get_running_loop().create_task(self._drain(), name=f"{self.name}-worker")
             self.tasks.add(task)
