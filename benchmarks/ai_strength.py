@@ -1,7 +1,7 @@
 """How strong the computer levels are: every game and player count, seats rotated.
 
 Usage: python benchmarks/ai_strength.py [--games N] [--row-seconds S] [--only donguri:4,saizen]
-       [--pairings normal-random,hard-normal,hard-random,normal-closed] [--seed S]
+       [--pairings normal-random,hard-normal,hard-random,normal-closed,oracle-random] [--seed S]
 
 In a row, one seat (the subject; in team games its whole team) plays the first level and every
 other seat the second; the subject's seat rotates from game to game. Per row: mean rank with a
@@ -10,13 +10,16 @@ subject's CPU ms per decision (mean and max, over decisions with more than one l
 Each row runs ``--games`` games (default 200) unless ``--row-seconds`` of CPU run out first; the
 output then says how many it ran. ``closed`` is a random player that never shows its hand: no
 ``show``, no ``reveal`` and no free question (Final Quest's goal is set against it); elsewhere it
-is plain random. ``hard-normal`` is met when ``hard`` takes more than its share of first places. Engines without search support (no ``determinize`` and no
+is plain random. ``oracle`` is ``hard`` searching the true deal instead of determinizations of it
+(later deals stay unknown): no fair player can reach it, so it bounds what reading this deal's
+hidden cards is worth, and it is never a level a table can use. ``hard-normal`` is met when ``hard`` takes more than its share of first places. Engines without search support (no ``determinize`` and no
 custom player) are skipped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import pathlib
 import random
@@ -29,7 +32,9 @@ from bot.ai import choose_action, get, searches  # noqa: E402
 from bot.core.engine import Engine  # noqa: E402
 from tests.support.engines import engine_classes  # noqa: E402
 
-LEVEL_NAMES = {"random": "easy", "closed": "easy", "easy": "easy", "normal": "normal", "hard": "hard"}
+LEVEL_NAMES = {
+    "random": "easy", "closed": "easy", "easy": "easy", "normal": "normal", "hard": "hard", "oracle": "hard",
+}
 GOALS = {
     ("final_quest", 4, "normal-closed"): 0.95,
     ("donguri", 4, "normal-random"): 0.70,
@@ -57,6 +62,9 @@ def play(cls: type[Engine], n: int, game: int, seed: int, subject: str, other: s
         start = time.process_time()
         if level == "closed":
             action = closed_move(engine, actor, move_seed)
+        elif level == "oracle":
+            with seeing_every_hand(cls):
+                action = choose_action(engine, actor, "hard", seed=move_seed)
         else:
             action = choose_action(engine, actor, LEVEL_NAMES[level], seed=move_seed)
         if actor in team and many:
@@ -67,6 +75,24 @@ def play(cls: type[Engine], n: int, game: int, seed: int, subject: str, other: s
     sides = cls.teams(n) or [[s] for s in range(n)]  # partners share one first place
     first = 1 / sum(ranks[side[0]] == 1 for side in sides) if rank == 1 else 0.0
     return rank, first, times
+
+
+@contextlib.contextmanager
+def seeing_every_hand(cls: type[Engine]):
+    """``oracle``: while it chooses, a determinization is the true state with a fresh generator for
+    later deals."""
+    fair = cls.determinize
+
+    def true_state(self: Engine, seat: int, rng: random.Random) -> Engine:
+        state = self.clone()
+        state.rng = random.Random(rng.getrandbits(64))
+        return state
+
+    cls.determinize = true_state
+    try:
+        yield
+    finally:
+        cls.determinize = fair
 
 
 def closed_move(engine: Engine, seat: int, seed: int) -> str:
