@@ -62,11 +62,9 @@ def play(cls: type[Engine], n: int, game: int, seed: int, subject: str, other: s
         start = time.process_time()
         if level == "closed":
             action = closed_move(engine, actor, move_seed)
-        elif level == "oracle":
-            with seeing_every_hand(cls):
-                action = choose_action(engine, actor, "hard", seed=move_seed)
         else:
-            action = choose_action(engine, actor, LEVEL_NAMES[level], seed=move_seed)
+            with seeing_every_hand(cls) if level == "oracle" else contextlib.nullcontext():
+                action = choose_action(engine, actor, LEVEL_NAMES[level], seed=move_seed)
         if actor in team and many:
             times.append(1000 * (time.process_time() - start))
         engine.apply(actor, action)

@@ -43,4 +43,3 @@ def leaves(value):
     if isinstance(value, (list, tuple)):
         return set().union(*(leaves(v) for v in value))
     return set()
-

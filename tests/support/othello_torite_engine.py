@@ -41,7 +41,6 @@ def position(discs: dict[str, str], left=((15, 15), (15, 15)), marker: int = BLA
     return engine, events
 
 
-
 def square(engine: OthelloToriteEngine, name: str):
     col, row = "abcdefgh".index(name[0]), int(name[1]) - 1
     return engine.public_view()["board"][row][col]

@@ -52,7 +52,6 @@ def refused(e, action):
     return info.value
 
 
-
 def winner_of(events):
     won = [ev for ev in events if ev.code == "trick_won"]
     return won[-1].data["seat"] if won else None
