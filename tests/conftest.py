@@ -15,12 +15,13 @@ from tests.support.locales import patch_client_locales
 
 @pytest.fixture
 def bot_config(tmp_path) -> Config:
-    # The simulator's clock does not run by itself; the channel budget is measured by the process
+    # The simulator's clock does not run by itself; the rate budgets are measured by the process
     # tests against the loopback fake Discord instead.
     return Config(
         token="unused",
         database=str(tmp_path / "tabletop.sqlite3"),
         channel_budget=10_000,
+        rest_budget=0,
         computer_search=False,  # computers play at random here; tests/ai covers their search
     )
 

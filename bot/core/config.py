@@ -29,6 +29,10 @@ class Config:
     organizer_role: str = ""
     #: Messages and edits the bot makes in one channel per 5 seconds (Discord allows about 5).
     channel_budget: int = 5
+    #: REST calls per second the bot makes for tables, at most (Discord allows a bot 50 in all,
+    #: interaction responses aside); a process running some of the shards keeps to their share.
+    #: 0: no limit.
+    rest_budget: int = 45
     #: Computer seats search for their move (in worker processes); off: they play at random.
     computer_search: bool = True
     #: Several processes (PostgreSQL only): how many shards the bot has, and which this process runs.
@@ -51,7 +55,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "computer_search", "shard_count", "shard_ids"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -64,6 +68,7 @@ def parse(raw: dict[str, Any]) -> Config:
         organizer_role=_expect(raw, "organizer_role", str, ""),
         games=_expect(raw, "games", dict, {}),
         channel_budget=_expect(raw, "channel_budget", int, 5),
+        rest_budget=_expect(raw, "rest_budget", int, Config.rest_budget),
         computer_search=_expect(raw, "computer_search", bool, True),
         shard_count=_expect(raw, "shard_count", int, None),
         shard_ids=_expect(raw, "shard_ids", list, None),
@@ -74,6 +79,8 @@ def parse(raw: dict[str, Any]) -> Config:
         raise ConfigError(f"config key 'default_language' must be one of {sorted(LANGUAGES)}")
     if cfg.channel_budget < 1:
         raise ConfigError("config key 'channel_budget' must be at least 1")
+    if cfg.rest_budget < 0:
+        raise ConfigError("config key 'rest_budget' must be 0 (no limit) or more")
     if not cfg.database:
         raise ConfigError("config key 'database' must not be empty")
     return cfg

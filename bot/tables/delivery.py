@@ -10,12 +10,10 @@ shown only for the version that was rendered, so a move committed during a pass 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
-from collections import OrderedDict, deque
-from collections.abc import Iterator
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,6 +23,7 @@ from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
@@ -38,23 +37,11 @@ log = logging.getLogger(__name__)
 TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
 ANSWERED = "answered"  # marks a hand shown by a click's own answer, in whichever DM was clicked
 DM_CLOSED = 50007
-CHANNEL_WINDOW = 5.0  # the budget (config ``channel_budget``) counts calls in this many seconds
-# A call is dated when its answer came back (``spending``), which is never before Discord counted it;
-# the slack covers the clocks' granularity. (The process tests wait 6 s for quiet: more than 5.25.)
-CHANNEL_SLACK = 0.25
 # A running table's message, and its record, change at most once in this share of the channel's
 # window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
-
-
-class Later(Exception):
-    """A surface could not be brought up to date now; the table is tried again after ``delay``."""
-
-    def __init__(self, delay: float) -> None:
-        super().__init__(delay)
-        self.delay = delay
 
 
 def fingerprint(rendered: render.Rendered) -> str:
@@ -96,12 +83,22 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
+def rest_share(config) -> int:
+    """This process's part of the bot-wide budget: its shards' share when the bot runs in several
+    processes (Discord counts the calls of all of them together); 0 stays "no limit"."""
+    if not config.rest_budget:
+        return 0
+    if config.shard_count and config.shard_ids:
+        return max(1, config.rest_budget * len(config.shard_ids) // config.shard_count)
+    return config.rest_budget
+
+
 class Delivery(Notices, Record):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
         self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
-        self.calls: dict[int, deque[list[float]]] = {}  # channel -> dates of its calls (see ``spend``)
+        self.budgets = Budgets(bot.config.channel_budget, rest_share(bot.config))
         #: table id -> what its table message was last rendered from (see ``message_state``), and when.
         self.message_states: dict[int, tuple] = {}
         self.message_edited: dict[int, float] = {}
@@ -128,35 +125,12 @@ class Delivery(Notices, Record):
         """The same as ``request``: one pass per table at a time, whoever asks."""
         self.worker.request(table_id)
 
-    # ---- the channel budget ---------------------------------------------------------------------
-    def spend(self, channel_id: int, *, peek: bool = False) -> list[float] | None:
-        """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
-        ``Later`` when its 5-in-5-seconds budget is spent; ``peek``: only raise (to spare rendering)."""
-        now = asyncio.get_running_loop().time()
-        window = self.calls.setdefault(channel_id, deque())
-        span = CHANNEL_WINDOW + CHANNEL_SLACK
-        while window and window[0][0] <= now - span:
-            window.popleft()
-        if len(window) >= self.bot.config.channel_budget:
-            raise Later(window[0][0] + span - now)
-        if peek:
-            return None
-        date = [now]
-        window.append(date)
-        if len(self.calls) > 4096:
-            self.calls = {k: v for k, v in self.calls.items() if v and v[-1][0] > now - CHANNEL_WINDOW}
-        return date
+    # ---- Discord's rate limits (``budget``) ------------------------------------------------------
+    def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
+        return self.budgets.spend(channel_id, peek=peek, paced=paced)
 
-    @contextlib.contextmanager
-    def spending(self, channel_id: int) -> Iterator[None]:
-        """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it
-        arrives, and a call can start well after it was counted here (an intent committed first, a
-        busy event loop): dated at its start, it could leave the count before Discord's own did."""
-        date = self.spend(channel_id)
-        try:
-            yield
-        finally:
-            date[0] = asyncio.get_running_loop().time()
+    def spending(self, channel_id: int, *, paced: bool = False):
+        return self.budgets.spending(channel_id, paced=paced)
 
     # ---- one pass ---------------------------------------------------------------------------------
     async def _refresh(self, table_id: int) -> None:
@@ -274,7 +248,7 @@ class Delivery(Notices, Record):
         if not table.message_id or self.message_states.get(table.id) == state:
             return
         self.paced(table, self.message_edited)
-        self.spend(table.channel_id, peek=True)
+        self.spend(table.channel_id, peek=True, paced=True)
         await self.edit_table_message(table, render.table_message(table, engine, tr))
         self.message_states[table.id] = state
         self.message_edited[table.id] = asyncio.get_running_loop().time()
@@ -294,7 +268,7 @@ class Delivery(Notices, Record):
         if not table.message_id or self.shown.get((table.id, TABLE_MESSAGE)) == key:
             return
         channel = self.messageable(table.channel_id)
-        with self.spending(table.channel_id):
+        with self.spending(table.channel_id, paced=True):
             try:
                 await self.edit_message(table.channel_id, table.message_id, **rendered.edit_kwargs())
             except discord.NotFound:

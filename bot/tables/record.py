@@ -88,7 +88,7 @@ class Record(_Base):
             # message, which is then closed; the next deal's lines start a new message. The edit
             # shows the stored lines plus these, so repeating it after a crash changes nothing.
             text = f"{last['lines']}\n{text}"
-            with self.spending(table.home_channel_id):
+            with self.spending(table.home_channel_id, paced=True):
                 await self.edit_message(table.home_channel_id, last["message_id"], content=text)
             async with store.transaction():
                 await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
@@ -99,7 +99,7 @@ class Record(_Base):
         part = last["part"] if last else 0
         pieces = chunks(lines, RECORD_LIMIT)
         for i, chunk in enumerate(pieces):
-            with self.spending(table.home_channel_id):
+            with self.spending(table.home_channel_id, paced=True):
                 part += 1
                 message, _ = await self.outbox.send_once(
                     table.id, f"record:{part}", home, table.home_channel_id, says(chunk),

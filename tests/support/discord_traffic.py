@@ -111,6 +111,22 @@ def busiest_channel(calls: Iterable[Call], window: float = 5.0) -> tuple[str | N
     return best
 
 
+#: Calls on these routes are answers to interactions, which Discord's global limit does not count.
+INTERACTION_KINDS = frozenset({"callback", "followup.create", "followup.edit", "followup.get", "followup.delete"})
+
+
+def busiest_second(calls: Iterable[Call], window: float = 1.0) -> int:
+    """The most calls in any ``window`` seconds that count towards Discord's global limit (50 a
+    second for a bot): every call but the answers to interactions."""
+    stamps = sorted(c.at for c in calls if c.kind not in INTERACTION_KINDS)
+    best = start = 0
+    for end, t in enumerate(stamps):
+        while t - stamps[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     # discord.py decodes a body only when Content-Type is exactly "application/json":
     # web.json_response would add "; charset=utf-8" and the bot would get a str back.

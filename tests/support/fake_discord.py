@@ -40,6 +40,7 @@ from tests.support.discord_traffic import (
     ChannelLimit,
     Fault,
     busiest_channel,
+    busiest_second,
     classify,
     count_by_kind,
     error_response,
@@ -49,7 +50,7 @@ log = logging.getLogger("fake_discord")
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
-__all__ = ["Call", "FakeDiscord", "Fault", "Sent", "Undelivered", "busiest_channel", "count_by_kind"]
+__all__ = ["Call", "FakeDiscord", "Fault", "Sent", "Undelivered", "busiest_channel", "busiest_second", "count_by_kind"]
 Sent, Undelivered = ix.Sent, ix.Undelivered
 
 

@@ -15,7 +15,7 @@ CHANNEL = 42
 
 def delivery_at(monkeypatch, now: list[float], budget: int) -> Delivery:
     monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: now[0])
-    bot = types.SimpleNamespace(config=types.SimpleNamespace(channel_budget=budget))
+    bot = types.SimpleNamespace(config=types.SimpleNamespace(channel_budget=budget, rest_budget=0))
     return Delivery(bot)
 
 

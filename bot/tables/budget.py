@@ -1,0 +1,107 @@
+"""Discord's rate limits, kept before a call rather than learnt from a 429.
+
+Two limits bind the delivery worker. Each channel (DMs included) takes about 5 messages and edits
+per 5 s. A bot token makes at most 50 requests a second in all; interaction responses are not
+counted. Past the first, Discord answers 429 and that edit waits. Past the second, every request
+of the bot waits, and repeated 429s count towards Discord's temporary ban for invalid requests.
+So calls are counted here, and a surface over a limit is shown later with the latest state.
+
+Under the bot-wide limit there are two kinds of call: those players wait on (their hand DM, the
+turn ping) and those that show the table to everyone (its message and record). Either kind may use
+the whole budget while the other asks for nothing; once both are refused, each gets its share (three
+quarters for hands and pings), so under load hands stay prompt and table messages still follow,
+more slowly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Iterator
+
+CHANNEL_WINDOW = 5.0  # the channel budget (config ``channel_budget``) counts calls in this many seconds
+# A call is dated when its answer came back (``spending``), which is never before Discord counted it;
+# the slack covers the clocks' granularity. (The process tests wait 6 s for quiet: more than 5.25.)
+CHANNEL_SLACK = 0.25
+BOT_WINDOW = 1.0  # the bot-wide budget (config ``rest_budget``) counts calls in this many seconds
+BOT_SLACK = 0.05
+#: Share of the bot-wide budget reserved for table messages and records (the rest for hands and pings).
+PACED_SHARE = 0.25
+
+
+class Later(Exception):
+    """A surface could not be brought up to date now; the table is tried again after ``delay``."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(delay)
+        self.delay = delay
+
+
+class Budgets:
+    """The calls made in each channel in the last 5 s, and by the whole process in the last second.
+
+    Each call is a ``[date, paced]`` entry, shared by both counts."""
+
+    def __init__(self, channel_budget: int, rest_budget: int) -> None:
+        self.channel_budget = channel_budget
+        self.rest_budget = rest_budget  # 0: no bot-wide budget
+        self.calls: dict[int, deque[list]] = {}  # channel -> its calls
+        self.recent: deque[list] = deque()  # the process's calls
+        self.waiting = {False: 0.0, True: 0.0}  # kind (paced?) -> until when it counts as refused
+
+    def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
+        """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
+        ``Later`` when a budget is spent; ``peek``: only raise (to spare rendering); ``paced``: the
+        call shows the table to everyone rather than to a player waiting on it."""
+        now = asyncio.get_running_loop().time()
+        window = self.calls.setdefault(channel_id, deque())
+        span = CHANNEL_WINDOW + CHANNEL_SLACK
+        while window and window[0][0] <= now - span:
+            window.popleft()
+        if len(window) >= self.channel_budget:
+            raise Later(window[0][0] + span - now)
+        if self.rest_budget:
+            self._bot_wide(now, paced)
+        if peek:
+            return None
+        date = [now, paced]
+        window.append(date)
+        if self.rest_budget:
+            self.recent.append(date)
+        if len(self.calls) > 4096:
+            self.calls = {k: v for k, v in self.calls.items() if v and v[-1][0] > now - CHANNEL_WINDOW}
+        return date
+
+    def _bot_wide(self, now: float, paced: bool) -> None:
+        """Raise ``Later`` unless the process may make one more call of this kind now. A kind that was
+        refused in the last second has the rest of its share kept for it; otherwise the other kind
+        may use the whole budget."""
+        recent = self.recent
+        span = BOT_WINDOW + BOT_SLACK
+        while recent and recent[0][0] <= now - span:
+            recent.popleft()
+        total = len(recent)
+        other = not paced
+        kept = 0.0
+        if self.waiting[other] > now:
+            share = self.rest_budget * (PACED_SHARE if other else 1 - PACED_SHARE)
+            kept = max(0.0, share - sum(1 for _, p in recent if p == other))
+        if total + kept < self.rest_budget:
+            return
+        self.waiting[paced] = now + span
+        free = recent[0][0] + span if recent else now
+        if total < self.rest_budget:  # only the other kind's share stands in the way
+            free = min(free, self.waiting[other])
+        raise Later(max(free - now, 0.02))
+
+    @contextlib.contextmanager
+    def spending(self, channel_id: int, *, paced: bool = False) -> Iterator[None]:
+        """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it
+        arrives, and a call can start well after it was counted here (an intent committed first, a
+        busy event loop): dated at its start, it could leave the count before Discord's own did."""
+        date = self.spend(channel_id, paced=paced)
+        try:
+            yield
+        finally:
+            date[0] = asyncio.get_running_loop().time()

@@ -1,0 +1,101 @@
+"""The bot-wide budget keeps the process under Discord's 50 requests a second: calls that players wait
+on (hand DMs, turn pings) and calls that show the table (its message, its record) share it, and
+once both kinds are refused each gets its share, so neither starves."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+
+from bot.core.config import Config
+from bot.tables.budget import BOT_SLACK, BOT_WINDOW, PACED_SHARE, Budgets, Later
+from bot.tables.delivery import rest_share
+
+SPAN = BOT_WINDOW + BOT_SLACK
+
+
+@pytest_asyncio.fixture
+async def now(monkeypatch) -> list[float]:
+    clock = [100.0]
+    monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: clock[0])
+    return clock
+
+
+def calls(budgets: Budgets, count: int, *, paced: bool, first_channel: int) -> int:
+    """Spend up to ``count`` calls, each in a channel of its own; how many were allowed."""
+    made = 0
+    for i in range(count):
+        try:
+            budgets.spend(first_channel + i, paced=paced)
+        except Later:
+            break
+        made += 1
+    return made
+
+
+async def test_one_kind_alone_may_use_the_whole_budget_and_no_more(now):
+    budgets = Budgets(channel_budget=5, rest_budget=8)
+    assert calls(budgets, 20, paced=False, first_channel=1000) == 8
+    with pytest.raises(Later) as later:
+        budgets.spend(1, paced=False)
+    assert later.value.delay == pytest.approx(SPAN)
+    now[0] += SPAN + 0.01  # the window has passed
+    assert calls(budgets, 20, paced=True, first_channel=2000) == 8
+
+
+async def test_under_load_hands_keep_most_of_the_budget_and_table_messages_their_share(now):
+    budget = 20
+    budgets = Budgets(channel_budget=5, rest_budget=budget)
+    made = {False: 0, True: 0}
+    channel = 1
+    for _ in range(30):  # thirty seconds of both kinds asking for far more than the budget
+        for _ in range(10):  # ten rounds a second, each kind asking for many calls
+            for paced in (True, False):
+                got = calls(budgets, 50, paced=paced, first_channel=channel)
+                made[paced] += got
+                channel += 50
+            now[0] += 0.1
+    per_second = {kind: n / 30 for kind, n in made.items()}
+    assert sum(per_second.values()) <= budget / SPAN + 0.1
+    assert per_second[True] == pytest.approx(budget * PACED_SHARE / SPAN, rel=0.2)
+    assert per_second[False] == pytest.approx(budget * (1 - PACED_SHARE) / SPAN, rel=0.2)
+
+
+async def test_no_second_holds_more_calls_than_the_budget(now):
+    budget = 10
+    budgets = Budgets(channel_budget=5, rest_budget=budget)
+    dates: list[float] = []
+    channel = 1
+    for step in range(400):  # 20 s in steps of 50 ms, the kinds taking turns to ask first
+        for paced in (step % 2 == 0, step % 2 == 1):
+            for _ in range(3):
+                try:
+                    with budgets.spending(channel, paced=paced):
+                        pass
+                except Later:
+                    break
+                dates.append(now[0])
+                channel += 1
+        now[0] += 0.05
+    busiest = max(sum(1 for d in dates if start <= d < start + BOT_WINDOW) for start in dates)
+    assert busiest <= budget
+    assert len(dates) >= 0.9 * budget * 20 / SPAN  # and the budget is used, not wasted
+
+
+async def test_the_channel_budget_still_applies_and_zero_means_no_bot_wide_budget(now):
+    budgets = Budgets(channel_budget=2, rest_budget=0)
+    budgets.spend(7)
+    budgets.spend(7)
+    with pytest.raises(Later):
+        budgets.spend(7)
+    assert calls(budgets, 500, paced=False, first_channel=10_000) == 500
+
+
+def test_a_process_running_some_shards_keeps_to_their_share():
+    config = Config(rest_budget=45, shard_count=4, shard_ids=[0, 1])
+    assert rest_share(config) == 22
+    assert rest_share(Config(rest_budget=45)) == 45
+    assert rest_share(Config(rest_budget=0, shard_count=4, shard_ids=[3])) == 0  # no limit stays none
+    assert rest_share(Config(rest_budget=3, shard_count=8, shard_ids=[5])) == 1
