@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 CHANNEL_WINDOW = 5.0  # the channel budget (config ``channel_budget``) counts calls in this many seconds
 # A call is dated when its answer came back (``spending``), which is never before Discord counted it;
@@ -50,12 +50,12 @@ class Budgets:
         self.recent: deque[list] = deque()  # the process's calls
         self.waiting = {False: 0.0, True: 0.0}  # kind (paced?) -> until when it counts as refused
 
-    def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
+    def spend(self, channel_id: int | None, *, peek: bool = False, paced: bool = False) -> list | None:
         """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
         ``Later`` when a budget is spent; ``peek``: only raise (to spare rendering); ``paced``: the
         call shows the table to everyone rather than to a player waiting on it."""
         now = asyncio.get_running_loop().time()
-        window = self.calls.setdefault(channel_id, deque())
+        window = self.calls.setdefault(channel_id, deque()) if channel_id is not None else deque()
         span = CHANNEL_WINDOW + CHANNEL_SLACK
         while window and window[0][0] <= now - span:
             window.popleft()
@@ -101,6 +101,21 @@ class Budgets:
         arrives, and a call can start well after it was counted here (an intent committed first, a
         busy event loop): dated at its start, it could leave the count before Discord's own did."""
         date = self.spend(channel_id, paced=paced)
+        try:
+            yield
+        finally:
+            date[0] = asyncio.get_running_loop().time()
+
+    @contextlib.asynccontextmanager
+    async def admitted(self, *, paced: bool = False) -> AsyncIterator[None]:
+        """For a call outside a delivery pass (opening a DM, a reminder, a turn DM): wait until the
+        bot-wide budget has room rather than put it off, then count it like ``spending``."""
+        while True:
+            try:
+                date = self.spend(None, paced=paced)
+                break
+            except Later as later:
+                await asyncio.sleep(later.delay)
         try:
             yield
         finally:

@@ -132,6 +132,9 @@ class Delivery(Notices, Record):
     def spending(self, channel_id: int, *, paced: bool = False):
         return self.budgets.spending(channel_id, paced=paced)
 
+    def admitted(self, *, paced: bool = False):
+        return self.budgets.admitted(paced=paced)
+
     # ---- one pass ---------------------------------------------------------------------------------
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
@@ -206,8 +209,14 @@ class Delivery(Notices, Record):
         private channels, and a busy bot would open them again at every deal."""
         channel_id = self.dms.get(user_id)
         if channel_id is None:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            channel_id = (user.dm_channel or await user.create_dm()).id
+            user = self.bot.get_user(user_id)
+            if user is None:
+                async with self.admitted():
+                    user = await self.bot.fetch_user(user_id)
+            if user.dm_channel is None:
+                async with self.admitted():
+                    await user.create_dm()
+            channel_id = user.dm_channel.id
             self.dms[user_id] = channel_id
             while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
@@ -227,10 +236,11 @@ class Delivery(Notices, Record):
                         for n, b, a in changes
                     ]
                     home = self.messageable(table.home_channel_id)
-                    await home.send(
-                        tr("rating.changes", changes=" · ".join(parts))[:2000],
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    async with self.admitted(paced=True):
+                        await home.send(
+                            tr("rating.changes", changes=" · ".join(parts))[:2000],
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        )
         if table.tournament_id is not None:
             await self.bot.tournaments.table_finished(table)
 
@@ -358,10 +368,11 @@ class Delivery(Notices, Record):
         await store.set_delivery(table.id, seat, deal, None, None, True)
         if not told_before:
             mention = f"<@{table.seats[seat].user_id}>"
-            await self.messageable(table.home_channel_id).send(
-                tr("dm.closed", player=mention, button=tr("button.my_hand")),
-                allowed_mentions=discord.AllowedMentions(users=True),
-            )
+            async with self.admitted():
+                await self.messageable(table.home_channel_id).send(
+                    tr("dm.closed", player=mention, button=tr("button.my_hand")),
+                    allowed_mentions=discord.AllowedMentions(users=True),
+                )
 
     # ---- start-up ------------------------------------------------------------------------------------
     async def recover(self) -> None:

@@ -99,3 +99,17 @@ def test_a_process_running_some_shards_keeps_to_their_share():
     assert rest_share(Config(rest_budget=45)) == 45
     assert rest_share(Config(rest_budget=0, shard_count=4, shard_ids=[3])) == 0  # no limit stays none
     assert rest_share(Config(rest_budget=3, shard_count=8, shard_ids=[5])) == 1
+
+
+async def test_a_call_outside_a_pass_waits_for_room_instead_of_being_put_off():
+    loop = asyncio.get_running_loop()
+    budgets = Budgets(channel_budget=5, rest_budget=2)
+    start = loop.time()
+    budgets.spend(1)
+    budgets.spend(2)
+    async with budgets.admitted():  # a reminder, say: it cannot be tried again later
+        waited = loop.time() - start
+    assert SPAN - 0.05 <= waited < SPAN + 0.5
+    budgets.spend(3)
+    with pytest.raises(Later):
+        budgets.spend(4)  # the waited call is counted: two in the window
