@@ -208,6 +208,7 @@ async def run(args: argparse.Namespace) -> dict:
                         "rate": rate,
                         **{k: row[k] for k in keys},
                         "skipped": tally.skipped,
+                        "calls_per_move": row["calls_per_move_total"],
                     }
                     out["grid"].append(cell)
                     print("P2:", json.dumps(cell), flush=True)
@@ -344,7 +345,7 @@ def report(out: dict) -> str:
             f"| P2 {cell['tables']} tables, {cell['rate']} moves/s | p50 {cell['p50_ms']:.0f} ms, p99 "
             f"{cell['p99_ms']:.0f} ms ({cell['moves_per_s']:.0f} moves/s done, {cell['skipped']} skipped, "
             f"{cell['unanswered']} unanswered in 3 s ({cell['late']} answered later), "
-            f"{cell['stuck']} with no button) |"
+            f"{cell['stuck']} with no button; {cell['calls_per_move']} REST calls per move) |"
         )
     for key in ("stored", "dirty"):
         if key in out:
