@@ -1,5 +1,5 @@
 """The rows behind a table's Discord messages (each seat's hand DM per deal, the record's
-messages) and each member's own settings (turn DMs, language).
+messages), each member's DM channel with the bot and their own settings (turn DMs, language).
 
 A mixin of ``Store``: delivery reads and writes these to know what Discord already shows.
 """
@@ -85,6 +85,19 @@ class SurfaceRows:
             " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
             (user_id, int(enabled)),
         )
+        await self.db.commit()
+
+    async def dm_channel(self, user_id: int) -> int | None:
+        async with self.db.execute("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else row["channel_id"]
+
+    async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
+        await self.db.execute(dialect.upsert("dm_channels", ("user_id", "channel_id"), ("user_id",)), (user_id, channel_id))
+        await self.db.commit()
+
+    async def forget_dm_channel(self, user_id: int) -> None:
+        await self.db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
         await self.db.commit()
 
     async def clear_deliveries(self, table_id: int, seat: int) -> None:

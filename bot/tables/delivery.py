@@ -205,23 +205,31 @@ class Delivery(Notices, Record):
             await self.bot.http.edit_message(channel_id, message_id, params=params)
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        """A member's DM channel, opened once per process: discord.py keeps only the latest 128
-        private channels, and a busy bot would open them again at every deal."""
+        """A member's DM channel, opened once: discord.py keeps only the latest 128 private channels,
+        and a busy bot would open them again at every deal, or for every member after a restart
+        (``deliver_hand`` stores it once a hand has reached it)."""
         channel_id = self.dms.get(user_id)
         if channel_id is None:
-            user = self.bot.get_user(user_id)
-            if user is None:
-                async with self.admitted():
-                    user = await self.bot.fetch_user(user_id)
-            if user.dm_channel is None:
-                async with self.admitted():
-                    await user.create_dm()
-            channel_id = user.dm_channel.id
+            store = self.service.store
+            channel_id = await store.dm_channel(user_id)
+            if channel_id is None:
+                user = self.bot.get_user(user_id)
+                if user is None:
+                    async with self.admitted():
+                        user = await self.bot.fetch_user(user_id)
+                if user.dm_channel is None:
+                    async with self.admitted():
+                        await user.create_dm()
+                channel_id = user.dm_channel.id  # stored once a hand has been sent there
             self.dms[user_id] = channel_id
             while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
         self.dms.move_to_end(user_id)
         return self.messageable(channel_id)
+
+    async def forget_dm(self, user_id: int) -> None:
+        self.dms.pop(user_id, None)
+        await self.service.store.forget_dm_channel(user_id)
 
     async def settle(self, table: TableRow) -> None:
         """After a table ends: its rating change, then its tournament result (each recorded once)."""
@@ -319,12 +327,16 @@ class Delivery(Notices, Record):
                     )
                 async with store.transaction():
                     await store.set_delivery(table.id, seat, deal, dm.id, message.id, False)
+                    await store.set_dm_channel(user_id, dm.id)
                     await self.outbox.done(table.id, surface)
                 if not sent:
                     raise Later(0.05)  # an earlier attempt's message, found: edited to this state next
         except discord.NotFound:
             if row is None:
-                raise
+                if await store.dm_channel(user_id) is None:
+                    raise
+                await self.forget_dm(user_id)  # a stored DM channel that is gone: open it again
+                raise Later(0.05) from None
             await self.mark(table.id, seat, None)
             await store.clear_deliveries(table.id, seat)  # the DM was deleted: send a fresh one next pass
             raise Later(0.05) from None
