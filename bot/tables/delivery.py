@@ -310,6 +310,7 @@ class Delivery(Notices, Record):
         if row is not None and shown == (ANSWERED, key):
             await self.mark(table.id, seat, key)  # the click's own answer showed it in this deal's DM
             return
+        self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
         tr = await self.bot.desk.lang_of(user_id, table.language)
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
