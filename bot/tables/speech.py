@@ -15,6 +15,7 @@ import discord
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
+from bot.tables.budget import Later
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -57,6 +58,7 @@ class Speech:
             return
         allowed = self.allowed(table, public or {})
         running = table.status == "running"
+        admitted = self.bot.delivery.admitted  # these calls count towards Discord's 50 a second
         for seat in table.seats:
             if seat.is_computer:
                 continue
@@ -64,13 +66,17 @@ class Speech:
             key = (table.id, seat.user_id)
             if self.applied.get(key) == may_speak and running:
                 continue
-            member = channel.guild.get_member(seat.user_id) or await channel.guild.fetch_member(seat.user_id)
+            member = channel.guild.get_member(seat.user_id)
+            if member is None:
+                async with admitted():
+                    member = await channel.guild.fetch_member(seat.user_id)
             overwrite = (
                 discord.PermissionOverwrite(send_messages=True if may_speak else False) if running else None
             )
-            await channel.set_permissions(
-                member, overwrite=overwrite, reason=Lang(table.language)("speech.audit_turn", id=table.id)
-            )
+            async with admitted():
+                await channel.set_permissions(
+                    member, overwrite=overwrite, reason=Lang(table.language)("speech.audit_turn", id=table.id)
+                )
             if running:
                 self.applied[key] = may_speak
             else:
@@ -79,7 +85,8 @@ class Speech:
             everyone = channel.overwrites_for(channel.guild.default_role)
             everyone.send_messages = None
             reason = Lang(table.language)("speech.audit_over", id=table.id)
-            await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
+            async with admitted():
+                await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
             await self.bot.service.store.update_table(table.id, locked=0)
         elif not table.locked:
             await self.bot.service.store.update_table(table.id, locked=1)
@@ -97,14 +104,18 @@ class Speech:
             if table.speech == OVERWRITES and seat is None:
                 return  # spectators are held by the channel's own permissions
             tr = await self.bot.languages.lang(message.author.id, table.language)  # a DM: theirs
+            delivery = self.bot.delivery
             try:
-                await message.delete()
+                async with delivery.admitted():
+                    await message.delete()
             except discord.HTTPException as exc:
                 log.warning("table %s: could not delete an out-of-turn message: %s", table.id, exc)
                 return
             key = "speech.not_seated" if seat is None else "speech.not_your_turn"
             try:
-                await message.author.send(tr(key, channel=message.channel.mention))
-            except discord.HTTPException:
+                delivery.spend(None, peek=True)  # the why is skipped when the bot is busy: a flood
+                async with delivery.admitted():  # of messages must not crowd out the hands
+                    await message.author.send(tr(key, channel=message.channel.mention))
+            except (Later, discord.HTTPException):
                 pass
             return
