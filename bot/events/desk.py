@@ -93,7 +93,8 @@ class TournamentDesk:
             return
         channel = self.bot.delivery.messageable(tournament.channel_id)
         try:
-            await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
+            async with self.bot.delivery.admitted(paced=True):  # counts towards Discord's 50 a second
+                await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
         except discord.NotFound:
             log.warning("tournament %s: its message is gone", tournament.id)
             return
@@ -217,9 +218,10 @@ class TournamentDesk:
         channel = self.bot.delivery.messageable(tournament.channel_id)
         if tournament.standings_message_id:
             try:
-                await channel.get_partial_message(tournament.standings_message_id).edit(
-                    **rendered.edit_kwargs()
-                )
+                async with self.bot.delivery.admitted(paced=True):
+                    await channel.get_partial_message(tournament.standings_message_id).edit(
+                        **rendered.edit_kwargs()
+                    )
                 return
             except discord.NotFound:
                 pass  # deleted: post a new one
