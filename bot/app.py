@@ -25,6 +25,7 @@ from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.in_time import Arrivals
 from bot.tables.member_locale import MemberLanguages
+from bot.tables.rest_shares import RestShares
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
@@ -81,6 +82,8 @@ class TabletopBot(commands.Bot):
         self.tournaments = TournamentDesk(self)
         self.scheduler.sources.append(self.tournaments)
         self.sweep = Sweep(self)
+        self.rest_shares = RestShares(self)
+        self.rest_shares.start()
         self.tree.on_error = self.on_app_command_error
         await self.tree.set_translator(CatalogTranslator())
         await self.load_extension("bot.tables.commands")
@@ -156,6 +159,8 @@ class TabletopBot(commands.Bot):
             self.scheduler.stop()
         if hasattr(self, "sweep"):
             await self.sweep.stop()
+        if hasattr(self, "rest_shares"):
+            await self.rest_shares.stop()
         startup = self._startup
         if startup is not None and not startup.done():
             startup.cancel()

@@ -30,7 +30,7 @@ class Config:
     #: Messages and edits the bot makes in one channel per 5 seconds (Discord allows about 5).
     channel_budget: int = 5
     #: REST calls per second the bot makes for tables, at most (Discord allows a bot 50 in all,
-    #: interaction responses aside); a process running some of the shards keeps to their share.
+    #: interaction responses aside); processes sharing a database split it (``rest_shares``).
     #: 0: no limit.
     rest_budget: int = 45
     #: Computer seats search for their move (in worker processes); off: they play at random.

@@ -5,6 +5,7 @@
 * The process delivering a table is noted (``courier``), with what each of the table's Discord
   surfaces shows (``shown``), so the next process to deliver it edits only what changed.
 * Work a dead process left behind is found by how long it has waited.
+* Discord's global limit is split by how many REST calls each process wanted (``rest_wants``).
 
 With SQLite one process owns the file; the claims cost one statement per due table, and the rest
 is not used.
@@ -12,9 +13,11 @@ is not used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.storage.dialect import upsert
+from bot.storage.locks import REST
 
 if TYPE_CHECKING:
     from bot.storage.connection import Connection
@@ -93,3 +96,24 @@ class SharedWork:
                 await self.db.execute(
                     "UPDATE game_tables SET courier = NULL WHERE id = ? AND courier <> ?", (table_id, me)
                 )
+
+    async def rest_wants(
+        self, me: str, wanted: float, used: float, now: float, heard: float, share: Callable[..., int]
+    ) -> int:
+        """This process's part of Discord's global limit, decided one process at a time (a lock):
+        ``share(wanted, others' wants, others' holdings)`` from the processes heard from in the last
+        ``heard`` seconds; then stored with what it holds, the larger of that part and ``used``
+        (calls still in the last second). Rows of processes gone for a minute are dropped."""
+        async with self.db.transaction():
+            await self.db.xact_lock(REST, 0)
+            async with self.db.execute(
+                "SELECT wanted, holding FROM rest_wants WHERE process <> ? AND updated_at >= ?", (me, now - heard)
+            ) as cur:
+                rows = await cur.fetchall()
+            mine = share(wanted, [r["wanted"] for r in rows], [r["holding"] for r in rows])
+            await self.db.execute(
+                upsert("rest_wants", ("process", "wanted", "holding", "updated_at"), ("process",)),
+                (me, wanted, max(mine, used), now),
+            )
+            await self.db.execute("DELETE FROM rest_wants WHERE updated_at < ?", (now - 60,))
+        return mine

@@ -95,6 +95,17 @@ class Budgets:
             free = min(free, self.waiting[other])
         raise Later(max(free - now, 0.02))
 
+    def wanted(self) -> tuple[float, int]:
+        """How many calls this process wanted in the last second (those it made, and its whole
+        budget again when it had to put some off: it would have made more), and how many it made."""
+        now = asyncio.get_running_loop().time()
+        span = BOT_WINDOW + BOT_SLACK
+        while self.recent and self.recent[0][0] <= now - span:
+            self.recent.popleft()
+        refused = max(self.waiting.values()) > now
+        made = len(self.recent)
+        return made + (self.rest_budget if refused else 0), made
+
     @contextlib.contextmanager
     def spending(self, channel_id: int, *, paced: bool = False) -> Iterator[None]:
         """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it

@@ -84,8 +84,9 @@ def retryable(exc: BaseException) -> bool:
 
 
 def rest_share(config) -> int:
-    """This process's part of the bot-wide budget: its shards' share when the bot runs in several
-    processes (Discord counts the calls of all of them together); 0 stays "no limit"."""
+    """This process's part of the bot-wide budget until ``rest_shares`` has heard from the other
+    processes: its shards' share when the bot runs in several (Discord counts the calls of all of
+    them together); 0 stays "no limit"."""
     if not config.rest_budget:
         return 0
     if config.shard_count and config.shard_ids:

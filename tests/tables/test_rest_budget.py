@@ -12,6 +12,7 @@ import pytest_asyncio
 from bot.core.config import Config
 from bot.tables.budget import BOT_SLACK, BOT_WINDOW, PACED_SHARE, Budgets, Later
 from bot.tables.delivery import rest_share
+from bot.tables.rest_shares import part
 
 SPAN = BOT_WINDOW + BOT_SLACK
 
@@ -113,3 +114,22 @@ async def test_a_call_outside_a_pass_waits_for_room_instead_of_being_put_off():
     budgets.spend(3)
     with pytest.raises(Later):
         budgets.spend(4)  # the waited call is counted: two in the window
+
+
+def test_processes_split_the_budget_by_what_each_wanted_within_what_is_free():
+    assert part(45, 30, [10], [0]) == 33  # the busier process gets most of it
+    assert part(45, 10, [30], [0]) == 11
+    assert part(45, 30, [10], [20]) == 25  # but only what the other does not hold yet
+    assert part(45, 0, [60, 60], [20, 20]) == 1  # an idle one keeps a call a second
+    assert part(45, 0, [], []) == 45  # alone
+    assert part(45, 0, [0, 0], [0, 0]) == 15  # nobody wanted anything yet: evenly
+
+
+async def test_a_process_that_had_to_put_calls_off_wants_more_than_it_made(now):
+    budgets = Budgets(channel_budget=5, rest_budget=4)
+    assert calls(budgets, 3, paced=False, first_channel=1) == 3
+    assert budgets.wanted() == (3, 3)
+    assert calls(budgets, 5, paced=False, first_channel=100) == 1  # one more, then refused
+    assert budgets.wanted() == (4 + 4, 4)
+    now[0] += SPAN + 0.01
+    assert budgets.wanted() == (0, 0)

@@ -1,0 +1,74 @@
+"""Discord's global limit (50 REST calls a second) is per bot, whatever the number of processes.
+
+Processes sharing one PostgreSQL database split ``rest_budget`` through it, one process at a time
+(a lock): every second each process stores how many calls it wanted in the last second and takes
+a part of the budget in proportion to its want among the processes heard from lately, but only
+what the others do not hold. A process holds the larger of its part and the calls it made in the
+last second, so a part given up is taken by another only once its calls have left the window, and
+the processes together never pass the budget. A busy process gets most of it, an idle one little;
+one that died stops counting after a few seconds. Until it has heard from the
+others a process keeps to its shards' share (``delivery.rest_share``). With SQLite one process owns
+the database, and this does not run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from bot.tables.delivery import rest_share
+
+if TYPE_CHECKING:
+    from bot.app import TabletopBot
+
+log = logging.getLogger(__name__)
+INTERVAL = 1.0
+HEARD = 3.0  # a process not heard from for this long no longer takes a part
+FLOOR = 1  # an idle process may still make a call a second
+
+
+def part(budget: int, wanted: float, wants: list[float], holdings: list[float]) -> int:
+    """This process's part of ``budget``: in proportion to its want among all wants (evenly when
+    nobody wants anything), but no more than what the others do not hold, and the floor at least."""
+    total = wanted + sum(wants)
+    fair = budget * wanted / total if total > 0 else budget / (1 + len(wants))
+    free = budget - sum(holdings)
+    return max(FLOOR, int(min(fair, free)))
+
+
+class RestShares:
+    def __init__(self, bot: TabletopBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        if self.bot.store.db.shared and self.bot.config.rest_budget and self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run(), name="rest-shares")
+
+    async def run(self) -> None:
+        while not self.bot.is_closed():
+            try:
+                await self.once()
+            except Exception:
+                log.exception("sharing the REST budget failed; keeping the shards' share")
+                self.bot.delivery.budgets.rest_budget = rest_share(self.bot.config)
+            await asyncio.sleep(INTERVAL)
+
+    async def once(self) -> None:
+        budgets = self.bot.delivery.budgets
+        wanted, used = budgets.wanted()
+        budget = self.bot.config.rest_budget
+
+        def share(wanted: float, wants: list[float], holdings: list[float]) -> int:
+            return part(budget, wanted, wants, holdings)
+
+        me = self.bot.delivery.courier.me
+        budgets.rest_budget = await self.bot.store.rest_wants(me, wanted, used, time.time(), HEARD, share)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            await asyncio.gather(self.task, return_exceptions=True)
+            self.task = None
