@@ -47,7 +47,9 @@ def postgres_cpu() -> float:
 async def one_setup(root: pathlib.Path, label: str, database: str | None, processes: int, args) -> dict:
     rng = random.Random(args.seed)
     async with FakeDiscord(token=TOKEN) as fake:
-        bots = bot_processes(fake, root, [f"{label}-{i}" for i in range(processes)], database)
+        # No bot-wide budget: this measures how CPU and the database scale (``load.py --limited``
+        # measures the closed loop under Discord's global limit).
+        bots = bot_processes(fake, root, [f"{label}-{i}" for i in range(processes)], database, "rest_budget = 0")
         try:
             for bot in bots:
                 await bot.start_ready(timeout=120)
