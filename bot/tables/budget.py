@@ -95,16 +95,17 @@ class Budgets:
             free = min(free, self.waiting[other])
         raise Later(max(free - now, 0.02))
 
-    def wanted(self) -> tuple[float, int]:
-        """How many calls this process wanted in the last second (those it made, and its whole
-        budget again when it had to put some off: it would have made more), and how many it made."""
+    def wanted(self, whole: int) -> tuple[float, int]:
+        """How many calls this process wanted in the last second, and how many it made. A process
+        that had to put calls off would have made more: it wants the ``whole`` bot's budget besides,
+        so that a small part can grow again."""
         now = asyncio.get_running_loop().time()
         span = BOT_WINDOW + BOT_SLACK
         while self.recent and self.recent[0][0] <= now - span:
             self.recent.popleft()
         refused = max(self.waiting.values()) > now
         made = len(self.recent)
-        return made + (self.rest_budget if refused else 0), made
+        return made + (whole if refused else 0), made
 
     @contextlib.contextmanager
     def spending(self, channel_id: int, *, paced: bool = False) -> Iterator[None]:

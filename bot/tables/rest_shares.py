@@ -5,10 +5,10 @@ Processes sharing one PostgreSQL database split ``rest_budget`` through it, one 
 a part of the budget in proportion to its want among the processes heard from lately, but only
 what the others do not hold. A process holds the larger of its part and the calls it made in the
 last second, so a part given up is taken by another only once its calls have left the window, and
-the processes together never pass the budget. A busy process gets most of it, an idle one little;
-one that died stops counting after a few seconds. Until it has heard from the
-others a process keeps to its shards' share (``delivery.rest_share``). With SQLite one process owns
-the database, and this does not run.
+the processes together keep to the budget (beyond a call a second for each idle one). A busy
+process gets most of it, an idle one little; one that died stops counting after a few seconds.
+Until it has heard from the others, a process keeps to its shards' share (``delivery.rest_share``).
+With SQLite one process owns the database, and this does not run.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ class RestShares:
 
     async def once(self) -> None:
         budgets = self.bot.delivery.budgets
-        wanted, used = budgets.wanted()
         budget = self.bot.config.rest_budget
+        wanted, used = budgets.wanted(budget)
 
         def share(wanted: float, wants: list[float], holdings: list[float]) -> int:
             return part(budget, wanted, wants, holdings)

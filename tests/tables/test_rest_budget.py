@@ -128,8 +128,24 @@ def test_processes_split_the_budget_by_what_each_wanted_within_what_is_free():
 async def test_a_process_that_had_to_put_calls_off_wants_more_than_it_made(now):
     budgets = Budgets(channel_budget=5, rest_budget=4)
     assert calls(budgets, 3, paced=False, first_channel=1) == 3
-    assert budgets.wanted() == (3, 3)
+    assert budgets.wanted(45) == (3, 3)
     assert calls(budgets, 5, paced=False, first_channel=100) == 1  # one more, then refused
-    assert budgets.wanted() == (4 + 4, 4)
+    assert budgets.wanted(45) == (4 + 45, 4)  # its part is 4, but it would take the bot's 45
     now[0] += SPAN + 0.01
-    assert budgets.wanted() == (0, 0)
+    assert budgets.wanted(45) == (0, 0)
+
+
+def test_a_process_that_becomes_busy_grows_its_part_and_two_busy_ones_end_even():
+    """Turns of the exchange, each process in turn: it made its whole part and wanted more (a busy
+    process), or nothing (an idle one); it holds the larger of its new part and what it made."""
+    budget = 12
+    parts = {"a": 12, "b": 1}  # a was alone and busy; b was idle and now gets busy too
+    holding = dict(parts)
+    for _turn in range(8):
+        for me, other in (("a", "b"), ("b", "a")):
+            made = parts[me]
+            wanted = made + budget
+            parts[me] = part(budget, wanted, [parts[other] + budget], [holding[other]])
+            holding[me] = max(parts[me], made)
+            assert parts["a"] + parts["b"] <= budget + 1
+    assert 5 <= parts["b"] <= 7 and 5 <= parts["a"] <= 7, parts
