@@ -2,8 +2,8 @@
 
 Processes sharing one PostgreSQL database split ``rest_budget`` through it, one process at a time
 (a lock): every second each process stores how many calls it wanted in the last second and takes
-a part of the budget in proportion to its want among the processes heard from lately, but only
-what the others do not hold. A process holds the larger of its part and the calls it made in the
+a part of the budget: its want and an even share of what nobody wants, or, when the processes
+want more than the budget, a part in proportion to its want; but only what the others do not hold. A process holds the larger of its part and the calls it made in the
 last second, so a part given up is taken by another only once its calls have left the window, and
 the processes together keep to the budget (beyond a call a second for each idle one). A busy
 process gets most of it, an idle one little; one that died stops counting after a few seconds.
@@ -30,10 +30,15 @@ FLOOR = 1  # an idle process may still make a call a second
 
 
 def part(budget: int, wanted: float, wants: list[float], holdings: list[float]) -> int:
-    """This process's part of ``budget``: in proportion to its want among all wants (evenly when
-    nobody wants anything), but no more than what the others do not hold, and the floor at least."""
+    """This process's part of ``budget``: while the processes want less than the budget, its want
+    and an even share of the rest (so that a process a click has just reached need not wait for the
+    next exchange); past it, in proportion to its want. No more than what the others do not hold,
+    and the floor at least."""
     total = wanted + sum(wants)
-    fair = budget * wanted / total if total > 0 else budget / (1 + len(wants))
+    if total <= budget:
+        fair = wanted + (budget - total) / (1 + len(wants))
+    else:
+        fair = budget * wanted / total
     free = budget - sum(holdings)
     return max(FLOOR, int(min(fair, free)))
 

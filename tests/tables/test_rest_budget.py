@@ -117,12 +117,14 @@ async def test_a_call_outside_a_pass_waits_for_room_instead_of_being_put_off():
 
 
 def test_processes_split_the_budget_by_what_each_wanted_within_what_is_free():
-    assert part(45, 30, [10], [0]) == 33  # the busier process gets most of it
-    assert part(45, 10, [30], [0]) == 11
-    assert part(45, 30, [10], [20]) == 25  # but only what the other does not hold yet
+    assert part(45, 60, [20], [0]) == 33  # past the budget, the busier process gets most of it
+    assert part(45, 20, [60], [0]) == 11
+    assert part(45, 60, [20], [20]) == 25  # but only what the other does not hold yet
     assert part(45, 0, [60, 60], [20, 20]) == 1  # an idle one keeps a call a second
     assert part(45, 0, [], []) == 45  # alone
     assert part(45, 0, [0, 0], [0, 0]) == 15  # nobody wanted anything yet: evenly
+    assert part(45, 5, [5, 5], [15, 15]) == 15  # under the budget: its want and a third of the rest
+    assert part(45, 20, [5], [10]) == 30  # 20 wanted, and half of the 20 nobody wants
 
 
 async def test_a_process_that_had_to_put_calls_off_wants_more_than_it_made(now):
