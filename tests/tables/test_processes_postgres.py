@@ -24,6 +24,7 @@ from tests.support.postgres import fresh_database
 
 PROCESSES = 3
 SETTLE = 6.0  # seconds without a REST call: every process's work has ended
+DM_WAIT = 3.0  # how long a member waits for their DM to show their turn
 
 
 async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: int | None = None) -> list[Table]:
@@ -41,7 +42,18 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: in
 async def double_click(players: Players, table: Table) -> list[Click]:
     """The member to act presses the same card twice at once, each press reaching another process."""
     fake = players.fake
-    ready = next(((u, f) for u in table.players if (f := players.playable(table, u))), None)
+
+    def offered():
+        return next(((u, f) for u in table.players if (f := players.playable(table, u))), None)
+
+    # As a member would, wait for the DM to show the turn: with Discord's global limit kept across
+    # the processes, a burst of moves may take a moment to reach every DM.
+    ready = offered()
+    dms = [fake.model.dm_of[u.id] for u in table.players if u.id in fake.model.dm_of]
+    deadline = time.monotonic() + DM_WAIT
+    while ready is None and dms and (left := deadline - time.monotonic()) > 0:
+        await fake.watch(dms, left)
+        ready = offered()
     if ready is None:
         return []
     user, (message, ids) = ready
