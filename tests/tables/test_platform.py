@@ -33,6 +33,7 @@ def test_config_file_from_environment_variable_and_defaults(tmp_path):
     path.write_text("test_guild_id = 42\n")
     cfg = config_mod.load(None, env={"TABLETOP_CONFIG": str(path)})
     assert cfg.test_guild_id == 42 and cfg.database == "data/tabletop.sqlite3"
+    assert cfg.rest_budget == 45  # under Discord's 50 calls a second, with room for commands
 
 
 @pytest.mark.parametrize(
@@ -44,6 +45,8 @@ def test_config_file_from_environment_variable_and_defaults(tmp_path):
         ('default_language = "fr"', "default_language"),
         ("colour = 1", "colour"),
         ("test_guild_id = true", "test_guild_id"),
+        ("rest_budget = -1", "rest_budget"),
+        ('rest_budget = "45"', "rest_budget"),
     ],
 )
 def test_bad_config_values_name_the_key(tmp_path, text, key):
