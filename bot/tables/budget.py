@@ -73,14 +73,18 @@ class Budgets:
             self.calls = {k: v for k, v in self.calls.items() if v and v[-1][0] > now - CHANNEL_WINDOW}
         return date
 
+    def pruned(self, now: float) -> deque[list]:
+        """The process's calls still in the bot-wide window."""
+        while self.recent and self.recent[0][0] <= now - BOT_WINDOW - BOT_SLACK:
+            self.recent.popleft()
+        return self.recent
+
     def _bot_wide(self, now: float, paced: bool) -> None:
         """Raise ``Later`` unless the process may make one more call of this kind now. A kind that was
         refused in the last second has the rest of its share kept for it; otherwise the other kind
         may use the whole budget."""
-        recent = self.recent
+        recent = self.pruned(now)
         span = BOT_WINDOW + BOT_SLACK
-        while recent and recent[0][0] <= now - span:
-            recent.popleft()
         total = len(recent)
         other = not paced
         kept = 0.0
@@ -100,15 +104,12 @@ class Budgets:
         that had to put calls off would have made more: it wants the ``whole`` bot's budget besides,
         so that a small part can grow again."""
         now = asyncio.get_running_loop().time()
-        span = BOT_WINDOW + BOT_SLACK
-        while self.recent and self.recent[0][0] <= now - span:
-            self.recent.popleft()
         refused = max(self.waiting.values()) > now
-        made = len(self.recent)
+        made = len(self.pruned(now))
         return made + (whole if refused else 0), made
 
     @contextlib.contextmanager
-    def spending(self, channel_id: int, *, paced: bool = False) -> Iterator[None]:
+    def spending(self, channel_id: int | None, *, paced: bool = False) -> Iterator[None]:
         """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it
         arrives, and a call can start well after it was counted here (an intent committed first, a
         busy event loop): dated at its start, it could leave the count before Discord's own did."""

@@ -28,6 +28,7 @@ from bot.tables.courier import Courier
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
+from bot.tables.rest_shares import rest_share
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
@@ -83,17 +84,6 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-def rest_share(config) -> int:
-    """This process's part of the bot-wide budget until ``rest_shares`` has heard from the other
-    processes: its shards' share when the bot runs in several (Discord counts the calls of all of
-    them together); 0 stays "no limit"."""
-    if not config.rest_budget:
-        return 0
-    if config.shard_count and config.shard_ids:
-        return max(1, config.rest_budget * len(config.shard_ids) // config.shard_count)
-    return config.rest_budget
-
-
 class Delivery(Notices, Record):
     def __init__(self, bot: TabletopBot) -> None:
         self.bot = bot
@@ -130,7 +120,7 @@ class Delivery(Notices, Record):
     def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
         return self.budgets.spend(channel_id, peek=peek, paced=paced)
 
-    def spending(self, channel_id: int, *, paced: bool = False):
+    def spending(self, channel_id: int | None, *, paced: bool = False):
         return self.budgets.spending(channel_id, paced=paced)
 
     def admitted(self, *, paced: bool = False):

@@ -7,7 +7,7 @@ want more than the budget, a part in proportion to its want; but only what the o
 last second, so a part given up is taken by another only once its calls have left the window, and
 the processes together keep to the budget (beyond a call a second for each idle one). A busy
 process gets most of it, an idle one little; one that died stops counting after a few seconds.
-Until it has heard from the others, a process keeps to its shards' share (``delivery.rest_share``).
+Until it has heard from the others, a process keeps to its shards' share (``rest_share``).
 With SQLite one process owns the database, and this does not run.
 """
 
@@ -16,9 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 from typing import TYPE_CHECKING
-
-from bot.tables.delivery import rest_share
 
 if TYPE_CHECKING:
     from bot.app import TabletopBot
@@ -27,6 +26,16 @@ log = logging.getLogger(__name__)
 INTERVAL = 1.0
 HEARD = 3.0  # a process not heard from for this long no longer takes a part
 FLOOR = 1  # an idle process may still make a call a second
+
+
+def rest_share(config) -> int:
+    """This process's part of the bot-wide budget until it has heard from the other processes: its shards' share when the bot runs in several (Discord counts the calls of all of
+    them together); 0 stays "no limit"."""
+    if not config.rest_budget:
+        return 0
+    if config.shard_count and config.shard_ids:
+        return max(1, config.rest_budget * len(config.shard_ids) // config.shard_count)
+    return config.rest_budget
 
 
 def part(budget: int, wanted: float, wants: list[float], holdings: list[float]) -> int:
@@ -65,11 +74,8 @@ class RestShares:
         budgets = self.bot.delivery.budgets
         budget = self.bot.config.rest_budget
         wanted, used = budgets.wanted(budget)
-
-        def share(wanted: float, wants: list[float], holdings: list[float]) -> int:
-            return part(budget, wanted, wants, holdings)
-
         me = self.bot.delivery.courier.me
+        share = partial(part, budget)
         budgets.rest_budget = await self.bot.store.rest_wants(me, wanted, used, time.time(), HEARD, share)
 
     async def stop(self) -> None:

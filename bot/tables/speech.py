@@ -112,9 +112,8 @@ class Speech:
                 log.warning("table %s: could not delete an out-of-turn message: %s", table.id, exc)
                 return
             key = "speech.not_seated" if seat is None else "speech.not_your_turn"
-            try:
-                delivery.spend(None, peek=True)  # the why is skipped when the bot is busy: a flood
-                async with delivery.admitted():  # of messages must not crowd out the hands
+            try:  # the why is skipped when the bot is busy: a flood of messages must not crowd out hands
+                with delivery.spending(None):
                     await message.author.send(tr(key, channel=message.channel.mention))
             except (Later, discord.HTTPException):
                 pass

@@ -89,6 +89,17 @@ def count_by_kind(calls: Iterable[Call]) -> Counter[str]:
     return Counter(c.label for c in calls)
 
 
+def most_within(stamps: list[float], window: float) -> int:
+    """The most of these times that fall within any ``window`` seconds."""
+    stamps = sorted(stamps)
+    best = start = 0
+    for end, t in enumerate(stamps):
+        while t - stamps[start] > window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
 def busiest_channel(calls: Iterable[Call], window: float = 5.0) -> tuple[str | None, int]:
     """The channel with the most calls in any ``window`` seconds, and that count.
 
@@ -99,16 +110,9 @@ def busiest_channel(calls: Iterable[Call], window: float = 5.0) -> tuple[str | N
     for call in calls:
         if call.channel_id is not None:
             times[call.channel_id].append(call.at)
-    best: tuple[str | None, int] = (None, 0)
-    for channel, stamps in times.items():
-        stamps.sort()
-        start = 0
-        for end, t in enumerate(stamps):
-            while t - stamps[start] > window:
-                start += 1
-            if end - start + 1 > best[1]:
-                best = (channel, end - start + 1)
-    return best
+    counts = {channel: most_within(stamps, window) for channel, stamps in times.items()}
+    channel = max(counts, key=counts.__getitem__, default=None)
+    return channel, counts.get(channel, 0)
 
 
 #: Calls on these routes are answers to interactions, which Discord's global limit does not count.
@@ -118,13 +122,7 @@ INTERACTION_KINDS = frozenset({"callback", "followup.create", "followup.edit", "
 def busiest_second(calls: Iterable[Call], window: float = 1.0) -> int:
     """The most calls in any ``window`` seconds that count towards Discord's global limit (50 a
     second for a bot): every call but the answers to interactions."""
-    stamps = sorted(c.at for c in calls if c.kind not in INTERACTION_KINDS)
-    best = start = 0
-    for end, t in enumerate(stamps):
-        while t - stamps[start] >= window:
-            start += 1
-        best = max(best, end - start + 1)
-    return best
+    return most_within([c.at for c in calls if c.kind not in INTERACTION_KINDS], window)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:

@@ -11,8 +11,7 @@ import pytest_asyncio
 
 from bot.core.config import Config
 from bot.tables.budget import BOT_SLACK, BOT_WINDOW, PACED_SHARE, Budgets, Later
-from bot.tables.delivery import rest_share
-from bot.tables.rest_shares import part
+from bot.tables.rest_shares import part, rest_share
 
 SPAN = BOT_WINDOW + BOT_SLACK
 
