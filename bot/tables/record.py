@@ -94,11 +94,17 @@ class Record(_Base):
                 await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
                 await store.update_table(table.id, recorded=upto)
             return
-        # A long batch (computers finishing a whole game at once) is split over several messages;
-        # each is stored with the position it covers as soon as it is sent.
+        # A long batch (a whole deal since the last edit, computers finishing a game at once) is
+        # split over several messages, each stored as soon as it is sent; the position is stored with
+        # the last. A pass put off or killed in between finds its last message among the same
+        # pieces (every piece but the last is full, so more lines later do not change it) and
+        # sends the rest.
         part = last["part"] if last else 0
         pieces = chunks(lines, RECORD_LIMIT)
+        sent = [p for p in range(len(pieces) - 1) if last is not None and pieces[p] == last["lines"]]
         for i, chunk in enumerate(pieces):
+            if sent and i <= sent[-1]:
+                continue
             with self.spending(table.home_channel_id, paced=True):
                 part += 1
                 message, _ = await self.outbox.send_once(
