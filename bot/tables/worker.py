@@ -29,9 +29,13 @@ class Worker:
     def request(self, key: int, delay: float = 0.0) -> None:
         if self.closed:
             return
-        if delay > 0:
-            if key not in self.timers:
-                self.timers[key] = asyncio.get_running_loop().call_later(delay, self._due, key)
+        if delay > 0:  # the sooner of two delays stands: a surface put off for 5 s must not hold one due now
+            loop = asyncio.get_running_loop()
+            timer = self.timers.get(key)
+            if timer is None or loop.time() + delay < timer.when():
+                if timer is not None:
+                    timer.cancel()
+                self.timers[key] = loop.call_later(delay, self._due, key)
             return
         self.queue[key] = None
         self._spawn()
