@@ -75,6 +75,7 @@ class TabletopBot(commands.Bot):
         self.languages = MemberLanguages(self.store)
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
+        self.delivery.budgets.guard(self.http)  # every request counts towards Discord's 50 a second
         self.computers = Computers(self)
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)

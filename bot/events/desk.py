@@ -20,6 +20,7 @@ from bot.events.service import TournamentService
 from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
+from bot.tables.budget import paced_calls
 from bot.tables.delivery import fingerprint, jump_url
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
@@ -93,7 +94,7 @@ class TournamentDesk:
             return
         channel = self.bot.delivery.messageable(tournament.channel_id)
         try:
-            async with self.bot.delivery.admitted(paced=True):  # counts towards Discord's 50 a second
+            with paced_calls():  # under load, hands and pings go first
                 await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
         except discord.NotFound:
             log.warning("tournament %s: its message is gone", tournament.id)
@@ -218,7 +219,7 @@ class TournamentDesk:
         channel = self.bot.delivery.messageable(tournament.channel_id)
         if tournament.standings_message_id:
             try:
-                async with self.bot.delivery.admitted(paced=True):
+                with paced_calls():
                     await channel.get_partial_message(tournament.standings_message_id).edit(
                         **rendered.edit_kwargs()
                     )

@@ -11,14 +11,22 @@ turn ping) and those that show the table to everyone (its message and record). E
 the whole budget while the other asks for nothing; once both are refused, each gets its share (three
 quarters for hands and pings), so under load hands stay prompt and table messages still follow,
 more slowly.
+
+Every request made with the bot's token passes ``guard``, at discord.py's HTTP client: a call the
+delivery worker counted first (``spending``, which can put a surface off before it is rendered) goes
+straight through, and any other (a command's message, a DM opened, a reminder, a permission edit)
+waits for room. So nothing the bot does can exceed the budget, whoever wrote the call.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 CHANNEL_WINDOW = 5.0  # the channel budget (config ``channel_budget``) counts calls in this many seconds
 # A call is dated when its answer came back (``spending``), which is never before Discord counted it;
@@ -28,6 +36,22 @@ BOT_WINDOW = 1.0  # the bot-wide budget (config ``rest_budget``) counts calls in
 BOT_SLACK = 0.05
 #: Share of the bot-wide budget reserved for table messages and records (the rest for hands and pings).
 PACED_SHARE = 0.25
+
+# The call ``spending`` counted and the next request may make (a one-item list, emptied once made).
+_counted: contextvars.ContextVar[list | None] = contextvars.ContextVar("counted", default=None)
+# Whether the requests made here show a table or an event to everyone (``paced``) rather than to a
+# player waiting on them.
+_paced: contextvars.ContextVar[bool] = contextvars.ContextVar("paced", default=False)
+
+
+@contextlib.contextmanager
+def paced_calls() -> Iterator[None]:
+    """The requests made inside are of the paced kind (a tournament's message, say)."""
+    token = _paced.set(True)
+    try:
+        yield
+    finally:
+        _paced.reset(token)
 
 
 class Later(Exception):
@@ -114,15 +138,17 @@ class Budgets:
         arrives, and a call can start well after it was counted here (an intent committed first, a
         busy event loop): dated at its start, it could leave the count before Discord's own did."""
         date = self.spend(channel_id, paced=paced)
+        token = _counted.set([date])
         try:
             yield
         finally:
+            _counted.reset(token)
             date[0] = asyncio.get_running_loop().time()
 
     @contextlib.asynccontextmanager
     async def admitted(self, *, paced: bool = False) -> AsyncIterator[None]:
-        """For a call outside a delivery pass (opening a DM, a reminder, a turn DM): wait until the
-        bot-wide budget has room rather than put it off, then count it like ``spending``."""
+        """For a call outside a delivery pass (opening a DM, a reminder, a command's message): wait
+        until the bot-wide budget has room rather than put it off, then count it like ``spending``."""
         while True:
             try:
                 date = self.spend(None, paced=paced)
@@ -133,3 +159,22 @@ class Budgets:
             yield
         finally:
             date[0] = asyncio.get_running_loop().time()
+
+    def guard(self, http: Any) -> None:
+        """Count every request of discord.py's HTTP client (interaction responses go through its
+        webhook adapter instead, and Discord does not count them). A request that ``spending``
+        counted goes straight through; any other is ``admitted``."""
+        request = http.request
+
+        @functools.wraps(request)
+        async def counted(route, **kwargs):
+            ticket = _counted.get()
+            if ticket:
+                ticket.clear()  # one call was counted: the next request in the block waits its turn
+                return await request(route, **kwargs)
+            if not self.rest_budget:
+                return await request(route, **kwargs)
+            async with self.admitted(paced=_paced.get()):
+                return await request(route, **kwargs)
+
+        http.request = counted

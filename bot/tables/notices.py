@@ -77,18 +77,16 @@ class Notices:
         home = self.messageable(table.home_channel_id)
         text = ping_text(waiting, "clock.reminder", tr, when)
         surface = f"remind:{table.turn_no}"
-        async with self.admitted():
-            message, _ = await self.outbox.send_once(
-                table.id, surface, home, table.home_channel_id, says(text),
-                lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
-            )
+        message, _ = await self.outbox.send_once(
+            table.id, surface, home, table.home_channel_id, says(text),
+            lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),
+        )
         async with store.transaction():
             await store.update_table(table.id, remind_at=None, ping_message_id=message.id)
             await self.outbox.done(table.id, surface)
         if table.ping_message_id and table.ping_message_id != message.id:
             try:
-                async with self.admitted():
-                    await home.get_partial_message(table.ping_message_id).delete()
+                await home.get_partial_message(table.ping_message_id).delete()
             except discord.NotFound:
                 pass
         await self.dm_players(table, waiting, "clock.reminder_dm", when)
@@ -100,10 +98,7 @@ class Notices:
             tr = await self.bot.desk.lang_of(seat.user_id, table.language)
             try:
                 dm = await self.dm_channel(seat.user_id)
-                async with self.admitted():
-                    await dm.send(
-                        tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when)
-                    )
+                await dm.send(tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when))
             except discord.HTTPException:
                 pass
 

@@ -58,7 +58,6 @@ class Speech:
             return
         allowed = self.allowed(table, public or {})
         running = table.status == "running"
-        admitted = self.bot.delivery.admitted  # these calls count towards Discord's 50 a second
         for seat in table.seats:
             if seat.is_computer:
                 continue
@@ -68,15 +67,13 @@ class Speech:
                 continue
             member = channel.guild.get_member(seat.user_id)
             if member is None:
-                async with admitted():
-                    member = await channel.guild.fetch_member(seat.user_id)
+                member = await channel.guild.fetch_member(seat.user_id)
             overwrite = (
                 discord.PermissionOverwrite(send_messages=True if may_speak else False) if running else None
             )
-            async with admitted():
-                await channel.set_permissions(
-                    member, overwrite=overwrite, reason=Lang(table.language)("speech.audit_turn", id=table.id)
-                )
+            await channel.set_permissions(
+                member, overwrite=overwrite, reason=Lang(table.language)("speech.audit_turn", id=table.id)
+            )
             if running:
                 self.applied[key] = may_speak
             else:
@@ -85,8 +82,7 @@ class Speech:
             everyone = channel.overwrites_for(channel.guild.default_role)
             everyone.send_messages = None
             reason = Lang(table.language)("speech.audit_over", id=table.id)
-            async with admitted():
-                await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
+            await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
             await self.bot.service.store.update_table(table.id, locked=0)
         elif not table.locked:
             await self.bot.service.store.update_table(table.id, locked=1)
@@ -106,8 +102,7 @@ class Speech:
             tr = await self.bot.languages.lang(message.author.id, table.language)  # a DM: theirs
             delivery = self.bot.delivery
             try:
-                async with delivery.admitted():
-                    await message.delete()
+                await message.delete()
             except discord.HTTPException as exc:
                 log.warning("table %s: could not delete an out-of-turn message: %s", table.id, exc)
                 return

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 import pytest_asyncio
 
 from bot.core.config import Config
-from bot.tables.budget import BOT_SLACK, BOT_WINDOW, PACED_SHARE, Budgets, Later
+from bot.tables.budget import BOT_SLACK, BOT_WINDOW, PACED_SHARE, Budgets, Later, paced_calls
 from bot.tables.rest_shares import part, rest_share
 
 SPAN = BOT_WINDOW + BOT_SLACK
@@ -113,6 +114,63 @@ async def test_a_call_outside_a_pass_waits_for_room_instead_of_being_put_off():
     budgets.spend(3)
     with pytest.raises(Later):
         budgets.spend(4)  # the waited call is counted: two in the window
+
+
+class Transport:
+    """Stands in for discord.py's own request: when each call was made."""
+
+    def __init__(self) -> None:
+        self.made: list[float] = []
+
+    async def request(self, route, **kwargs):
+        self.made.append(asyncio.get_running_loop().time())
+        return {"id": "1", "channel_id": "2"}
+
+
+def guarded(budget: int) -> tuple[Budgets, discord.http.HTTPClient, Transport]:
+    """A real discord.py HTTP client whose transport is a stub, guarded as the bot guards its own."""
+    budgets = Budgets(channel_budget=5, rest_budget=budget)
+    transport = Transport()
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    http.request = transport.request
+    budgets.guard(http)
+    return budgets, http, transport
+
+
+async def test_every_request_of_the_client_waits_for_room_whoever_makes_it():
+    budgets, http, transport = guarded(3)
+    # A command's own calls (a message, a thread, a permission edit), made through discord.py's
+    # methods with no delivery pass around them: seven at once, with room for three a second.
+    await asyncio.gather(*(http.send_message(100 + i, params=_params()) for i in range(7)))
+    made = sorted(transport.made)
+    assert len(made) == 7
+    assert all(made[i + 3] - made[i] >= SPAN - 0.01 for i in range(len(made) - 3))  # 3 in any window
+    assert made[-1] - made[0] >= 2 * SPAN - 0.02
+
+
+async def test_a_call_counted_by_a_pass_is_not_counted_twice_but_a_second_call_is():
+    budgets, http, transport = guarded(5)
+    with budgets.spending(1):  # the delivery worker counted its edit before rendering it
+        await http.send_message(1, params=_params())
+    assert len(budgets.recent) == 1
+    with budgets.spending(2):  # a hand to a member whose DM must be opened first: two calls
+        await http.start_private_message(7)
+        await http.send_message(2, params=_params())
+    assert len(budgets.recent) == 3
+    with paced_calls():  # a tournament's message: shows the event rather than a hand
+        await http.send_message(3, params=_params())
+    await http.send_message(4, params=_params())
+    assert [kind for _, kind in budgets.recent] == [False, False, False, True, False]
+
+
+async def test_no_budget_lets_every_request_through_uncounted():
+    budgets, http, transport = guarded(0)
+    await asyncio.gather(*(http.send_message(i, params=_params()) for i in range(60)))
+    assert len(transport.made) == 60 and not budgets.recent
+
+
+def _params():
+    return discord.http.handle_message_parameters(content="hi").__enter__()
 
 
 def test_processes_split_the_budget_by_what_each_wanted_within_what_is_free():
