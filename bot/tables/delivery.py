@@ -23,12 +23,13 @@ from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
-from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later  # noqa: F401  (re-exported)
+from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
 from bot.tables.rest_shares import rest_share
+from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
@@ -100,6 +101,7 @@ class Delivery(Notices, Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(bot)
+        self.tokens = Tokens()
 
     @property
     def service(self):
@@ -122,9 +124,6 @@ class Delivery(Notices, Record):
 
     def spending(self, channel_id: int | None, *, paced: bool = False):
         return self.budgets.spending(channel_id, paced=paced)
-
-    def admitted(self, *, paced: bool = False):
-        return self.budgets.admitted(paced=paced)
 
     # ---- one pass ---------------------------------------------------------------------------------
     async def _refresh(self, table_id: int) -> None:
@@ -177,6 +176,7 @@ class Delivery(Notices, Record):
                 await self.settle(table)
                 await self.outbox.forget(table.id)
             self.forget(table.id)
+            self.tokens.forget(table.id)
         if table.clock or table.deadline is not None or table.remind_at is not None:
             await self.bot.scheduler.rearm()  # a table without a clock changes no due time
 
@@ -206,11 +206,9 @@ class Delivery(Notices, Record):
             if channel_id is None:
                 user = self.bot.get_user(user_id)
                 if user is None:
-                    async with self.admitted():
-                        user = await self.bot.fetch_user(user_id)
+                    user = await self.bot.fetch_user(user_id)
                 if user.dm_channel is None:
-                    async with self.admitted():
-                        await user.create_dm()
+                    await user.create_dm()
                 channel_id = user.dm_channel.id  # stored once a hand has been sent there
             self.dms[user_id] = channel_id
             while len(self.dms) > DMS:
@@ -235,7 +233,7 @@ class Delivery(Notices, Record):
                         for n, b, a in changes
                     ]
                     home = self.messageable(table.home_channel_id)
-                    async with self.admitted(paced=True):
+                    with paced_calls():
                         await home.send(
                             tr("rating.changes", changes=" · ".join(parts))[:2000],
                             allowed_mentions=discord.AllowedMentions.none(),
@@ -301,12 +299,22 @@ class Delivery(Notices, Record):
         if row is not None and shown == (ANSWERED, key):
             await self.mark(table.id, seat, key)  # the click's own answer showed it in this deal's DM
             return
-        self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
+        # The member's last click on this DM may edit it again: a call on that interaction's webhook,
+        # which neither the channel's budget nor Discord's global limit counts.
+        token = self.tokens.fresh(table.id, seat, row["message_id"]) if row is not None else None
+        if token is None:
+            self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
         tr = await self.bot.desk.lang_of(user_id, table.language)
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
         try:
-            if row is not None:
+            if token is not None:
+                try:
+                    await self.tokens.edit(token, self.bot.http, **rendered.edit_kwargs())
+                except discord.HTTPException:  # expired, or refused: the bot's own edit follows
+                    self.tokens.drop(table.id, seat)
+                    raise Later(0.05) from None
+            elif row is not None:
                 with self.spending(row["channel_id"]):
                     await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
@@ -372,11 +380,10 @@ class Delivery(Notices, Record):
         await store.set_delivery(table.id, seat, deal, None, None, True)
         if not told_before:
             mention = f"<@{table.seats[seat].user_id}>"
-            async with self.admitted():
-                await self.messageable(table.home_channel_id).send(
-                    tr("dm.closed", player=mention, button=tr("button.my_hand")),
-                    allowed_mentions=discord.AllowedMentions(users=True),
-                )
+            await self.messageable(table.home_channel_id).send(
+                tr("dm.closed", player=mention, button=tr("button.my_hand")),
+                allowed_mentions=discord.AllowedMentions(users=True),
+            )
 
     # ---- start-up ------------------------------------------------------------------------------------
     async def recover(self) -> None:

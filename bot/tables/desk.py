@@ -236,6 +236,8 @@ class Desk(Opening):
                 header = tr("dm.header", url=jump_url(table)) if in_dm else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 await update(interaction, **rendered.edit_kwargs())
+                if in_dm:  # its token may edit this DM again when the member's turn comes back
+                    self.delivery.tokens.keep(table.id, seat, interaction)
             answered = True
         except discord.HTTPException as exc:
             # The move is committed whatever happened to this answer: the worker shows it.

@@ -144,6 +144,13 @@ class Rest:
     def _sent(self, request: web.Request) -> Sent | None:
         return self.fake.sent.get(request.match_info["token"])
 
+    def _expired(self, sent: Sent) -> web.Response | None:
+        """Discord's answer to a webhook call with a token older than 15 minutes."""
+        if time.monotonic() - sent.sent_at > self.fake.token_life:
+            sent.refused.append("token expired")
+            return error_response(401, "Invalid Webhook Token", 50027)
+        return None
+
     async def callback(self, request: web.Request) -> web.Response:
         sent = self._sent(request)
         body = self.body(request)
@@ -194,6 +201,8 @@ class Rest:
         sent = self._sent(request)
         if sent is None or not sent.answered:
             return error_response(404, "Unknown Webhook", 10015)
+        if (expired := self._expired(sent)) is not None:
+            return expired
         data = self.attachments(self.body(request) or {}, request[CALL].files)
         original = self.model.messages.get(sent.response_message_id or "")
         if (
@@ -225,6 +234,8 @@ class Rest:
         sent = self._sent(request)
         if sent is None:
             return error_response(404, "Unknown Webhook", 10015)
+        if (expired := self._expired(sent)) is not None:
+            return expired
         mid = request.match_info["mid"]
         mid = sent.response_message_id if mid == "@original" else mid
         message = self.model.messages.get(mid or "")

@@ -67,12 +67,14 @@ class FakeDiscord:
         token: str,
         heartbeat_interval_ms: int = 41250,
         interaction_deadline: float = 3.0,
+        token_life: float = 15 * 60.0,
         echo_messages: bool = False,
         guild_locale: str = "en-US",
     ) -> None:
         self.token = token
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.interaction_deadline = interaction_deadline
+        self.token_life = token_life  # an interaction's token answers webhook calls this long
         self.echo_messages = echo_messages
         self.application_id = snowflake()
         bot = User(snowflake(), "Tabletop", bot=True)

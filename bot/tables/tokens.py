@@ -1,0 +1,77 @@
+"""A member's click on their hand DM leaves an interaction token that may edit that message for
+15 minutes, through the interaction's webhook, and Discord's global limit (50 calls a second) does
+not count those calls. So the next time that DM must change (their turn starts again), the delivery
+worker edits it with the token rather than with the bot's own call. At a table in play, a move's
+counted calls drop from two (the next player's DM and the table message) to about one.
+
+Tokens are kept in memory only, for 14 minutes: after a restart, in another process, or later than
+that, the bot's own edit is used. A token Discord refuses is dropped and the bot's edit follows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.http import handle_message_parameters
+from discord.webhook.async_ import async_context
+
+LIFE = 14 * 60.0  # Discord's 15 minutes, less a margin for clocks and queues
+KEPT = 4096  # seats; the oldest are forgotten first
+
+
+@dataclass(frozen=True)
+class Token:
+    application_id: int
+    token: str
+    message_id: int  # the DM its component was on: what ``@original`` edits
+    session: Any  # the aiohttp session discord.py answered the interaction with
+    until: float  # event-loop time
+
+
+class Tokens:
+    def __init__(self) -> None:
+        self.kept: OrderedDict[tuple[int, int], Token] = OrderedDict()  # (table, seat) -> latest
+
+    def keep(self, table_id: int, seat: int, interaction: discord.Interaction) -> None:
+        """After a click on the seat's DM was answered by updating that DM."""
+        if interaction.message is None:
+            return
+        until = asyncio.get_running_loop().time() + LIFE
+        self.kept[(table_id, seat)] = Token(
+            interaction.application_id, interaction.token, interaction.message.id, interaction._session, until
+        )
+        self.kept.move_to_end((table_id, seat))
+        while len(self.kept) > KEPT:
+            self.kept.popitem(last=False)
+
+    def fresh(self, table_id: int, seat: int, message_id: int) -> Token | None:
+        """A token that may still edit this message, if any."""
+        token = self.kept.get((table_id, seat))
+        if token is None or token.message_id != message_id:
+            return None
+        if token.until <= asyncio.get_running_loop().time():
+            del self.kept[(table_id, seat)]
+            return None
+        return token
+
+    def drop(self, table_id: int, seat: int) -> None:
+        self.kept.pop((table_id, seat), None)
+
+    def forget(self, table_id: int) -> None:
+        for key in [k for k in self.kept if k[0] == table_id]:
+            del self.kept[key]
+
+    @staticmethod
+    async def edit(token: Token, http: discord.http.HTTPClient, **fields: Any) -> None:
+        """``Interaction.edit_original_response`` without building the answered Message or storing
+        the view (every button here is a dynamic item, found again by its custom id)."""
+        with handle_message_parameters(**fields) as params:
+            await async_context.get().edit_original_interaction_response(
+                token.application_id, token.token, session=token.session, proxy=http.proxy,
+                proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
+                files=params.files,
+            )
