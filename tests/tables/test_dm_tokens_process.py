@@ -15,6 +15,7 @@ MOVES = 12
 async def play(fake, players, table) -> list:
     """``MOVES`` moves at a member's pace: each waits until Discord has been told everything."""
     clicks = []
+    players.patience = 3.0  # a DM put off by its channel's budget still shows the turn in time
     for _ in range(MOVES):
         click = await players.move(table)
         assert click is not None and click.accepted, fake.summary()
