@@ -12,8 +12,14 @@ from tests.support.players import bot_with_players
 MOVES = 12
 
 
-async def play(fake, players, table) -> list:
-    """``MOVES`` moves at a member's pace: each waits until Discord has been told everything."""
+async def play(fake, players, prefix: str) -> tuple[list, list, list]:
+    """Three members open a table and make ``MOVES`` moves at a member's pace, each waiting until
+    Discord has been told everything: (members, clicks, the calls made meanwhile)."""
+    members = [fake.add_member(f"{prefix}{i}") for i in range(3)]
+    table = await players.open_donguri(fake.add_text_channel("games"), members)
+    await players.wait_started(table)
+    await fake.quiet(1.0, timeout=30)
+    start = len(fake.calls)
     clicks = []
     players.patience = 3.0  # a DM put off by its channel's budget still shows the turn in time
     for _ in range(MOVES):
@@ -21,7 +27,7 @@ async def play(fake, players, table) -> list:
         assert click is not None and click.accepted, fake.summary()
         clicks.append(click)
         await fake.quiet(0.4, timeout=30)
-    return clicks
+    return members, clicks, fake.calls[start:]
 
 
 def token_edits(fake, calls) -> Counter:
@@ -37,13 +43,7 @@ def token_edits(fake, calls) -> Counter:
 
 async def test_a_turn_that_comes_back_is_shown_through_the_members_last_click(tmp_path):
     async with bot_with_players(tmp_path, random.Random(7)) as (fake, bot, players):
-        members = [fake.add_member(f"t{i}") for i in range(3)]
-        table = await players.open_donguri(fake.add_text_channel("games"), members)
-        await players.wait_started(table)
-        await fake.quiet(1.0, timeout=30)
-        start = len(fake.calls)
-        clicks = await play(fake, players, table)
-        calls = fake.calls[start:]
+        members, clicks, calls = await play(fake, players, "t")
 
         assert [c.via for c in clicks] == ["dm"] * MOVES, "every member played from their DM"
         made = token_edits(fake, calls)
@@ -59,13 +59,7 @@ async def test_a_turn_that_comes_back_is_shown_through_the_members_last_click(tm
 async def test_an_expired_token_gives_way_to_the_bots_own_edit(tmp_path):
     async with bot_with_players(tmp_path, random.Random(8)) as (fake, bot, players):
         fake.token_life = 0.3  # Discord's 15 minutes, shortened: every token is stale by the next turn
-        members = [fake.add_member(f"x{i}") for i in range(3)]
-        table = await players.open_donguri(fake.add_text_channel("games"), members)
-        await players.wait_started(table)
-        await fake.quiet(1.0, timeout=30)
-        start = len(fake.calls)
-        clicks = await play(fake, players, table)
-        calls = fake.calls[start:]
+        _, clicks, calls = await play(fake, players, "x")
 
         assert [c.via for c in clicks] == ["dm"] * MOVES, "the DMs still showed each turn"
         refused = [c for c in calls if c.kind == "followup.edit" and c.status == 401]
