@@ -28,6 +28,7 @@ from bot.tables.courier import Courier
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
+from bot.tables.render import relevance
 from bot.tables.rest_shares import rest_share
 from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
@@ -53,28 +54,6 @@ def fingerprint(rendered: render.Rendered) -> str:
     return hashlib.sha1(
         json.dumps([rendered.content, embed, view, image], sort_keys=True).encode()
     ).hexdigest()
-
-
-def relevance(table: TableRow, engine: Engine, seat: int) -> str:
-    """What a seat's DM must follow: its turn, its choices, its private cards, the deal, the end.
-
-    Others' moves alone ("waiting for X") do not change it, so a waiting player's DM is not edited
-    on every move.
-    """
-    public = engine.public_view()
-    private = {k: v for k, v in engine.observation(seat).items() if public.get(k) != v}
-    acting = seat in engine.to_act()
-    key = [
-        acting,
-        engine.legal_actions(seat) if acting else [],
-        private,
-        engine.deal_number,
-        table.status,
-        table.paused,
-        table.deadline if acting else None,
-        table.seats[seat].user_id,
-    ]
-    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def retryable(exc: BaseException) -> bool:
@@ -295,6 +274,7 @@ class Delivery(Notices, Record):
             return  # shown: its DM exists (a deleted one is forgotten below, a new deal changes key)
         row = await store.delivery(table.id, seat, deal)
         if row is not None and row["failed"]:
+            await self.private_hand(table, engine, seat, key)
             return
         if row is not None and shown == (ANSWERED, key):
             await self.mark(table.id, seat, key)  # the click's own answer showed it in this deal's DM
@@ -346,6 +326,20 @@ class Delivery(Notices, Record):
                 return
             raise
         await self.mark(table.id, seat, key)
+
+    async def private_hand(self, table: TableRow, engine: Engine, seat: int, key: str) -> None:
+        """A member whose DMs are closed plays from **My hand**: the token of their last card pressed
+        there redraws it, while it can (``tokens``); otherwise **My hand** shows it again."""
+        token = self.tokens.fresh(table.id, seat, None)
+        if token is None or token.shows == key:
+            return
+        tr = await self.bot.desk.lang_of(table.seats[seat].user_id, table.language)
+        try:
+            await self.tokens.edit(token, self.bot.http, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
+        except discord.HTTPException:  # dismissed, or the token expired
+            self.tokens.drop(table.id, seat)
+            return
+        token.shows = key
 
     async def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
         """The clicker's DM was already updated in the interaction response itself."""

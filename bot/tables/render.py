@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,3 +236,25 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     if table.status != "running":
         return Rendered(content=None, embed=embed, view=Rows([]), image=prompt.image)
     return Rendered(content=None, embed=embed, view=choice_rows(table.id, version, prompt, tr), image=prompt.image)
+
+
+def relevance(table: TableRow, engine: Engine, seat: int) -> str:
+    """What a seat's DM must follow: its turn, its choices, its private cards, the deal, the end.
+
+    Others' moves alone ("waiting for X") do not change it, so a waiting player's DM is not edited
+    on every move.
+    """
+    public = engine.public_view()
+    private = {k: v for k, v in engine.observation(seat).items() if public.get(k) != v}
+    acting = seat in engine.to_act()
+    key = [
+        acting,
+        engine.legal_actions(seat) if acting else [],
+        private,
+        engine.deal_number,
+        table.status,
+        table.paused,
+        table.deadline if acting else None,
+        table.seats[seat].user_id,
+    ]
+    return hashlib.sha1(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()

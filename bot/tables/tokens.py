@@ -6,6 +6,10 @@ counted calls drop from two (the next player's DM and the table message) to abou
 
 Tokens are kept in memory only, for 14 minutes: after a restart, in another process, or later than
 that, the bot's own edit is used. A token Discord refuses is dropped and the bot's edit follows.
+
+A member whose DMs are closed plays from the private hand **My hand** shows them in the channel.
+The bot cannot edit that message at all except through a click's token, so the token of their last
+card pressed there redraws it when their turn comes back, as their DM would have been.
 """
 
 from __future__ import annotations
@@ -23,35 +27,39 @@ LIFE = 14 * 60.0  # Discord's 15 minutes, less a margin for clocks and queues
 KEPT = 4096  # seats; the oldest are forgotten first
 
 
-@dataclass(frozen=True)
+@dataclass
 class Token:
     application_id: int
     token: str
-    message_id: int  # the DM its component was on: what ``@original`` edits
+    message_id: int  # the message its component was on: what ``@original`` edits
     session: Any  # the aiohttp session discord.py answered the interaction with
     until: float  # event-loop time
+    private: bool = False  # a private hand in the channel rather than a DM
+    shows: str | None = None  # for a private hand: what it shows (``relevance``)
 
 
 class Tokens:
     def __init__(self) -> None:
         self.kept: OrderedDict[tuple[int, int], Token] = OrderedDict()  # (table, seat) -> latest
 
-    def keep(self, table_id: int, seat: int, interaction: discord.Interaction) -> None:
-        """After a click on the seat's DM was answered by updating that DM."""
+    def keep(self, table_id: int, seat: int, interaction: discord.Interaction, shows: str | None = None) -> None:
+        """After a click on the seat's DM (or, with what it now ``shows``, on its private hand in the
+        channel) was answered by updating that message."""
         if interaction.message is None:
             return
         until = asyncio.get_running_loop().time() + LIFE
         self.kept[(table_id, seat)] = Token(
-            interaction.application_id, interaction.token, interaction.message.id, interaction._session, until
+            interaction.application_id, interaction.token, interaction.message.id, interaction._session, until,
+            private=shows is not None, shows=shows,
         )
         self.kept.move_to_end((table_id, seat))
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)
 
-    def fresh(self, table_id: int, seat: int, message_id: int) -> Token | None:
-        """A token that may still edit this message, if any."""
+    def fresh(self, table_id: int, seat: int, message_id: int | None) -> Token | None:
+        """A token that may still edit this message (None: the seat's private hand), if any."""
         token = self.kept.get((table_id, seat))
-        if token is None or token.message_id != message_id:
+        if token is None or (token.message_id != message_id if message_id is not None else not token.private):
             return None
         if token.until <= asyncio.get_running_loop().time():
             del self.kept[(table_id, seat)]

@@ -1,12 +1,14 @@
 """A member's turn that comes back is shown in their DM through the token of their last click on it
 (an interaction webhook, which Discord's global limit does not count), and through the bot's own
-edit once that token has expired: either way the member plays from their DM."""
+edit once that token has expired: either way the member plays from their DM. A member whose DMs
+are closed finds the private hand they last played from redrawn the same way."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+from tests.support import audit
 from tests.support.players import bot_with_players
 
 MOVES = 12
@@ -66,4 +68,38 @@ async def test_an_expired_token_gives_way_to_the_bots_own_edit(tmp_path):
         assert refused, "the bot tried its member's token first"
         assert sum(1 for c in calls if c.kind == "followup.edit" and c.status == 200) == 0
         assert sum(1 for c in calls if c.label == "dm.message.edit") >= len(refused)
+        assert not bot.errors(), "\n".join(bot.errors())
+
+
+async def test_a_member_with_closed_dms_plays_on_from_the_private_hand_redrawn_for_them(tmp_path):
+    async with bot_with_players(tmp_path, random.Random(9)) as (fake, bot, players):
+        members = [fake.add_member(f"c{i}") for i in range(3)]
+        closed = members[0]
+        fake.model.users[closed.id].dms_open = False
+        table = await players.open_donguri(fake.add_text_channel("games"), members)
+        await fake.wait_until(
+            lambda: all(players.hand_dm(table, u) for u in members[1:]), timeout=20, what="the others' hands"
+        )
+        await fake.quiet(1.0, timeout=30)
+        players.patience = 3.0
+        private = None  # the private hand (ephemeral) the member last pressed a card on
+        from_it = 0
+        for _ in range(MOVES):
+            truth = audit.read_tables(bot.database, table.id)[table.id]
+            (seat,) = truth.engine.to_act()
+            if private is not None and truth.seats[seat].user_id == closed.id:
+                hand = fake.message(private)
+                ids = hand.custom_ids(f"tt:a:{table.id}:{len(truth.engine.history)}:")
+                assert ids, f"their private hand shows their turn: {hand.text()}"
+                click = await players._press(table, closed, hand, ids, "hand", True)
+                from_it += 1
+            else:
+                click = await players.move(table)
+            assert click is not None and click.accepted, fake.summary()
+            if click.user is closed:
+                private = click.sent.message_id
+            await fake.quiet(0.4, timeout=30)
+
+        assert from_it >= 2, "the member's turn came back to the hand they played from"
+        assert not fake.dms(closed.id)
         assert not bot.errors(), "\n".join(bot.errors())
