@@ -292,7 +292,7 @@ class Delivery(Notices, Record):
                 try:
                     await self.tokens.edit(token, self.bot.http, **rendered.edit_kwargs())
                 except discord.HTTPException:  # expired, or refused: the bot's own edit follows
-                    self.tokens.drop(table.id, seat)
+                    self.tokens.drop(table.id, seat, token)
                     raise Later(0.05) from None
             elif row is not None:
                 with self.spending(row["channel_id"]):
@@ -337,7 +337,7 @@ class Delivery(Notices, Record):
         try:
             await self.tokens.edit(token, self.bot.http, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
         except discord.HTTPException:  # dismissed, or the token expired
-            self.tokens.drop(table.id, seat)
+            self.tokens.drop(table.id, seat, token)
             return
         token.shows = key
 

@@ -40,7 +40,9 @@ class Token:
 
 class Tokens:
     def __init__(self) -> None:
-        self.kept: OrderedDict[tuple[int, int], Token] = OrderedDict()  # (table, seat) -> latest
+        # (table, seat, private hand?) -> the latest: a member may play from both their DM and a
+        # private hand, and each keeps its own token
+        self.kept: OrderedDict[tuple[int, int, bool], Token] = OrderedDict()
 
     def keep(self, table_id: int, seat: int, interaction: discord.Interaction, shows: str | None = None) -> None:
         """After a click on the seat's DM (or, with what it now ``shows``, on its private hand in the
@@ -48,26 +50,28 @@ class Tokens:
         if interaction.message is None:
             return
         until = asyncio.get_running_loop().time() + LIFE
-        self.kept[(table_id, seat)] = Token(
+        key = (table_id, seat, shows is not None)
+        self.kept[key] = Token(
             interaction.application_id, interaction.token, interaction.message.id, interaction._session, until,
             private=shows is not None, shows=shows,
         )
-        self.kept.move_to_end((table_id, seat))
+        self.kept.move_to_end(key)
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)
 
     def fresh(self, table_id: int, seat: int, message_id: int | None) -> Token | None:
-        """A token that may still edit this message (None: the seat's private hand), if any."""
-        token = self.kept.get((table_id, seat))
-        if token is None or (token.message_id != message_id if message_id is not None else not token.private):
+        """A token that may still edit this DM (None: the seat's private hand), if any."""
+        key = (table_id, seat, message_id is None)
+        token = self.kept.get(key)
+        if token is None or (message_id is not None and token.message_id != message_id):
             return None
         if token.until <= asyncio.get_running_loop().time():
-            del self.kept[(table_id, seat)]
+            del self.kept[key]
             return None
         return token
 
-    def drop(self, table_id: int, seat: int) -> None:
-        self.kept.pop((table_id, seat), None)
+    def drop(self, table_id: int, seat: int, token: Token) -> None:
+        self.kept.pop((table_id, seat, token.private), None)
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.kept if k[0] == table_id]:
