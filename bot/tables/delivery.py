@@ -323,6 +323,7 @@ class Delivery(Notices, Record):
         except discord.HTTPException as exc:
             if row is None and (exc.code == DM_CLOSED or isinstance(exc, discord.Forbidden)):
                 await self.dm_failed(table, seat, deal, Lang(table.language))
+                await self.private_hand(table, engine, seat, key)  # a new deal, shown where they play
                 return
             raise
         await self.mark(table.id, seat, key)

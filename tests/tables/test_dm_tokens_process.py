@@ -84,8 +84,10 @@ async def test_a_member_with_closed_dms_plays_on_from_the_private_hand_redrawn_f
         players.patience = 3.0
         private = None  # the private hand (ephemeral) the member last pressed a card on
         from_it = 0
-        for _ in range(MOVES):
+        for _ in range(60):  # to the end of the first deal
             truth = audit.read_tables(bot.database, table.id)[table.id]
+            if truth.engine.deal_number > 1:
+                break
             (seat,) = truth.engine.to_act()
             if private is not None and truth.seats[seat].user_id == closed.id:
                 hand = fake.message(private)
@@ -100,6 +102,9 @@ async def test_a_member_with_closed_dms_plays_on_from_the_private_hand_redrawn_f
                 private = click.sent.message_id
             await fake.quiet(0.4, timeout=30)
 
-        assert from_it >= 2, "the member's turn came back to the hand they played from"
+        assert from_it >= 3, "the member's turn came back to the hand they played from"
+        (mine,) = [s.position for s in truth.seats if s.user_id == closed.id]
+        dealt = len(truth.engine.observation(mine)["hand"])
+        assert f"({dealt} cards)" in fake.message(private).text(), "the new deal, shown where they play"
         assert not fake.dms(closed.id)
         assert not bot.errors(), "\n".join(bot.errors())
