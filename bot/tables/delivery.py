@@ -290,9 +290,8 @@ class Delivery(Notices, Record):
         try:
             if token is not None:
                 try:
-                    await self.tokens.edit(token, self.bot.http, **rendered.edit_kwargs())
+                    await self.tokens.edit(table.id, seat, token, self.bot.http, **rendered.edit_kwargs())
                 except discord.HTTPException:  # expired, or refused: the bot's own edit follows
-                    self.tokens.drop(table.id, seat, token)
                     raise Later(0.05) from None
             elif row is not None:
                 with self.spending(row["channel_id"]):
@@ -336,9 +335,8 @@ class Delivery(Notices, Record):
             return
         tr = await self.bot.desk.lang_of(table.seats[seat].user_id, table.language)
         try:
-            await self.tokens.edit(token, self.bot.http, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
+            await self.tokens.edit(table.id, seat, token, self.bot.http, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
         except discord.HTTPException:  # dismissed, or the token expired
-            self.tokens.drop(table.id, seat, token)
             return
         token.shows = key
 

@@ -22,7 +22,6 @@ from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
 from bot.tables.in_time import acknowledge, in_time, send_private, update
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import Opening, display
-from bot.tables.render import relevance
 from bot.tables.service import TableService
 
 if TYPE_CHECKING:
@@ -238,8 +237,7 @@ class Desk(Opening):
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 await update(interaction, **rendered.edit_kwargs())
                 # Its token may redraw this DM, or this private hand, when the member's turn comes back.
-                shows = None if in_dm else relevance(table, engine, seat)
-                self.delivery.tokens.keep(table.id, seat, interaction, shows=shows)
+                self.delivery.tokens.keep(interaction, table, engine, seat, private=not in_dm)
             answered = True
         except discord.HTTPException as exc:
             # The move is committed whatever happened to this answer: the worker shows it.

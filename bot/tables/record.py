@@ -101,10 +101,9 @@ class Record(_Base):
         # sends the rest.
         part = last["part"] if last else 0
         pieces = chunks(lines, RECORD_LIMIT)
-        sent = [p for p in range(len(pieces) - 1) if last is not None and pieces[p] == last["lines"]]
-        for i, chunk in enumerate(pieces):
-            if sent and i <= sent[-1]:
-                continue
+        full = pieces[:-1]  # the same pieces whatever lines come later
+        first = full.index(last["lines"]) + 1 if last is not None and last["lines"] in full else 0
+        for i, chunk in enumerate(pieces[first:], first):
             with self.spending(table.home_channel_id, paced=True):
                 part += 1
                 message, _ = await self.outbox.send_once(

@@ -1,14 +1,15 @@
 """Discord's global limit (50 REST calls a second) is per bot, whatever the number of processes.
 
 Processes sharing one PostgreSQL database split ``rest_budget`` through it, one process at a time
-(a lock): every second each process stores how many calls it wanted in the last second and takes
-a part of the budget: its want and an even share of what nobody wants, or, when the processes
-want more than the budget, a part in proportion to its want; but only what the others do not hold. A process holds the larger of its part and the calls it made in the
-last second, so a part given up is taken by another only once its calls have left the window, and
-the processes together keep to the budget (beyond a call a second for each idle one). A busy
-process gets most of it, an idle one little; one that died stops counting after a few seconds.
-Until it has heard from the others, a process keeps to its shards' share (``rest_share``).
-With SQLite one process owns the database, and this does not run.
+(a lock). Every second each process stores how many calls it wanted in the last second and takes a
+part of the budget: its want and an even share of what nobody wants, or, when the processes want
+more than the budget, a part in proportion to its want; but only what the others do not hold. A
+process holds the larger of its part and the calls it made in the last second, so a part given up
+is taken by another only once its calls have left the window, and the processes together keep to
+the budget (beyond a call a second for each idle one). A busy process gets most of it, an idle one
+little; one that died stops counting after a few seconds. Until it has heard from the others, a
+process keeps to its shards' share (``rest_share``). With SQLite one process owns the database,
+and this does not run.
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ FLOOR = 1  # an idle process may still make a call a second
 
 
 def rest_share(config) -> int:
-    """This process's part of the bot-wide budget until it has heard from the other processes: its shards' share when the bot runs in several (Discord counts the calls of all of
-    them together); 0 stays "no limit"."""
+    """This process's part of the bot-wide budget until it has heard from the other processes: its
+    shards' share when the bot runs in several (Discord counts the calls of all of them together);
+    0 stays "no limit"."""
     if not config.rest_budget:
         return 0
     if config.shard_count and config.shard_ids:

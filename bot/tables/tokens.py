@@ -23,6 +23,10 @@ import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+from bot.core.engine import Engine
+from bot.storage.store import TableRow
+from bot.tables.render import relevance
+
 LIFE = 14 * 60.0  # Discord's 15 minutes, less a margin for clocks and queues
 KEPT = 4096  # seats; the oldest are forgotten first
 
@@ -34,8 +38,7 @@ class Token:
     message_id: int  # the message its component was on: what ``@original`` edits
     session: Any  # the aiohttp session discord.py answered the interaction with
     until: float  # event-loop time
-    private: bool = False  # a private hand in the channel rather than a DM
-    shows: str | None = None  # for a private hand: what it shows (``relevance``)
+    shows: str | None = None  # for a private hand in the channel (not a DM): what it shows (``relevance``)
 
 
 class Tokens:
@@ -44,16 +47,16 @@ class Tokens:
         # private hand, and each keeps its own token
         self.kept: OrderedDict[tuple[int, int, bool], Token] = OrderedDict()
 
-    def keep(self, table_id: int, seat: int, interaction: discord.Interaction, shows: str | None = None) -> None:
-        """After a click on the seat's DM (or, with what it now ``shows``, on its private hand in the
-        channel) was answered by updating that message."""
+    def keep(self, interaction: discord.Interaction, table: TableRow, engine: Engine, seat: int, private: bool) -> None:
+        """After a click on the seat's DM (or, ``private``, on its private hand in the channel) was
+        answered by updating that message with the table as it is now."""
         if interaction.message is None:
             return
         until = asyncio.get_running_loop().time() + LIFE
-        key = (table_id, seat, shows is not None)
+        key = (table.id, seat, private)
         self.kept[key] = Token(
             interaction.application_id, interaction.token, interaction.message.id, interaction._session, until,
-            private=shows is not None, shows=shows,
+            shows=relevance(table, engine, seat) if private else None,
         )
         self.kept.move_to_end(key)
         while len(self.kept) > KEPT:
@@ -70,20 +73,21 @@ class Tokens:
             return None
         return token
 
-    def drop(self, table_id: int, seat: int, token: Token) -> None:
-        self.kept.pop((table_id, seat, token.private), None)
-
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.kept if k[0] == table_id]:
             del self.kept[key]
 
-    @staticmethod
-    async def edit(token: Token, http: discord.http.HTTPClient, **fields: Any) -> None:
+    async def edit(self, table_id: int, seat: int, token: Token, http: discord.http.HTTPClient, **fields: Any) -> None:
         """``Interaction.edit_original_response`` without building the answered Message or storing
-        the view (every button here is a dynamic item, found again by its custom id)."""
-        with handle_message_parameters(**fields) as params:
-            await async_context.get().edit_original_interaction_response(
-                token.application_id, token.token, session=token.session, proxy=http.proxy,
-                proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
-                files=params.files,
-            )
+        the view (every button here is a dynamic item, found again by its custom id). A token
+        Discord refuses (expired, the message dismissed) is dropped before the error is raised."""
+        try:
+            with handle_message_parameters(**fields) as params:
+                await async_context.get().edit_original_interaction_response(
+                    token.application_id, token.token, session=token.session, proxy=http.proxy,
+                    proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
+                    files=params.files,
+                )
+        except discord.HTTPException:
+            self.kept.pop((table_id, seat, token.shows is not None), None)
+            raise
