@@ -19,10 +19,54 @@ class SurfaceRows:
     db: Connection
 
     async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:
+        """A seat's hand DM of one deal, with the token of the member's last click on a DM
+        (``token``, ``token_message``, ``token_until``; NULL when none): one read for both."""
         async with self.db.execute(
-            "SELECT * FROM deliveries WHERE table_id = ? AND seat = ? AND deal = ?", (table_id, seat, deal)
+            "SELECT d.*, k.token, k.message_id AS token_message, k.until AS token_until FROM deliveries d"
+            " LEFT JOIN click_tokens k ON k.table_id = d.table_id AND k.seat = d.seat AND k.private = 0"
+            " WHERE d.table_id = ? AND d.seat = ? AND d.deal = ?",
+            (table_id, seat, deal),
         ) as cur:
             return await cur.fetchone()
+
+    # ---- click tokens (``bot.tables.tokens``) ------------------------------------------------------
+    async def keep_token(
+        self, table_id: int, seat: int, private: bool, message_id: int, token: str, until: float, shows: str | None
+    ) -> None:
+        await self.db.execute(
+            dialect.upsert(
+                "click_tokens",
+                ("table_id", "seat", "private", "message_id", "token", "until", "shows"),
+                ("table_id", "seat", "private"),
+            ),
+            (table_id, seat, int(private), message_id, token, until, shows),
+        )
+        await self.db.commit()
+
+    async def click_token(self, table_id: int, seat: int, private: bool) -> sqlite3.Row | None:
+        async with self.db.execute(
+            "SELECT * FROM click_tokens WHERE table_id = ? AND seat = ? AND private = ?",
+            (table_id, seat, int(private)),
+        ) as cur:
+            return await cur.fetchone()
+
+    async def token_shows(self, table_id: int, seat: int, token: str, shows: str) -> None:
+        await self.db.execute(
+            "UPDATE click_tokens SET shows = ? WHERE table_id = ? AND seat = ? AND private = 1 AND token = ?",
+            (shows, table_id, seat, token),
+        )
+        await self.db.commit()
+
+    async def drop_token(self, table_id: int, seat: int, token: str) -> None:
+        """Forget a token Discord refused; a later click's token, stored meanwhile, stays."""
+        await self.db.execute(
+            "DELETE FROM click_tokens WHERE table_id = ? AND seat = ? AND token = ?", (table_id, seat, token)
+        )
+        await self.db.commit()
+
+    async def drop_tokens(self, table_id: int) -> None:
+        await self.db.execute("DELETE FROM click_tokens WHERE table_id = ?", (table_id,))
+        await self.db.commit()
 
     async def set_delivery(
         self,

@@ -80,7 +80,7 @@ class Delivery(Notices, Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(bot)
-        self.tokens = Tokens()
+        self.tokens = Tokens(bot)
 
     @property
     def service(self):
@@ -154,8 +154,8 @@ class Delivery(Notices, Record):
             if not table.settled:
                 await self.settle(table)
                 await self.outbox.forget(table.id)
+                await self.tokens.forget(table.id)
             self.forget(table.id)
-            self.tokens.forget(table.id)
         if table.clock or table.deadline is not None or table.remind_at is not None:
             await self.bot.scheduler.rearm()  # a table without a clock changes no due time
 
@@ -281,7 +281,7 @@ class Delivery(Notices, Record):
             return
         # The member's last click on this DM may edit it again: a call on that interaction's webhook,
         # which neither the channel's budget nor Discord's global limit counts.
-        token = self.tokens.fresh(table.id, seat, row["message_id"]) if row is not None else None
+        token = self.tokens.for_dm(row)
         if token is None:
             self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
@@ -290,7 +290,7 @@ class Delivery(Notices, Record):
         try:
             if token is not None:
                 try:
-                    await self.tokens.edit(table.id, seat, token, self.bot.http, **rendered.edit_kwargs())
+                    await self.tokens.edit(table.id, seat, token, **rendered.edit_kwargs())
                 except discord.HTTPException:  # expired, or refused: the bot's own edit follows
                     raise Later(0.05) from None
             elif row is not None:
@@ -330,15 +330,15 @@ class Delivery(Notices, Record):
     async def private_hand(self, table: TableRow, engine: Engine, seat: int, key: str) -> None:
         """A member whose DMs are closed plays from **My hand**: the token of their last card pressed
         there redraws it, while it can (``tokens``); otherwise **My hand** shows it again."""
-        token = self.tokens.fresh(table.id, seat, None)
+        token = await self.tokens.for_private_hand(table.id, seat)
         if token is None or token.shows == key:
             return
         tr = await self.bot.desk.lang_of(table.seats[seat].user_id, table.language)
         try:
-            await self.tokens.edit(table.id, seat, token, self.bot.http, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
+            await self.tokens.edit(table.id, seat, token, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
         except discord.HTTPException:  # dismissed, or the token expired
             return
-        token.shows = key
+        await self.tokens.shown(table.id, seat, token, key)
 
     async def hand_shown(self, table: TableRow, engine: Engine, seat: int) -> None:
         """The clicker's DM was already updated in the interaction response itself."""

@@ -216,13 +216,21 @@ class Desk(Opening):
     async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
         """The move is committed, then answered in one call: the clicked hand is redrawn in the
         interaction response itself; every other surface follows through the delivery worker."""
+        in_dm = interaction.guild_id is None
+        token = self.delivery.tokens.of(interaction)
+
+        async def keep_token(table, engine, seat) -> None:
+            # Its token may redraw this DM, or this private hand, when the member's turn comes back.
+            if token is not None and not self.on_table_message(interaction, table):
+                await self.delivery.tokens.keep(token, table, engine, seat, private=not in_dm)
+
         # Checked on the row the move reads under the table's lock: one read of the table, not two.
         outcome = await self.service.act(
-            table_id, interaction.user.id, version, action, check=lambda t: self.check(interaction, t)
+            table_id, interaction.user.id, version, action, check=lambda t: self.check(interaction, t),
+            also=keep_token,
         )
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
-        in_dm = interaction.guild_id is None
         if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
             await self.delivery.hand_shown(table, engine, seat)
         # The next player's DM and the table follow while this click is answered, not after.
@@ -236,8 +244,6 @@ class Desk(Opening):
                 header = tr("dm.header", url=jump_url(table)) if in_dm else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 await update(interaction, **rendered.edit_kwargs())
-                # Its token may redraw this DM, or this private hand, when the member's turn comes back.
-                self.delivery.tokens.keep(interaction, table, engine, seat, private=not in_dm)
             answered = True
         except discord.HTTPException as exc:
             # The move is committed whatever happened to this answer: the worker shows it.

@@ -15,7 +15,7 @@ import dataclasses
 import json
 import random
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -176,9 +176,11 @@ class TableService(LobbyOps, SeatOps):
         version: int,
         action: str,
         check: Callable[[TableRow], None] | None = None,
+        also: Callable[[TableRow, Engine, int], Awaitable[None]] | None = None,
     ) -> Outcome:
         """A member's move: checked (first by ``check``, which may refuse with a UserError), applied
-        and committed in one transaction, or refused unchanged."""
+        and committed in one transaction, or refused unchanged. ``also(table, engine, seat)`` writes
+        more in that transaction, given the state the move leaves."""
         async with self.locked(table_id):
             table = await self.table(table_id)
             if check is not None:
@@ -203,6 +205,8 @@ class TableService(LobbyOps, SeatOps):
                         table.seats[seat].timeouts = 0
                         await self.store.set_seats(table_id, table.seats)
                     fields = await self._commit(table, engine, events, {seat})
+                    if also is not None:
+                        await also(bumped(table, fields), engine, seat)
             except BaseException:
                 self.forget(table_id)  # the engine is ahead of the log: rebuild it from the log
                 raise

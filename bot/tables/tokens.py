@@ -4,8 +4,11 @@ not count those calls. So the next time that DM must change (their turn starts a
 worker edits it with the token rather than with the bot's own call. At a table in play, a move's
 counted calls drop from two (the next player's DM and the table message) to about one.
 
-Tokens are kept in memory only, for 14 minutes: after a restart, in another process, or later than
-that, the bot's own edit is used. A token Discord refuses is dropped and the bot's edit follows.
+A token is stored with the move its click made, in the same transaction, and read with the DM's
+delivery row. So it serves after a restart (a crash's dirty tables are redrawn mostly uncounted),
+and in whichever process delivers the table: with several processes, Discord sends every DM click
+to shard 0's. It is used for 14 minutes; a token Discord refuses is deleted and the bot's own edit
+follows.
 
 A member whose DMs are closed plays from the private hand **My hand** shows them in the channel.
 The bot cannot edit that message at all except through a click's token, so the token of their last
@@ -14,8 +17,7 @@ card pressed there redraws it when their turn comes back, as their DM would have
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,70 +26,75 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.core.engine import Engine
-from bot.storage.store import TableRow
+from bot.storage.store import Store, TableRow
 from bot.tables.render import relevance
 
 LIFE = 14 * 60.0  # Discord's 15 minutes, less a margin for clocks and queues
-KEPT = 4096  # seats; the oldest are forgotten first
 
 
 @dataclass
 class Token:
-    application_id: int
     token: str
     message_id: int  # the message its component was on: what ``@original`` edits
-    session: Any  # the aiohttp session discord.py answered the interaction with
-    until: float  # event-loop time
+    until: float  # wall-clock seconds
     shows: str | None = None  # for a private hand in the channel (not a DM): what it shows (``relevance``)
 
 
 class Tokens:
-    def __init__(self) -> None:
-        # (table, seat, private hand?) -> the latest: a member may play from both their DM and a
-        # private hand, and each keeps its own token
-        self.kept: OrderedDict[tuple[int, int, bool], Token] = OrderedDict()
+    def __init__(self, client: Any) -> None:
+        self.client = client  # the bot: its store, and its application id and HTTP session for the webhook
 
-    def keep(self, interaction: discord.Interaction, table: TableRow, engine: Engine, seat: int, private: bool) -> None:
-        """After a click on the seat's DM (or, ``private``, on its private hand in the channel) was
-        answered by updating that message with the table as it is now."""
+    @property
+    def store(self) -> Store:
+        return self.client.service.store
+
+    @staticmethod
+    def of(interaction: discord.Interaction) -> Token | None:
+        """The token of a click, before it is answered (it is good from the moment it was sent)."""
         if interaction.message is None:
-            return
-        until = asyncio.get_running_loop().time() + LIFE
-        key = (table.id, seat, private)
-        self.kept[key] = Token(
-            interaction.application_id, interaction.token, interaction.message.id, interaction._session, until,
-            shows=relevance(table, engine, seat) if private else None,
-        )
-        self.kept.move_to_end(key)
-        while len(self.kept) > KEPT:
-            self.kept.popitem(last=False)
-
-    def fresh(self, table_id: int, seat: int, message_id: int | None) -> Token | None:
-        """A token that may still edit this DM (None: the seat's private hand), if any."""
-        key = (table_id, seat, message_id is None)
-        token = self.kept.get(key)
-        if token is None or (message_id is not None and token.message_id != message_id):
             return None
-        if token.until <= asyncio.get_running_loop().time():
-            del self.kept[key]
+        return Token(interaction.token, interaction.message.id, time.time() + LIFE)
+
+    async def keep(self, token: Token, table: TableRow, engine: Engine, seat: int, private: bool) -> None:
+        """Inside the transaction of the move the click made (``table`` and ``engine`` as it leaves
+        them): the click is answered by updating its message with that state."""
+        shows = relevance(table, engine, seat) if private else None
+        await self.store.keep_token(table.id, seat, private, token.message_id, token.token, token.until, shows)
+
+    @staticmethod
+    def for_dm(row: Any) -> Token | None:
+        """A token that may still edit the DM of this delivery row (``Store.delivery``), if any."""
+        if row is None or row["token"] is None or row["token_message"] != row["message_id"]:
             return None
-        return token
+        if row["token_until"] <= time.time():
+            return None
+        return Token(row["token"], row["token_message"], row["token_until"])
 
-    def forget(self, table_id: int) -> None:
-        for key in [k for k in self.kept if k[0] == table_id]:
-            del self.kept[key]
+    async def for_private_hand(self, table_id: int, seat: int) -> Token | None:
+        row = await self.store.click_token(table_id, seat, True)
+        if row is None or row["until"] <= time.time():
+            return None
+        return Token(row["token"], row["message_id"], row["until"], row["shows"])
 
-    async def edit(self, table_id: int, seat: int, token: Token, http: discord.http.HTTPClient, **fields: Any) -> None:
+    async def shown(self, table_id: int, seat: int, token: Token, shows: str) -> None:
+        token.shows = shows
+        await self.store.token_shows(table_id, seat, token.token, shows)
+
+    async def forget(self, table_id: int) -> None:
+        await self.store.drop_tokens(table_id)
+
+    async def edit(self, table_id: int, seat: int, token: Token, **fields: Any) -> None:
         """``Interaction.edit_original_response`` without building the answered Message or storing
         the view (every button here is a dynamic item, found again by its custom id). A token
-        Discord refuses (expired, the message dismissed) is dropped before the error is raised."""
+        Discord refuses (expired, the message dismissed) is deleted before the error is raised."""
+        http = self.client.http
         try:
             with handle_message_parameters(**fields) as params:
                 await async_context.get().edit_original_interaction_response(
-                    token.application_id, token.token, session=token.session, proxy=http.proxy,
-                    proxy_auth=http.proxy_auth, payload=params.payload, multipart=params.multipart,
-                    files=params.files,
+                    self.client.application_id, token.token, session=http._HTTPClient__session,
+                    proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
+                    multipart=params.multipart, files=params.files,
                 )
         except discord.HTTPException:
-            self.kept.pop((table_id, seat, token.shows is not None), None)
+            await self.store.drop_token(table_id, seat, token.token)
             raise

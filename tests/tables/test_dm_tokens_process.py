@@ -1,7 +1,8 @@
 """A member's turn that comes back is shown in their DM through the token of their last click on it
 (an interaction webhook, which Discord's global limit does not count), and through the bot's own
-edit once that token has expired: either way the member plays from their DM. A member whose DMs
-are closed finds the private hand they last played from redrawn the same way."""
+edit once that token has expired: either way the member plays from their DM. The token is stored
+with the move, so a bot killed and started again still uses it. A member whose DMs are closed
+finds the private hand they last played from redrawn the same way."""
 
 from __future__ import annotations
 
@@ -14,22 +15,24 @@ from tests.support.players import bot_with_players
 MOVES = 12
 
 
-async def play(fake, players, prefix: str) -> tuple[list, list, list]:
-    """Three members open a table and make ``MOVES`` moves at a member's pace, each waiting until
-    Discord has been told everything: (members, clicks, the calls made meanwhile)."""
+async def play(fake, players, prefix: str, table=None, moves: int = MOVES):
+    """Three members open a table (or go on at ``table``) and make ``moves`` moves at a member's
+    pace, each waiting until Discord has been told everything: (members, clicks, the calls made
+    meanwhile, the table)."""
     members = [fake.add_member(f"{prefix}{i}") for i in range(3)]
-    table = await players.open_donguri(fake.add_text_channel("games"), members)
-    await players.wait_started(table)
+    if table is None:
+        table = await players.open_donguri(fake.add_text_channel("games"), members)
+        await players.wait_started(table)
     await fake.quiet(1.0, timeout=30)
     start = len(fake.calls)
     clicks = []
     players.patience = 3.0  # a DM put off by its channel's budget still shows the turn in time
-    for _ in range(MOVES):
+    for _ in range(moves):
         click = await players.move(table)
         assert click is not None and click.accepted, fake.summary()
         clicks.append(click)
         await fake.quiet(0.4, timeout=30)
-    return members, clicks, fake.calls[start:]
+    return members, clicks, fake.calls[start:], table
 
 
 def token_edits(fake, calls) -> Counter:
@@ -45,7 +48,7 @@ def token_edits(fake, calls) -> Counter:
 
 async def test_a_turn_that_comes_back_is_shown_through_the_members_last_click(tmp_path):
     async with bot_with_players(tmp_path, random.Random(7)) as (fake, bot, players):
-        members, clicks, calls = await play(fake, players, "t")
+        members, clicks, calls, _ = await play(fake, players, "t")
 
         assert [c.via for c in clicks] == ["dm"] * MOVES, "every member played from their DM"
         made = token_edits(fake, calls)
@@ -58,10 +61,24 @@ async def test_a_turn_that_comes_back_is_shown_through_the_members_last_click(tm
         assert not bot.errors(), "\n".join(bot.errors())
 
 
+async def test_a_bot_killed_and_started_again_still_shows_turns_through_the_members_clicks(tmp_path):
+    async with bot_with_players(tmp_path, random.Random(10)) as (fake, bot, players):
+        members, _, _, table = await play(fake, players, "k", moves=4)  # each member has clicked
+        await bot.kill()
+        await bot.start_ready()
+        _, clicks, calls, _ = await play(fake, players, "k", table=table, moves=6)
+
+        assert [c.via for c in clicks] == ["dm"] * 6, "every member played from their DM"
+        made = token_edits(fake, calls)
+        assert not [c for c in calls if c.label == "dm.message.edit"], "no turn needed the bot's own edit"
+        assert sum(made.values()) >= 5, made  # each turn but the first's, which the last click's answer showed
+        assert not bot.errors(), "\n".join(bot.errors())
+
+
 async def test_an_expired_token_gives_way_to_the_bots_own_edit(tmp_path):
     async with bot_with_players(tmp_path, random.Random(8)) as (fake, bot, players):
         fake.token_life = 0.3  # Discord's 15 minutes, shortened: every token is stale by the next turn
-        _, clicks, calls = await play(fake, players, "x")
+        _, clicks, calls, _ = await play(fake, players, "x")
 
         assert [c.via for c in clicks] == ["dm"] * MOVES, "the DMs still showed each turn"
         refused = [c for c in calls if c.kind == "followup.edit" and c.status == 401]

@@ -201,6 +201,11 @@ async def test_two_shard_processes_a_table_in_one_played_from_dms_in_the_other(t
             await fake.quiet(SETTLE, timeout=60)
             shards = {(s.connection.shard, s.channel_id in fake.model.dm_of.values()) for s in fake.sent.values()}
             assert ((0, 2), True) in shards and ((1, 2), False) in shards, shards  # (shard, count), a DM?
+            # Turns that come back reach DMs through the members' click tokens, which are stored
+            # with each move, whichever process delivers the table.
+            by_token = sum(1 for c in fake.calls if c.kind == "followup.edit" and c.status == 200)
+            by_bot = sum(1 for c in fake.calls if c.label == "dm.message.edit")
+            assert by_token > by_bot, (by_token, by_bot)
             truths = audit.read_tables(url)
             assert sum(c.accepted for c in players.clicks) >= 10
             report = {
