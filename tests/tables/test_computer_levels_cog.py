@@ -125,7 +125,11 @@ async def test_computers_move_at_their_seat_level(simcord_env, simcord_bot, thou
     assert all((s, a) in played for s, _, a in thoughts), "the chooser's moves were played"
 
 
-async def test_a_timed_out_move_is_chosen_at_the_seat_level(simcord_env, simcord_bot, thoughts):
+async def test_a_timed_out_move_is_chosen_at_the_seat_level(simcord_env, simcord_bot, thoughts, monkeypatch):
+    # A fixed deal: with a random one, alice sometimes holds a single card of the suit led to her,
+    # and a forced move is played without asking the chooser (about 1 deal in 50). In this deal
+    # she has four cards to follow with, and the move played without the chooser is another one.
+    monkeypatch.setattr("bot.tables.desk.secrets.randbits", lambda _bits: 424242)
     world = make_world(simcord_env)
     alice = world.members[0]
     lobby = await open_table(world, alice, "donguri", players=3, length="short")
@@ -138,6 +142,7 @@ async def test_a_timed_out_move_is_chosen_at_the_seat_level(simcord_env, simcord
     me = table.seat_of(alice.id)
     engine = await simcord_bot.service.engine(table)
     assert engine.to_act() == [me]
+    assert len(engine.legal_actions(me)) > 1, "alice has a choice: a forced move needs no thought"
     assert thoughts == [], "easy computers play at random, without the chooser"
     before = len(engine.history)
     await simcord_env.advance_time(61)
