@@ -5,6 +5,11 @@ real bot's store) and then updating the clicked message (one UPDATE_MESSAGE resp
 The real bot's durable moves per second are reported as a share of this one's, measured against
 the same fake Discord in the same run.
 
+With ``null_dm_edit = true`` in its config it also edits, after each answer, the message of the
+lane's previous click through that click's interaction token, as the real bot shows the next
+player's turn in their DM (``bot/tables/tokens.py``): the least any bot does per move that answers
+the click and edits the next player's DM (``benchmarks/p1_floor.py``).
+
 Run like the real entry point: ``python -m benchmarks.null_bot --config config.toml`` with
 ``DISCORD_TOKEN``, ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL`` set.
 """
@@ -20,6 +25,7 @@ import tomllib
 
 import aiosqlite
 import discord
+from discord.webhook.async_ import async_context
 
 from bot.main import apply_endpoint_overrides
 
@@ -27,10 +33,12 @@ log = logging.getLogger("tabletop")  # the fake's process helper waits for "tabl
 
 
 class NullBot(discord.Client):
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, dm_edit: bool = False) -> None:
         super().__init__(intents=discord.Intents.default())
         self.database = database
         self.db: aiosqlite.Connection | None = None
+        self.dm_edit = dm_edit
+        self.last_token: dict[int, str] = {}  # channel -> the token of its last click
 
     async def setup_hook(self) -> None:
         self.db = await aiosqlite.connect(self.database)
@@ -54,6 +62,14 @@ class NullBot(discord.Client):
         )
         await self.db.commit()
         await interaction.response.edit_message(content=f"moved: {click}")
+        if self.dm_edit:
+            token = self.last_token.get(interaction.channel_id)
+            self.last_token[interaction.channel_id] = interaction.token
+            if token is not None:  # the same call ``Tokens.edit`` makes
+                await async_context.get().edit_original_interaction_response(
+                    self.application_id, token, session=self.http._HTTPClient__session,
+                    payload={"content": f"your turn: {click}"},
+                )
 
     async def close(self) -> None:
         await super().close()
@@ -69,7 +85,7 @@ def main() -> int:
         config = tomllib.load(f)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     apply_endpoint_overrides(dict(os.environ))
-    bot = NullBot(config["database"])
+    bot = NullBot(config["database"], dm_edit=config.get("null_dm_edit", False))
     asyncio.run(bot.start(os.environ["DISCORD_TOKEN"]))
     return 0
 
