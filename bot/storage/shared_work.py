@@ -97,6 +97,15 @@ class SharedWork:
                     "UPDATE game_tables SET courier = NULL WHERE id = ? AND courier <> ?", (table_id, me)
                 )
 
+    async def paces(self, table_id: int) -> dict[str, float]:
+        """Surface ('message', 'record') -> when it was last edited, by whichever process."""
+        async with self.db.execute("SELECT surface, at FROM paces WHERE table_id = ?", (table_id,)) as cur:
+            return {r["surface"]: r["at"] async for r in cur}
+
+    async def set_pace(self, table_id: int, surface: str, at: float) -> None:
+        await self.db.execute(upsert("paces", ("table_id", "surface", "at"), ("table_id", "surface")), (table_id, surface, at))
+        await self.db.commit()
+
     async def rest_wants(
         self, me: str, wanted: float, used: float, now: float, heard: float, share: Callable[..., int]
     ) -> int:

@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
@@ -237,7 +238,15 @@ class Delivery(Notices, Record):
         self.spend(table.channel_id, peek=True, paced=True)
         await self.edit_table_message(table, render.table_message(table, engine, tr))
         self.message_states[table.id] = state
-        self.message_edited[table.id] = asyncio.get_running_loop().time()
+        await self.edited(table.id, self.message_edited, "message")
+
+    async def edited(self, table_id: int, last: dict[int, float], surface: str) -> None:
+        """A paced surface (the table message, the record) was edited now. With processes sharing
+        the database the time is stored too, so the next process to deliver the table keeps the pace."""
+        last[table_id] = asyncio.get_running_loop().time()
+        store = self.service.store
+        if store.db.shared:
+            await store.set_pace(table_id, surface, time.time())
 
     def paced(self, table: TableRow, last: dict[int, float], pace: float = PACE) -> None:
         """Raise ``Later`` while a running table's surface changed less than its pace ago."""
@@ -360,12 +369,18 @@ class Delivery(Notices, Record):
             await store.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
 
     async def load_shown(self, table_id: int) -> None:
-        """What the table's surfaces show, as the process that delivered them last stored it."""
+        """What the table's surfaces show, and when its paced ones last changed, as the process that
+        delivered them last stored it."""
         self.forget(table_id)
-        for surface, stored in (await self.service.store.shown(table_id)).items():
+        store = self.service.store
+        for surface, stored in (await store.shown(table_id)).items():
             answered = stored.startswith(f"{ANSWERED}:")
             key = (ANSWERED, stored.split(":", 1)[1]) if answered else stored
             self.shown[(table_id, surface)] = key
+        now, wall = asyncio.get_running_loop().time(), time.time()
+        for surface, at in (await store.paces(table_id)).items():
+            last = self.message_edited if surface == "message" else self.record_edited
+            last[table_id] = now - max(0.0, wall - at)
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
         store = self.service.store

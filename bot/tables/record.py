@@ -7,7 +7,6 @@ pass repeated after a crash changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING
 
@@ -79,7 +78,7 @@ class Record(_Base):
             self.recorded_later[table.id] = upto
             return
         last = await store.last_record(table.id)
-        self.record_edited[table.id] = asyncio.get_running_loop().time()
+        await self.edited(table.id, self.record_edited, "record")
         text = "\n".join(lines)
         home = self.messageable(table.home_channel_id)
         fits = last is not None and not last["closed"] and len(last["lines"]) + len(text) < RECORD_LIMIT

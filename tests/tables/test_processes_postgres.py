@@ -219,3 +219,40 @@ async def test_two_shard_processes_a_table_in_one_played_from_dms_in_the_other(t
             for bot in bots:
                 await bot.stop()
                 print(bot)
+
+
+async def test_a_table_passed_between_processes_keeps_the_pace_of_its_message_and_record(tmp_path, pg_cluster):
+    """Clicks reach either of two processes at random, so the table passes from one to the other
+    move after move; its message still changes at most once per 2 s and its record once per 5 s,
+    as with one process (each process remembering only its own edits made about twice as many)."""
+    url = await fresh_database(pg_cluster.url)
+    async with FakeDiscord(token=TOKEN) as fake:
+        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            fake.spread = random.Random(5)
+            players = Players(fake, random.Random(6))
+            (table,) = await open_tables(fake, players, 1)
+            await fake.quiet(SETTLE, timeout=60)
+            began = time.monotonic()
+            moves = 0
+            while time.monotonic() - began < 8.0:  # about 50 moves: the game goes on throughout
+                click = await players.move(table)
+                assert click is not None, fake.summary()
+                moves += click.accepted
+                await asyncio.sleep(0.1)
+            ended = time.monotonic()
+            assert moves >= 30 and not audit.read_tables(url)[table.id].engine.is_terminal()
+            calls = fake.calls_between(began, ended)
+            assert len({id(c.sent.connection) for c in players.clicks[-moves:]}) == 2, "both processes took clicks"
+            edits = [c for c in calls if c.label == "channel.message.edit" and c.channel_id == str(table.channel.id)]
+            records = [c for c in calls if c.place == "thread" and c.kind.startswith("message.")]
+            seconds = ended - began
+            assert len(edits) <= seconds / 2 + 1, (len(edits), seconds, moves)
+            assert len(records) <= seconds / 5 + 1, (len(records), seconds, moves)
+            assert not [e for bot in bots for e in bot.errors()]
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)
