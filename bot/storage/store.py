@@ -107,6 +107,7 @@ class TableRow:
     talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
     due_claim: float | None = None
     courier: str | None = None
+    redraw: int = 0  # the table message must be drawn again (migration 017)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -286,6 +287,23 @@ class Store(SharedWork, SurfaceRows):
             f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
             (*fields.values(), table_id),
         )
+        await self.db.commit()
+
+    async def redraw_if_moved(self, table_id: int, version: int) -> bool:
+        """After a drawing of the table message from ``version`` reached Discord: when the table has
+        moved on since, another drawing may have reached Discord first and been covered by this one,
+        so the next pass draws the message again. True when it must."""
+        async with self.db.execute(
+            "UPDATE game_tables SET redraw = redraw + 1, dirty = 1 WHERE id = ? AND version <> ?",
+            (table_id, version),
+        ) as cur:
+            moved = cur.rowcount > 0
+        await self.db.commit()
+        return moved
+
+    async def redrawn(self, table_id: int, redraw: int) -> None:
+        """The redraw asked for (``redraw`` as read before drawing) is done, unless asked again since."""
+        await self.db.execute("UPDATE game_tables SET redraw = 0 WHERE id = ? AND redraw = ?", (table_id, redraw))
         await self.db.commit()
 
     async def clear_dirty(self, table_id: int, version: int, recorded: int | None = None) -> None:

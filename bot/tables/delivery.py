@@ -232,7 +232,7 @@ class Delivery(Notices, Record):
         """The table message of a running or finished table, rendered only when what it shows may
         have changed and the channel's budget allows an edit now."""
         state = self.message_state(table, engine)
-        if not table.message_id or self.message_states.get(table.id) == state:
+        if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
@@ -260,7 +260,7 @@ class Delivery(Notices, Record):
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         """Edit the table message, unless it already shows exactly this; post it again if deleted."""
         key = fingerprint(rendered)
-        if not table.message_id or self.shown.get((table.id, TABLE_MESSAGE)) == key:
+        if not table.message_id or (self.shown.get((table.id, TABLE_MESSAGE)) == key and not table.redraw):
             return
         channel = self.messageable(table.channel_id)
         with self.spending(table.channel_id, paced=True):
@@ -271,6 +271,17 @@ class Delivery(Notices, Record):
                 message = await channel.send(**rendered.send_kwargs())
                 await self.service.store.update_table(table.id, message_id=message.id)
         await self.mark(table.id, TABLE_MESSAGE, key)
+        await self.drawn(table)
+
+    async def drawn(self, table: TableRow) -> None:
+        """The table message, drawn from ``table``, reached Discord. A drawing from a later version
+        (a click's answer, or another process's pass) may have reached it first and be covered now:
+        if the table moved on, the next pass draws it again whatever the fingerprints say."""
+        store = self.service.store
+        if table.redraw:
+            await store.redrawn(table.id, table.redraw)
+        if await store.redraw_if_moved(table.id, table.version):
+            self.request(table.id)
 
     # ---- hands by DM --------------------------------------------------------------------------------
     async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:

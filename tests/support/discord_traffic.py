@@ -166,7 +166,8 @@ CLOSED_DMS = 50007  # "Cannot send messages to this user"
 
 @dataclass
 class Fault:
-    """Make matching calls fail (``status``) and/or answer late (``delay`` seconds).
+    """Make matching calls fail (``status``) and/or answer late (``delay`` seconds before the call
+    is carried out, ``after`` seconds once it is).
 
     A call matches when every given filter does: ``kind`` (a prefix of :attr:`Call.label`, e.g.
     ``"dm.message.edit"`` or ``"channel.message"``), ``method``, ``path`` (a regex searched in the
@@ -182,6 +183,7 @@ class Fault:
     retry_after: float = 0.05
     is_global: bool = False
     delay: float = 0.0
+    after: float = 0.0  # seconds between doing what the call asked and answering it (a slow way back)
     times: int | None = None
     hits: list[Call] = field(default_factory=list)
 

@@ -357,16 +357,20 @@ class FakeDiscord:
         refused = self.channel_limit.check(call) if self.channel_limit else None
         if refused is not None:
             return self._done(call, refused)
+        after = 0.0
         for fault in list(self.faults):
             if fault.matches(call):
                 fault.hits.append(call)
                 if fault.delay:
                     await asyncio.sleep(fault.delay)
+                after = max(after, fault.after)
                 response = fault.response()
                 if response is not None:
                     return self._done(call, response)
         try:
             response = await handler(request)
+            if after:
+                await asyncio.sleep(after)
         except (web.HTTPNotFound, web.HTTPMethodNotAllowed):
             log.warning("fake Discord: no route for %s %s", request.method, request.path_qs)
             self.unknown.append(f"{request.method} {request.path_qs}")
