@@ -293,13 +293,13 @@ class Store(SharedWork, SurfaceRows):
         """After a drawing of the table message from ``version`` reached Discord: when the table has
         moved on since, another drawing may have reached Discord first and been covered by this one,
         so the next pass draws the message again. True when it must."""
-        async with self.db.execute(
-            "UPDATE game_tables SET redraw = redraw + 1, dirty = 1 WHERE id = ? AND version <> ?",
-            (table_id, version),
-        ) as cur:
-            moved = cur.rowcount > 0
+        async with self.db.execute("SELECT version FROM game_tables WHERE id = ?", (table_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None or row["version"] == version:
+            return False  # the usual case: a read, no write
+        await self.db.execute("UPDATE game_tables SET redraw = redraw + 1, dirty = 1 WHERE id = ?", (table_id,))
         await self.db.commit()
-        return moved
+        return True
 
     async def redrawn(self, table_id: int, redraw: int) -> None:
         """The redraw asked for (``redraw`` as read before drawing) is done, unless asked again since."""

@@ -271,16 +271,15 @@ class Delivery(Notices, Record):
                 message = await channel.send(**rendered.send_kwargs())
                 await self.service.store.update_table(table.id, message_id=message.id)
         await self.mark(table.id, TABLE_MESSAGE, key)
+        if table.redraw:
+            await self.service.store.redrawn(table.id, table.redraw)
         await self.drawn(table)
 
     async def drawn(self, table: TableRow) -> None:
         """The table message, drawn from ``table``, reached Discord. A drawing from a later version
         (a click's answer, or another process's pass) may have reached it first and be covered now:
         if the table moved on, the next pass draws it again whatever the fingerprints say."""
-        store = self.service.store
-        if table.redraw:
-            await store.redrawn(table.id, table.redraw)
-        if await store.redraw_if_moved(table.id, table.version):
+        if await self.service.store.redraw_if_moved(table.id, table.version):
             self.request(table.id)
 
     # ---- hands by DM --------------------------------------------------------------------------------

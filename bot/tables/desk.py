@@ -6,7 +6,6 @@ Every reply to a member is ephemeral and in that member's language; every refusa
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import secrets
 from typing import TYPE_CHECKING
@@ -161,7 +160,7 @@ class Desk(Opening):
         if self.on_table_message(interaction, table):
             await update(interaction, **rendered.edit_kwargs())
             await self.delivery.mark(table.id, TABLE_MESSAGE, fingerprint(rendered), clicked=True)
-            await self.delivery.drawn(dataclasses.replace(table, redraw=0))
+            await self.delivery.drawn(table)
         else:
             await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
         await self.delivery.refresh(table.id)
