@@ -76,6 +76,8 @@ class TabletopBot(commands.Bot):
         self.service = TableService(self.store, now=clock_now)
         self.delivery = Delivery(self)
         self.delivery.budgets.guard(self.http)  # every request counts towards Discord's 50 a second
+        if self.store.db.shared:  # a channel's calls are counted for all the processes
+            self.delivery.budgets.shared = self.store
         self.computers = Computers(self)
         self.desk = Desk(self, self.service)
         self.speech = Speech(self)

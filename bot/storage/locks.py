@@ -12,7 +12,7 @@ import zlib
 from collections import defaultdict
 from collections.abc import AsyncIterator
 
-TABLE, TOURNAMENT, DELIVERY, MIGRATE, RATINGS, TIMERS, EVENT_DESK, EVENT_LIVE, REST = 1, 2, 3, 4, 5, 6, 7, 8, 9
+TABLE, TOURNAMENT, DELIVERY, MIGRATE, RATINGS, TIMERS, EVENT_DESK, EVENT_LIVE, REST, CHANNEL = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 
 
 def key_of(*parts: object) -> int:

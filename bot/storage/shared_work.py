@@ -5,7 +5,8 @@
 * The process delivering a table is noted (``courier``), with what each of the table's Discord
   surfaces shows (``shown``), so the next process to deliver it edits only what changed.
 * Work a dead process left behind is found by how long it has waited.
-* Discord's global limit is split by how many REST calls each process wanted (``rest_wants``).
+* Discord's global limit is split by how many REST calls each process wanted (``rest_wants``), and
+  each channel's calls are counted for all of them (``channel_calls``).
 
 With SQLite one process owns the file; the claims cost one statement per due table, and the rest
 is not used.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.storage.dialect import upsert
-from bot.storage.locks import REST
+from bot.storage.locks import CHANNEL, REST, key_of
 
 if TYPE_CHECKING:
     from bot.storage.connection import Connection
@@ -126,3 +127,26 @@ class SharedWork:
             )
             await self.db.execute("DELETE FROM rest_wants WHERE updated_at < ?", (now - 60,))
         return mine
+
+    async def take_channel_call(self, channel_id: int, now: float, span: float, budget: int) -> tuple[int | None, float]:
+        """Count one call in a channel for every process, one process at a time (a lock per channel):
+        ``(its row's id, 0)``, or ``(None, seconds until the oldest of the last ``span`` seconds'
+        ``budget`` calls leaves the window)``. Rows past the window are dropped on the way."""
+        async with self.db.transaction():
+            await self.db.xact_lock(CHANNEL, key_of(channel_id))
+            await self.db.execute("DELETE FROM channel_calls WHERE at <= ?", (now - span,))
+            async with self.db.execute(
+                "SELECT at FROM channel_calls WHERE channel_id = ? ORDER BY at LIMIT ?", (channel_id, budget)
+            ) as cur:
+                dates = [r["at"] for r in await cur.fetchall()]
+            if len(dates) >= budget:
+                return None, dates[0] + span - now
+            async with self.db.execute(
+                "INSERT INTO channel_calls (channel_id, at) VALUES (?, ?) RETURNING id", (channel_id, now)
+            ) as cur:
+                return (await cur.fetchone())["id"], 0.0
+
+    async def channel_call_ended(self, call: int, at: float) -> None:
+        """The call's answer came back: Discord counted it no later than this."""
+        await self.db.execute("UPDATE channel_calls SET at = ? WHERE id = ?", (at, call))
+        await self.db.commit()

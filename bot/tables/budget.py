@@ -5,6 +5,8 @@ per 5 s. A bot token makes at most 50 requests a second in all; interaction resp
 counted. Past the first, Discord answers 429 and that edit waits. Past the second, every request
 of the bot waits, and repeated 429s count towards Discord's temporary ban for invalid requests.
 So calls are counted here, and a surface over a limit is shown later with the latest state.
+Processes sharing a database count each channel's calls there as well (``shared``): a channel
+where two processes deliver tables, or a member's DM, gets no more from both than from one.
 
 Under the bot-wide limit there are two kinds of call: those players wait on (their hand DM, the
 turn ping) and those that show the table to everyone (its message and record). Either kind may use
@@ -24,6 +26,7 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -73,6 +76,8 @@ class Budgets:
         self.calls: dict[int, deque[list]] = {}  # channel -> its calls
         self.recent: deque[list] = deque()  # the process's calls
         self.waiting = {False: 0.0, True: 0.0}  # kind (paced?) -> until when it counts as refused
+        #: With processes sharing the database: the store that counts each channel's calls for all.
+        self.shared: Any = None
 
     def spend(self, channel_id: int | None, *, peek: bool = False, paced: bool = False) -> list | None:
         """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
@@ -132,18 +137,42 @@ class Budgets:
         made = len(self.pruned(now))
         return made + (whole if refused else 0), made
 
-    @contextlib.contextmanager
-    def spending(self, channel_id: int | None, *, paced: bool = False) -> Iterator[None]:
+    @contextlib.asynccontextmanager
+    async def spending(self, channel_id: int | None, *, paced: bool = False) -> AsyncIterator[None]:
         """``spend`` for the call made inside, dated when it has ended. Discord counts a call when it
         arrives, and a call can start well after it was counted here (an intent committed first, a
         busy event loop): dated at its start, it could leave the count before Discord's own did."""
         date = self.spend(channel_id, paced=paced)
+        call = None
+        if self.shared is not None and channel_id is not None:
+            call = await self._shared(channel_id, date)
         token = _counted.set([date])
         try:
             yield
         finally:
             _counted.reset(token)
             date[0] = asyncio.get_running_loop().time()
+            if call is not None:
+                await self.shared.channel_call_ended(call, time.time())
+
+    async def _shared(self, channel_id: int, date: list) -> int:
+        """Count the call in the channel for every process too; if the others have spent its budget,
+        take back this process's count and raise ``Later``."""
+        span = CHANNEL_WINDOW + CHANNEL_SLACK
+        try:
+            call, wait = await self.shared.take_channel_call(channel_id, time.time(), span, self.channel_budget)
+        except BaseException:
+            self._unspend(channel_id, date)
+            raise
+        if call is None:
+            self._unspend(channel_id, date)
+            raise Later(max(wait, 0.02))
+        return call
+
+    def _unspend(self, channel_id: int, date: list) -> None:
+        for calls in (self.calls.get(channel_id), self.recent):
+            if calls is not None and any(d is date for d in calls):
+                calls.remove(date)
 
     @contextlib.asynccontextmanager
     async def admitted(self, *, paced: bool = False) -> AsyncIterator[None]:

@@ -263,7 +263,7 @@ class Delivery(Notices, Record):
         if not table.message_id or (self.shown.get((table.id, TABLE_MESSAGE)) == key and not table.redraw):
             return
         channel = self.messageable(table.channel_id)
-        with self.spending(table.channel_id, paced=True):
+        async with self.spending(table.channel_id, paced=True):
             try:
                 await self.edit_message(table.channel_id, table.message_id, **rendered.edit_kwargs())
             except discord.NotFound:
@@ -313,12 +313,12 @@ class Delivery(Notices, Record):
                 except discord.HTTPException:  # expired, or refused: the bot's own edit follows
                     raise Later(0.05) from None
             elif row is not None:
-                with self.spending(row["channel_id"]):
+                async with self.spending(row["channel_id"]):
                     await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
                 dm = await self.dm_channel(user_id)
                 surface = f"dm:{seat}:{deal}"
-                with self.spending(dm.id):  # a new deal's DM counts in its channel's budget
+                async with self.spending(dm.id):  # a new deal's DM counts in its channel's budget
                     message, sent = await self.outbox.send_once(
                         table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
                         lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),

@@ -42,7 +42,7 @@ class Notices:
         store = self.service.store
         home = self.messageable(table.home_channel_id)
         if table.ping_message_id:
-            with self.spending(table.home_channel_id):
+            async with self.spending(table.home_channel_id):
                 try:
                     await home.get_partial_message(table.ping_message_id).delete()
                 except discord.NotFound:
@@ -54,7 +54,7 @@ class Notices:
         tr = Lang(table.language)
         when = render.timestamp(table.deadline) if table.deadline else ""
         text = ping_text(waiting, "clock.turn_ping", tr, when)
-        with self.spending(table.home_channel_id):
+        async with self.spending(table.home_channel_id):
             message, _ = await self.outbox.send_once(
                 table.id, f"ping:{table.turn_no}", home, table.home_channel_id, says(text),
                 lambda: home.send(text, allowed_mentions=discord.AllowedMentions(users=True)),

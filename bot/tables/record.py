@@ -87,7 +87,7 @@ class Record(_Base):
             # message, which is then closed; the next deal's lines start a new message. The edit
             # shows the stored lines plus these, so repeating it after a crash changes nothing.
             text = f"{last['lines']}\n{text}"
-            with self.spending(table.home_channel_id, paced=True):
+            async with self.spending(table.home_channel_id, paced=True):
                 await self.edit_message(table.home_channel_id, last["message_id"], content=text)
             async with store.transaction():
                 await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
@@ -103,7 +103,7 @@ class Record(_Base):
         full = pieces[:-1]  # the same pieces whatever lines come later
         first = full.index(last["lines"]) + 1 if last is not None and last["lines"] in full else 0
         for i, chunk in enumerate(pieces[first:], first):
-            with self.spending(table.home_channel_id, paced=True):
+            async with self.spending(table.home_channel_id, paced=True):
                 part += 1
                 message, _ = await self.outbox.send_once(
                     table.id, f"record:{part}", home, table.home_channel_id, says(chunk),

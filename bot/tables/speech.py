@@ -108,7 +108,7 @@ class Speech:
                 return
             key = "speech.not_seated" if seat is None else "speech.not_your_turn"
             try:  # the why is skipped when the bot is busy: a flood of messages must not crowd out hands
-                with delivery.spending(None):
+                async with delivery.spending(None):
                     await message.author.send(tr(key, channel=message.channel.mention))
             except (Later, discord.HTTPException):
                 pass

@@ -22,7 +22,7 @@ def delivery_at(monkeypatch, now: list[float], budget: int) -> Delivery:
 async def test_a_slow_call_counts_from_when_it_ended(monkeypatch):
     now = [100.0]
     delivery = delivery_at(monkeypatch, now, budget=1)
-    with delivery.spending(CHANNEL):
+    async with delivery.spending(CHANNEL):
         now[0] += 2.0  # the call reached Discord as late as this
     now[0] = 100.0 + CHANNEL_WINDOW + CHANNEL_SLACK + 0.1  # past its start's window, not its end's
     with pytest.raises(Later) as later:
@@ -36,7 +36,7 @@ async def test_the_budget_allows_five_calls_per_window_and_tells_when_the_next_f
     now = [0.0]
     delivery = delivery_at(monkeypatch, now, budget=5)
     for _ in range(5):
-        with delivery.spending(CHANNEL):
+        async with delivery.spending(CHANNEL):
             now[0] += 0.1
     with pytest.raises(Later) as later:
         delivery.spend(CHANNEL, peek=True)
@@ -49,7 +49,8 @@ async def test_the_budget_allows_five_calls_per_window_and_tells_when_the_next_f
 async def test_a_call_that_failed_still_counts(monkeypatch):
     now = [0.0]
     delivery = delivery_at(monkeypatch, now, budget=1)
-    with pytest.raises(RuntimeError), delivery.spending(CHANNEL):
-        raise RuntimeError("502")
+    with pytest.raises(RuntimeError):
+        async with delivery.spending(CHANNEL):
+            raise RuntimeError("502")
     with pytest.raises(Later):
         delivery.spend(CHANNEL)

@@ -71,7 +71,10 @@ async def test_a_bot_killed_and_started_again_still_shows_turns_through_the_memb
         assert [c.via for c in clicks] == ["dm"] * 6, "every member played from their DM"
         made = token_edits(fake, calls)
         assert not [c for c in calls if c.label == "dm.message.edit"], "no turn needed the bot's own edit"
-        assert sum(made.values()) >= 5, made  # each turn but the first's, which the last click's answer showed
+        # Each turn that passed to another member was shown through a token (a member who won the
+        # trick leads the next: the answer to their own click showed that turn).
+        passed = sum(1 for a, b in zip(clicks, clicks[1:], strict=False) if a.user.id != b.user.id)
+        assert passed >= 2 and sum(made.values()) >= passed, (made, passed)
         assert not bot.errors(), "\n".join(bot.errors())
 
 

@@ -18,6 +18,7 @@ import asyncpg
 from tests.support import audit
 from tests.support.bot_process import TOKEN, bot_processes
 from tests.support.discord_gateway import shard_of
+from tests.support.discord_traffic import most_within
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Click, Players, Table, keep_playing
 from tests.support.postgres import fresh_database
@@ -251,6 +252,51 @@ async def test_a_table_passed_between_processes_keeps_the_pace_of_its_message_an
             seconds = ended - began
             assert len(edits) <= seconds / 2 + 1, (len(edits), seconds, moves)
             assert len(records) <= seconds / 5 + 1, (len(records), seconds, moves)
+            assert not [e for bot in bots for e in bot.errors()]
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)
+
+
+async def test_processes_delivering_tables_in_one_channel_keep_its_budget_together(tmp_path, pg_cluster):
+    """Three tables share a channel, and their clicks reach either of two processes at random. Each
+    table message keeps its pace (one edit per 2 s), so together they would make 7 or 8 edits in
+    5 s; the channel still gets at most 5, as with one process. (Each process counting only its
+    own calls let through up to 8.)"""
+    url = await fresh_database(pg_cluster.url)
+    async with FakeDiscord(token=TOKEN) as fake:
+        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            fake.spread = random.Random(7)
+            players = Players(fake, random.Random(8))
+            channel = fake.add_text_channel("games-shared")
+            tables = []
+            for _ in range(3):
+                members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(3)]
+                tables.append(await players.open_donguri(channel, members))
+            for table in tables:
+                await players.wait_started(table, timeout=60)
+            await fake.quiet(SETTLE, timeout=60)
+            began = time.monotonic()
+            moves = 0
+            playing = list(tables)
+            while playing and time.monotonic() - began < 10.0:
+                for table in list(playing):
+                    click = await players.move(table)
+                    if click is None:  # the game is over
+                        assert audit.read_tables(url)[table.id].engine.is_terminal(), fake.summary()
+                        playing.remove(table)
+                    else:
+                        moves += click.accepted
+            await fake.quiet(SETTLE, timeout=60)
+            calls = [c for c in fake.calls_between(began, time.monotonic()) if c.channel_id == str(channel.id)]
+            assert moves >= 30 and len(calls) >= 6, (moves, len(calls))
+            assert most_within([c.at for c in calls], 5.0) <= 5, sorted(round(c.at - began, 2) for c in calls)
+            truths = audit.read_tables(url)
+            assert not audit.stale(players, tables, truths)  # the final state is shown all the same
             assert not [e for bot in bots for e in bot.errors()]
         finally:
             for bot in bots:

@@ -20,13 +20,13 @@ async def test_a_record_put_off_between_two_messages_sends_the_rest_once(simcord
     spending = delivery.spending
     record_sends: list[int] = []
 
-    @contextlib.contextmanager
-    def put_off_once(channel_id, *, paced=False):
+    @contextlib.asynccontextmanager
+    async def put_off_once(channel_id, *, paced=False):
         if paced and channel_id != world.channel.id:  # the record, in the table's thread
             record_sends.append(channel_id)
             if len(record_sends) == PUT_OFF_AT:
                 raise Later(0.05)  # the thread's budget is spent
-        with spending(channel_id, paced=paced):
+        async with spending(channel_id, paced=paced):
             yield
 
     # The computers play the whole game before any pass shows it: one long batch for the record.

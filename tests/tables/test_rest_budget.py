@@ -73,7 +73,7 @@ async def test_no_second_holds_more_calls_than_the_budget(now):
         for paced in (step % 2 == 0, step % 2 == 1):
             for _ in range(3):
                 try:
-                    with budgets.spending(channel, paced=paced):
+                    async with budgets.spending(channel, paced=paced):
                         pass
                 except Later:
                     break
@@ -150,10 +150,10 @@ async def test_every_request_of_the_client_waits_for_room_whoever_makes_it():
 
 async def test_a_call_counted_by_a_pass_is_not_counted_twice_but_a_second_call_is():
     budgets, http, transport = guarded(5)
-    with budgets.spending(1):  # the delivery worker counted its edit before rendering it
+    async with budgets.spending(1):  # the delivery worker counted its edit before rendering it
         await http.send_message(1, params=_params())
     assert len(budgets.recent) == 1
-    with budgets.spending(2):  # a hand to a member whose DM must be opened first: two calls
+    async with budgets.spending(2):  # a hand to a member whose DM must be opened first: two calls
         await http.start_private_message(7)
         await http.send_message(2, params=_params())
     assert len(budgets.recent) == 3
