@@ -131,10 +131,11 @@ class SharedWork:
     async def take_channel_call(self, channel_id: int, now: float, span: float, budget: int) -> tuple[int | None, float]:
         """Count one call in a channel for every process, one process at a time (a lock per channel):
         ``(its row's id, 0)``, or ``(None, seconds until the oldest of the last ``span`` seconds'
-        ``budget`` calls leaves the window)``. Rows past the window are dropped on the way."""
+        ``budget`` calls leaves the window)``. The channel's rows past the window are dropped on the
+        way (only its own: two processes deleting each other's rows could deadlock)."""
         async with self.db.transaction():
             await self.db.xact_lock(CHANNEL, key_of(channel_id))
-            await self.db.execute("DELETE FROM channel_calls WHERE at <= ?", (now - span,))
+            await self.db.execute("DELETE FROM channel_calls WHERE channel_id = ? AND at <= ?", (channel_id, now - span))
             async with self.db.execute(
                 "SELECT at FROM channel_calls WHERE channel_id = ? ORDER BY at LIMIT ?", (channel_id, budget)
             ) as cur:
@@ -149,4 +150,9 @@ class SharedWork:
     async def channel_call_ended(self, call: int, at: float) -> None:
         """The call's answer came back: Discord counted it no later than this."""
         await self.db.execute("UPDATE channel_calls SET at = ? WHERE id = ?", (at, call))
+        await self.db.commit()
+
+    async def prune_channel_calls(self, before: float) -> None:
+        """Drop the calls of channels nobody has written to since ``before``."""
+        await self.db.execute("DELETE FROM channel_calls WHERE at < ?", (before,))
         await self.db.commit()

@@ -4,13 +4,14 @@ state, a finished table not yet rated, and deadlines set by other processes, whi
 timer does not know of.
 
 At start-up each process recovers what is stored (``TabletopBot._recover``); this repeats the
-check while it runs. With SQLite one process owns the database, and this does not run.
+check while it runs, and drops the counts of channels gone quiet. With SQLite one process owns the database, and this does not run.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -47,6 +48,7 @@ class Sweep:
         for table_id in lagging:
             self.bot.delivery.request(table_id)
         await self.bot.scheduler.rearm()
+        await self.bot.store.prune_channel_calls(time.time() - 60)  # channels gone quiet (``budget``)
 
     async def stop(self) -> None:
         if self.task is not None:

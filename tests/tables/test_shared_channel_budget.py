@@ -85,3 +85,20 @@ async def test_a_call_that_failed_still_counts_for_the_other_process(database, m
         monkeypatch.undo()
         for one in (a, b):
             await one.shared.close()
+
+
+async def test_the_counts_of_channels_gone_quiet_are_dropped(database):
+    store = await Store.open(database)
+    try:
+        for channel, at in ((1, 1000.0), (1, 1001.0), (2, 1050.0)):
+            call, _ = await store.take_channel_call(channel, at, CHANNEL_WINDOW, 5)
+            assert call is not None
+        await store.prune_channel_calls(1040.0)
+        async with store.db.execute("SELECT channel_id FROM channel_calls ORDER BY id") as cur:
+            assert [r["channel_id"] for r in await cur.fetchall()] == [2]
+        # A channel's own old calls go when it is next counted, whatever the others'.
+        await store.take_channel_call(2, 1060.0, CHANNEL_WINDOW, 5)
+        async with store.db.execute("SELECT at FROM channel_calls ORDER BY id") as cur:
+            assert [r["at"] for r in await cur.fetchall()] == [1060.0]
+    finally:
+        await store.close()
