@@ -10,6 +10,7 @@ stale, every record line once, one hand DM per seat per deal, no error logged.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 
@@ -38,6 +39,24 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: in
     for table in tables:
         await players.wait_started(table, timeout=60)  # three bots, PostgreSQL and other tests share two cores
     return tables
+
+
+@contextlib.asynccontextmanager
+async def two_processes(tmp_path, pg_cluster, seed: int):
+    """Two bot processes on a fresh database, each click reaching one of them at random:
+    (fake Discord, players, database URL, processes); the processes are stopped at the end."""
+    url = await fresh_database(pg_cluster.url)
+    async with FakeDiscord(token=TOKEN) as fake:
+        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            fake.spread = random.Random(seed)
+            yield fake, Players(fake, random.Random(seed + 1)), url, bots
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)
 
 
 async def double_click(players: Players, table: Table) -> list[Click]:
@@ -226,79 +245,57 @@ async def test_a_table_passed_between_processes_keeps_the_pace_of_its_message_an
     """Clicks reach either of two processes at random, so the table passes from one to the other
     move after move; its message still changes at most once per 2 s and its record once per 5 s,
     as with one process (each process remembering only its own edits made about twice as many)."""
-    url = await fresh_database(pg_cluster.url)
-    async with FakeDiscord(token=TOKEN) as fake:
-        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
-        try:
-            for bot in bots:
-                await bot.start_ready()
-            fake.spread = random.Random(5)
-            players = Players(fake, random.Random(6))
-            (table,) = await open_tables(fake, players, 1)
-            await fake.quiet(SETTLE, timeout=60)
-            began = time.monotonic()
-            moves = 0
-            while time.monotonic() - began < 8.0:  # about 50 moves: the game goes on throughout
-                click = await players.move(table)
-                assert click is not None, fake.summary()
-                moves += click.accepted
-                await asyncio.sleep(0.1)
-            ended = time.monotonic()
-            assert moves >= 30 and not audit.read_tables(url)[table.id].engine.is_terminal()
-            calls = fake.calls_between(began, ended)
-            assert len({id(c.sent.connection) for c in players.clicks[-moves:]}) == 2, "both processes took clicks"
-            edits = [c for c in calls if c.label == "channel.message.edit" and c.channel_id == str(table.channel.id)]
-            records = [c for c in calls if c.place == "thread" and c.kind.startswith("message.")]
-            seconds = ended - began
-            assert len(edits) <= seconds / 2 + 1, (len(edits), seconds, moves)
-            assert len(records) <= seconds / 5 + 1, (len(records), seconds, moves)
-            assert not [e for bot in bots for e in bot.errors()]
-        finally:
-            for bot in bots:
-                await bot.stop()
-                print(bot)
+    async with two_processes(tmp_path, pg_cluster, seed=5) as (fake, players, url, bots):
+        (table,) = await open_tables(fake, players, 1)
+        await fake.quiet(SETTLE, timeout=60)
+        began = time.monotonic()
+        moves = 0
+        while time.monotonic() - began < 8.0:  # about 50 moves: the game goes on throughout
+            click = await players.move(table)
+            assert click is not None, fake.summary()
+            moves += click.accepted
+            await asyncio.sleep(0.1)
+        ended = time.monotonic()
+        assert moves >= 30 and not audit.read_tables(url)[table.id].engine.is_terminal()
+        calls = fake.calls_between(began, ended)
+        assert len({id(c.sent.connection) for c in players.clicks[-moves:]}) == 2, "both processes took clicks"
+        edits = [c for c in calls if c.label == "channel.message.edit" and c.channel_id == str(table.channel.id)]
+        records = [c for c in calls if c.place == "thread" and c.kind.startswith("message.")]
+        seconds = ended - began
+        assert len(edits) <= seconds / 2 + 1, (len(edits), seconds, moves)
+        assert len(records) <= seconds / 5 + 1, (len(records), seconds, moves)
+        assert not [e for bot in bots for e in bot.errors()]
 
 
 async def test_processes_delivering_tables_in_one_channel_keep_its_budget_together(tmp_path, pg_cluster):
     """Three tables share a channel, and their clicks reach either of two processes at random. Each
     table message keeps its pace (one edit per 2 s), so together they would make 7 or 8 edits in
     5 s; the channel still gets at most 5, as with one process. (Each process counting only its
-    own calls let through up to 8.)"""
-    url = await fresh_database(pg_cluster.url)
-    async with FakeDiscord(token=TOKEN) as fake:
-        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
-        try:
-            for bot in bots:
-                await bot.start_ready()
-            fake.spread = random.Random(7)
-            players = Players(fake, random.Random(8))
-            channel = fake.add_text_channel("games-shared")
-            tables = []
-            for _ in range(3):
-                members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(3)]
-                tables.append(await players.open_donguri(channel, members))
-            for table in tables:
-                await players.wait_started(table, timeout=60)
-            await fake.quiet(SETTLE, timeout=60)
-            began = time.monotonic()
-            moves = 0
-            playing = list(tables)
-            while playing and time.monotonic() - began < 10.0:
-                for table in list(playing):
-                    click = await players.move(table)
-                    if click is None:  # the game is over
-                        assert audit.read_tables(url)[table.id].engine.is_terminal(), fake.summary()
-                        playing.remove(table)
-                    else:
-                        moves += click.accepted
-            await fake.quiet(SETTLE, timeout=60)
-            calls = [c for c in fake.calls_between(began, time.monotonic()) if c.channel_id == str(channel.id)]
-            assert moves >= 30 and len(calls) >= 6, (moves, len(calls))
-            assert most_within([c.at for c in calls], 5.0) <= 5, sorted(round(c.at - began, 2) for c in calls)
-            truths = audit.read_tables(url)
-            assert not audit.stale(players, tables, truths)  # the final state is shown all the same
-            assert not [e for bot in bots for e in bot.errors()]
-        finally:
-            for bot in bots:
-                await bot.stop()
-                print(bot)
+    own calls let through 10.)"""
+    async with two_processes(tmp_path, pg_cluster, seed=7) as (fake, players, url, bots):
+        channel = fake.add_text_channel("games-shared")
+        tables = []
+        for _ in range(3):
+            members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(3)]
+            tables.append(await players.open_donguri(channel, members))
+        for table in tables:
+            await players.wait_started(table, timeout=60)
+        await fake.quiet(SETTLE, timeout=60)
+        began = time.monotonic()
+        moves = 0
+        playing = list(tables)
+        while playing and time.monotonic() - began < 10.0:
+            for table in list(playing):
+                click = await players.move(table)
+                if click is None:  # the game is over
+                    assert audit.read_tables(url)[table.id].engine.is_terminal(), fake.summary()
+                    playing.remove(table)
+                else:
+                    moves += click.accepted
+        await fake.quiet(SETTLE, timeout=60)
+        calls = [c for c in fake.calls_between(began, time.monotonic()) if c.channel_id == str(channel.id)]
+        assert moves >= 30 and len(calls) >= 6, (moves, len(calls))
+        assert most_within([c.at for c in calls], 5.0) <= 5, sorted(round(c.at - began, 2) for c in calls)
+        truths = audit.read_tables(url)
+        assert not audit.stale(players, tables, truths)  # the final state is shown all the same
+        assert not [e for bot in bots for e in bot.errors()]
