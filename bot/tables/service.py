@@ -119,9 +119,13 @@ class TableService(LobbyOps, SeatOps):
             return cached[1]
         if cached is not None:
             # Another process sharing the database moved on: play its actions on the cached engine.
+            # Another reader here may catch the same engine up while this one waits for the log:
+            # only the actions it still lacks are played (played twice, a card dealt again in the
+            # next deal could be accepted a second time, and the engine run ahead of the log).
             engine = cached[1]
+            start = len(engine.history)
             try:
-                for seat, action in await self.store.actions(table.id, len(engine.history)):
+                for seat, action in (await self.store.actions(table.id, start))[len(engine.history) - start :]:
                     engine.apply(seat, action)
             except IllegalAction:
                 self.forget(table.id)

@@ -46,13 +46,15 @@ async def two(pg_cluster):
         await store.close()
 
 
-async def started_table(service: TableService, players: int = 2, game: str = "othello_torite", **extra) -> int:
+async def started_table(
+    service: TableService, players: int = 2, game: str = "othello_torite", seed: int = 5, **extra
+) -> int:
     table = await service.open(
         game, guild_id=1, channel_id=2, host=(10, "p0"), size=players, options={}, language="en", **extra
     )
     for i in range(1, players):
         await service.join(table.id, (10 + i, f"p{i}"))
-    await service.start(table.id, None, seed=5)
+    await service.start(table.id, None, seed=seed)
     return table.id
 
 
@@ -175,3 +177,43 @@ async def test_a_tournament_round_opens_once_when_two_processes_finish_it(two):
     assert len(refused) == 1 and isinstance(refused[0], UserError), opened
     rounds = [r.round for r in await services[0].store.round_tables(event.id)]
     assert rounds.count(2) == rounds.count(1) and (await services[1].get(event.id)).round == 2
+
+
+async def play_first_legal(service: TableService, table_id: int) -> None:
+    table = await service.table(table_id)
+    engine = await service.engine(table)
+    seat = engine.to_act()[0]
+    await service.act(table_id, table.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0])
+
+
+async def test_two_readers_catching_up_one_engine_play_each_action_once(two):
+    """Another process moved on, and two readers here (a click and the delivery worker, say) catch
+    this process's engine up at once, each waiting for the log. Here the action they lack ended
+    the deal, and the next deal gave its player the same card and the lead: the second reader's
+    copy of it was accepted, the engine ran one action ahead of the log, and the next move was
+    stored past a gap, in a log no replay accepts."""
+    a, b = TableService(two[0]), TableService(two[1])
+    # Seed 4, each seat playing its first legal card: the deal's last card is dealt again to the
+    # seat that played it, which leads the next deal.
+    table_id = await started_table(a, players=3, game="donguri", seed=4)
+    while True:
+        engine = await a.engine(await a.table(table_id))
+        seat = engine.to_act()[0]
+        probe = engine.clone()
+        probe.apply(seat, engine.legal_actions(seat)[0])
+        if probe.deal_number > 1:
+            break
+        await play_first_legal(a, table_id)
+    await b.engine(await b.table(table_id))  # this process's engine: one action short of the deal's end
+    await play_first_legal(a, table_id)  # the other process ends the deal
+    last = (await two[0].actions(table_id))[-1]
+    again = await a.engine(await a.table(table_id))
+    assert last[1] in again.legal_actions(last[0]), "the scene: the same card is playable again"
+
+    row = await b.table(table_id)
+    engines = await asyncio.gather(b.engine(row), b.engine(row))
+    log = await two[1].actions(table_id)
+    assert [list(e.history) for e in engines] == [log, log]
+    await play_first_legal(b, table_id)
+    log = await two[0].actions(table_id)
+    REGISTRY["donguri"].engine.replay(3, 4, {}, log)  # every action stored is legal where it stands
