@@ -96,3 +96,9 @@ def mentions_url(url: str) -> Callable[[discord.Message], bool]:
 def says(text: str) -> Callable[[discord.Message], bool]:
     """A message whose text is exactly ``text`` (record lines, a turn ping)."""
     return lambda message: message.content == text
+
+
+def begins(text: str) -> Callable[[discord.Message], bool]:
+    """A message showing ``text`` or its first lines: the record's last piece, sent by a pass cut
+    short before more lines came (the lines that follow only grow it)."""
+    return lambda message: message.content == text or (bool(message.content) and text.startswith(message.content + "\n"))

@@ -19,7 +19,7 @@ from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.tables.notices import jump_url
-from bot.tables.outbox import says
+from bot.tables.outbox import begins
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery as _Base
@@ -96,8 +96,8 @@ class Record(_Base):
         # A long batch (a whole deal since the last edit, computers finishing a game at once) is
         # split over several messages, each stored as soon as it is sent; the position is stored with
         # the last. A pass put off or killed in between finds its last message among the same
-        # pieces (every piece but the last is full, so more lines later do not change it) and
-        # sends the rest.
+        # pieces (every piece but the last is full, so more lines later do not change it; the last
+        # only grows, so it is found by its first lines and edited) and sends the rest.
         part = last["part"] if last else 0
         pieces = chunks(lines, RECORD_LIMIT)
         full = pieces[:-1]  # the same pieces whatever lines come later
@@ -105,10 +105,12 @@ class Record(_Base):
         for i, chunk in enumerate(pieces[first:], first):
             async with self.spending(table.home_channel_id, paced=True):
                 part += 1
-                message, _ = await self.outbox.send_once(
-                    table.id, f"record:{part}", home, table.home_channel_id, says(chunk),
+                message, sent = await self.outbox.send_once(
+                    table.id, f"record:{part}", home, table.home_channel_id, begins(chunk),
                     lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
                 )
+                if not sent and message.content != chunk:  # sent before more lines came: show them
+                    await self.edit_message(table.home_channel_id, message.id, content=chunk)
             async with store.transaction():
                 await store.set_record(table.id, part, deal, message.id, chunk)
                 await self.outbox.done(table.id, f"record:{part}")
