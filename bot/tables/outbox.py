@@ -101,4 +101,4 @@ def says(text: str) -> Callable[[discord.Message], bool]:
 def begins(text: str) -> Callable[[discord.Message], bool]:
     """A message showing ``text`` or its first lines: the record's last piece, sent by a pass cut
     short before more lines came (the lines that follow only grow it)."""
-    return lambda message: message.content == text or (bool(message.content) and text.startswith(message.content + "\n"))
+    return lambda message: message.content == text or text.startswith(message.content + "\n")

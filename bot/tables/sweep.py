@@ -4,7 +4,8 @@ state, a finished table not yet rated, and deadlines set by other processes, whi
 timer does not know of.
 
 At start-up each process recovers what is stored (``TabletopBot._recover``); this repeats the
-check while it runs, and drops the counts of channels gone quiet. With SQLite one process owns the database, and this does not run.
+check while it runs, and drops the counts of channels gone quiet. With SQLite one process owns
+the database, and this does not run.
 """
 
 from __future__ import annotations

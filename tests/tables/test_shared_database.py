@@ -180,10 +180,8 @@ async def test_a_tournament_round_opens_once_when_two_processes_finish_it(two):
 
 
 async def play_first_legal(service: TableService, table_id: int) -> None:
-    table = await service.table(table_id)
-    engine = await service.engine(table)
-    seat = engine.to_act()[0]
-    await service.act(table_id, table.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0])
+    user, legal, version = await to_act(service, table_id)
+    await service.act(table_id, user, version, legal[0])
 
 
 async def test_two_readers_catching_up_one_engine_play_each_action_once(two):
