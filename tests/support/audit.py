@@ -275,15 +275,24 @@ def record_lines(fake: FakeDiscord, tables: list[Table], truths: dict[int, Truth
     ui = DonguriUI()
     for table, truth in dealt(tables, truths):
         thread = fake.model.channels.get(table.message_id)  # a thread from a message has its id
-        shown = Counter(
+        expected = ui.record(truth.events, truth.engine.public_view(), truth.names(), Lang(truth.language))
+        # The same line can belong twice (two deals with the same first trick, played by the same
+        # seats), so the lines are compared in order, not each counted once.
+        wanted = set(expected)
+        shown = [
             line
             for message in (fake.shown(thread.id) if thread else [])
             for line in message.content.splitlines()
-        )
-        expected = ui.record(truth.events, truth.engine.public_view(), truth.names(), Lang(truth.language))
-        for line in expected:
-            if shown[line] != 1:
-                problems.append(f"table {table.id}: record line shown {shown[line]} times: {line}")
+            if line in wanted
+        ]
+        if shown == expected:
+            continue
+        times, belongs = Counter(shown), Counter(expected)
+        wrong = [line for line in belongs if times[line] != belongs[line]]
+        for line in wrong:
+            problems.append(f"table {table.id}: record line shown {times[line]} times, not {belongs[line]}: {line}")
+        if not wrong:
+            problems.append(f"table {table.id}: record lines out of order")
     return problems
 
 
