@@ -64,6 +64,8 @@ class TableService(LobbyOps, SeatOps):
         self.on_computer_turn: Callable[[int], None] = lambda table_id: None
         self._holding: set[int] = set()  # tables whose lock this process holds
         self._to_wake: set[int] = set()  # of those, tables whose computer is woken when it is let go
+        #: Of those, the game a commit made, cached once the lock's transaction has committed.
+        self._to_keep: dict[int, tuple[TableRow, Engine]] = {}
 
     @contextlib.asynccontextmanager
     async def locked(self, table_id: int) -> AsyncIterator[None]:
@@ -72,7 +74,8 @@ class TableService(LobbyOps, SeatOps):
         In this process an ``asyncio.Lock`` (dropped from memory when nobody holds or waits for
         it); with PostgreSQL also the database's lock for the table, held by one transaction that
         everything inside runs in. A computer to wake is woken only once that transaction has
-        committed, so its worker never reads the table as it was before the move.
+        committed, so its worker never reads the table as it was before the move; and the game a
+        move made is cached only then, so a delivery pass never draws a move that is not stored.
         """
         lock, users = self._locks.get(table_id, (None, 0))
         lock = lock or asyncio.Lock()
@@ -92,6 +95,9 @@ class TableService(LobbyOps, SeatOps):
                     raise
                 finally:
                     self._holding.discard(table_id)
+                    kept = self._to_keep.pop(table_id, None)
+                if kept is not None:
+                    self._remember(*kept)
                 if table_id in self._to_wake:
                     self._to_wake.discard(table_id)
                     self.on_computer_turn(table_id)
@@ -196,24 +202,21 @@ class TableService(LobbyOps, SeatOps):
                 raise UserError("error.not_seated")
             if table.paused:
                 raise UserError("error.paused")
-            engine = await self.engine(table)
-            log_length = len(engine.history)
-            acted_since = any(s == seat for s, _ in engine.history[version:])
+            stored = await self.engine(table)
+            log_length = len(stored.history)
+            acted_since = any(s == seat for s, _ in stored.history[version:])
             if version > log_length or acted_since:
                 raise UserError("error.stale")
+            engine = stored.clone()  # readers keep drawing the stored game until the commit
             events = engine.apply(seat, action)  # IllegalAction leaves the engine untouched
-            try:
-                async with self.store.transaction():
-                    await self.store.append_actions(table_id, log_length, [(seat, action, False)])
-                    if table.seats[seat].timeouts:
-                        table.seats[seat].timeouts = 0
-                        await self.store.set_seats(table_id, table.seats)
-                    fields = await self._commit(table, engine, events, {seat})
-                    if also is not None:
-                        await also(bumped(table, fields), engine, seat)
-            except BaseException:
-                self.forget(table_id)  # the engine is ahead of the log: rebuild it from the log
-                raise
+            async with self.store.transaction():
+                await self.store.append_actions(table_id, log_length, [(seat, action, False)])
+                if table.seats[seat].timeouts:
+                    table.seats[seat].timeouts = 0
+                    await self.store.set_seats(table_id, table.seats)
+                fields = await self._commit(table, engine, events, {seat})
+                if also is not None:
+                    await also(bumped(table, fields), engine, seat)
             outcome = await self._committed(table_id, engine, bumped(table, fields))
             outcome.events = list(events)
             return outcome
@@ -241,18 +244,15 @@ class TableService(LobbyOps, SeatOps):
             table = await self.table(table_id)
             if table.version != version or table.paused:
                 return False
-            engine = await self.engine(table)
-            if self.computer_to_act(table, engine) != seat or action not in engine.legal_actions(seat):
+            stored = await self.engine(table)
+            if self.computer_to_act(table, stored) != seat or action not in stored.legal_actions(seat):
                 return False
-            index = len(engine.history)
+            index = len(stored.history)
+            engine = stored.clone()
             events = engine.apply(seat, action)
-            try:
-                async with self.store.transaction():
-                    await self.store.append_actions(table_id, index, [(seat, action, True)])
-                    fields = await self._commit(table, engine, events, {seat})
-            except BaseException:
-                self.forget(table_id)
-                raise
+            async with self.store.transaction():
+                await self.store.append_actions(table_id, index, [(seat, action, True)])
+                fields = await self._commit(table, engine, events, {seat})
             await self._committed(table_id, engine, bumped(table, fields))
             return True
 
@@ -296,6 +296,8 @@ class TableService(LobbyOps, SeatOps):
         if engine is None:
             self.forget(table_id)
             engine = await self.engine(table)
+        elif table_id in self._holding:
+            self._to_keep[table_id] = (table, engine)
         else:
             self._remember(table, engine)
         if table.computer_turn:
@@ -357,6 +359,7 @@ class TableService(LobbyOps, SeatOps):
                 await self._committed(table_id, engine)
                 return True
             seats = list(table.seats)
+            engine = engine.clone()
             start = len(engine.history)
             events: list[Event] = []
             notes: list[Note] = []
@@ -378,14 +381,10 @@ class TableService(LobbyOps, SeatOps):
                 if table.on_timeout == "computer_seat" and record.timeouts >= table.timeout_limit:
                     record.away = True
                     notes.append(Note("clock.seat_taken_over", {"seat": seat}))
-            try:
-                async with self.store.transaction():
-                    await self.store.append_actions(table_id, start, moves)
-                    await self.store.set_seats(table_id, seats)
-                    table.seats = seats
-                    await self._commit(table, engine, events, {s for s, _, _ in moves}, notes)
-            except BaseException:
-                self.forget(table_id)
-                raise
+            async with self.store.transaction():
+                await self.store.append_actions(table_id, start, moves)
+                await self.store.set_seats(table_id, seats)
+                table.seats = seats
+                await self._commit(table, engine, events, {s for s, _, _ in moves}, notes)
             await self._committed(table_id, engine)
             return True

@@ -108,6 +108,20 @@ def test_a_clone_is_independent(cls, n, opts):
 
 
 @pytest.mark.parametrize("cls,n,opts", CASES)
+def test_a_clone_plays_on_exactly_like_its_game(cls, n, opts):
+    """A table's move is made on a clone that then replaces the cached game, so a clone must carry
+    everything: the same moves give the same events, views, later deals and results."""
+    rng = random.Random(n)
+    for engine in random_positions(cls, n, opts, POSITIONS // 4, seed=600 + n):
+        copy = engine.clone()
+        for seat, action in random_line(engine, rng, 100_000):
+            assert copy.apply(seat, action) == engine.apply(seat, action)
+            assert snapshot(copy) == snapshot(engine)
+        assert copy.is_terminal() and copy.results() == engine.results()
+        assert copy.history == engine.history
+
+
+@pytest.mark.parametrize("cls,n,opts", CASES)
 def test_apply_fast_reaches_the_same_game_as_apply(cls, n, opts):
     rng = random.Random(n)
     for engine in random_positions(cls, n, opts, POSITIONS // 4, seed=400 + n):

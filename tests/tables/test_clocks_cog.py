@@ -73,6 +73,7 @@ async def test_turn_pings_come_once_per_turn_not_per_move(simcord_env):
         engine = await service.engine(await service.table(table.id))
         before, live = len(engine.history), pings()[0].id
         await play_from_dm(alice)
+        engine = await service.engine(await service.table(table.id))
         others_moved = any(seat != engine.history[before][0] for seat, _ in engine.history[before + 1 :])
         # A new ping exactly when the turn came round again after others moved; none when alice
         # simply plays again (she won the trick and leads). The previous ping is deleted, so the

@@ -115,15 +115,46 @@ async def test_two_clicks_on_the_same_move_at_once_apply_once(service):
     assert await service.store.actions(table_id) == [(seat, action)]
 
 
+async def test_a_move_is_drawn_only_once_committed_and_a_failed_commit_leaves_the_stored_game(service, monkeypatch):
+    """Discord shows what is committed: while a move's transaction is open, a delivery pass reading
+    the table gets the game without the move; when the commit fails, the same move can be made."""
+    table_id = await started_table(service)
+    table = await service.table(table_id)
+    (seat,) = (await service.engine(table)).to_act()
+    user, action = table.seats[seat].user_id, (await service.engine(table)).legal_actions(seat)[0]
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def failing_append_log(*args, **kwargs):
+        inside.set()
+        await release.wait()
+        raise ConnectionError("the database went away")
+
+    monkeypatch.setattr(service.store, "append_log", failing_append_log)
+    move = asyncio.create_task(service.act(table_id, user, 0, action))
+    await asyncio.wait_for(inside.wait(), 5)
+    drawn = await service.engine(table)
+    assert drawn.history == [] and action in drawn.legal_actions(seat)
+    release.set()
+    with pytest.raises(ConnectionError):
+        await move
+    monkeypatch.undo()
+    assert (await service.table(table_id)).version == table.version
+    assert (await service.engine(table)).history == []
+    outcome = await service.act(table_id, user, 0, action)
+    assert outcome.engine.history == [(seat, action)]
+    assert (await service.engine(await service.table(table_id))).history == [(seat, action)]
+
+
 async def test_engine_is_rebuilt_from_the_log_after_a_restart(service, tmp_path):
     table_id = await started_table(service)
     table = await service.table(table_id)
     engine = await service.engine(table)
     for _ in range(5):
         (seat,) = engine.to_act()
-        await service.act(
+        outcome = await service.act(
             table_id, table.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0]
         )
+        engine = outcome.engine
     fresh = TableService(service.store)
     rebuilt = await fresh.engine(await fresh.table(table_id))
     assert rebuilt.history == engine.history and rebuilt.public_view() == engine.public_view()
