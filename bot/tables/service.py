@@ -58,7 +58,8 @@ class TableService(LobbyOps, SeatOps):
         self.store = store
         self.now = now
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        #: table id -> (stored version it matches, engine), least recently used first.
+        #: table id -> (stored version it matches, engine), least recently used first. A cached
+        #: engine is never changed: moves are played on a clone that replaces it once committed.
         self.engines: OrderedDict[int, tuple[int, Engine]] = OrderedDict()
         #: Called with a table id after each committed change that a computer may have to answer.
         self.on_computer_turn: Callable[[int], None] = lambda table_id: None
@@ -124,14 +125,14 @@ class TableService(LobbyOps, SeatOps):
             self.engines.move_to_end(table.id)
             return cached[1]
         if cached is not None:
-            # Another process sharing the database moved on: play its actions on the cached engine.
-            # Another reader here may catch the same engine up while this one waits for the log:
-            # only the actions it still lacks are played (played twice, a card dealt again in the
-            # next deal could be accepted a second time, and the engine run ahead of the log).
-            engine = cached[1]
-            start = len(engine.history)
+            # Another process sharing the database moved on: its actions are played on a copy of
+            # the cached engine. A cached engine never changes, so a reader drawing it across
+            # awaits draws one state, and two readers catching up never play an action twice.
+            start = len(cached[1].history)
+            actions = await self.store.actions(table.id, start)
+            engine = cached[1].clone()
             try:
-                for seat, action in (await self.store.actions(table.id, start))[len(engine.history) - start :]:
+                for seat, action in actions:
                     engine.apply(seat, action)
             except IllegalAction:
                 self.forget(table.id)
