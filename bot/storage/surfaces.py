@@ -107,6 +107,13 @@ class SurfaceRows:
         ) as cur:
             return await cur.fetchone()
 
+    async def record_ids(self, table_id: int) -> set[int]:
+        """The record's messages stored so far."""
+        async with self.db.execute(
+            "SELECT message_id FROM records WHERE table_id = ? AND message_id IS NOT NULL", (table_id,)
+        ) as cur:
+            return {r["message_id"] async for r in cur}
+
     async def set_record(
         self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
     ) -> None:

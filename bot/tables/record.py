@@ -70,7 +70,7 @@ class Record(_Base):
             if row["kind"] == "note":
                 lines.append(tr(row["code"], **ui.format_params(data, names)))
             else:
-                lines.append(self.final_line(table, engine, names, tr))
+                lines.append(await self.final_line(table, engine, names, tr))
         lines += ui.record(batch, public, names, tr)
         upto, deal = rows[-1]["seq"], rows[-1]["deal"]
         store = self.service.store
@@ -102,22 +102,29 @@ class Record(_Base):
         pieces = chunks(lines, RECORD_LIMIT)
         full = pieces[:-1]  # the same pieces whatever lines come later
         first = full.index(last["lines"]) + 1 if last is not None and last["lines"] in full else 0
+        # Stored messages are skipped: two deals can begin with the same trick line.
+        known = await store.record_ids(table.id)
         for i, chunk in enumerate(pieces[first:], first):
             async with self.spending(table.home_channel_id, paced=True):
                 part += 1
                 message, sent = await self.outbox.send_once(
                     table.id, f"record:{part}", home, table.home_channel_id, begins(chunk),
                     lambda chunk=chunk: home.send(chunk, allowed_mentions=discord.AllowedMentions.none()),
+                    known=known,
                 )
                 if not sent and message.content != chunk:  # sent before more lines came: show them
                     await self.edit_message(table.home_channel_id, message.id, content=chunk)
             async with store.transaction():
                 await store.set_record(table.id, part, deal, message.id, chunk)
+                known.add(message.id)
                 await self.outbox.done(table.id, f"record:{part}")
                 if i == len(pieces) - 1:
                     await store.update_table(table.id, recorded=upto)
 
-    @staticmethod
-    def final_line(table: TableRow, engine, names: list[str], tr: Lang) -> str:
+    async def final_line(self, table: TableRow, engine: Engine, names: list[str], tr: Lang) -> str:
+        """The log is read after the row: its end may have been committed since, with the result
+        (the row read before has none, and a cached engine may not have reached the end)."""
         result = results.stored_result(table, engine)
+        if result is None:
+            result = results.stored_result(await self.service.table(table.id), engine)
         return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))

@@ -6,8 +6,10 @@ sent by a pass that died before storing it is found and completed."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections import Counter
 
+from bot.core.i18n import Lang
 from bot.tables.budget import Later
 from tests.support.table import make_world
 from tests.tables.test_results_cog import finish_with_computers
@@ -82,3 +84,59 @@ async def test_a_record_message_sent_by_a_pass_cut_short_is_found_and_completed(
     assert [line for line, n in lines.items() if n > 1] == []
     won = [row for row in await store.log_after(finished.id, 0) if row["code"] == "trick_won"]
     assert sum(1 for line in lines if line.startswith("Trick ")) == len(won), "every trick once"
+
+
+async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_env, simcord_bot):
+    """A message a cut-short pass may have sent is looked for among the bot's messages since its
+    intent, skipping those the record has stored: two deals can begin with the same trick line, and
+    a stored message showing just that line would otherwise be found again and written over with
+    the later piece, its own line lost. Scene: a stored message shows one line, and the piece about
+    to be sent begins with that line, its intent left open around that message's time."""
+    world = make_world(simcord_env)
+    finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
+    store, delivery = simcord_bot.service.store, simcord_bot.delivery
+    first = min((m for m in home.history() if m.author.bot), key=lambda m: m.id)
+    line = first.content.splitlines()[0]
+    await delivery.edit_message(home.id, first.id, content=line)
+    db = store.db
+    await db.execute("DELETE FROM records WHERE table_id = ? AND part > 1", (finished.id,))
+    await store.set_record(finished.id, 1, 1, first.id, line, True)
+    await db.execute(
+        "INSERT INTO send_intents (table_id, surface, channel_id, sent_after) VALUES (?, ?, ?, ?)",
+        (finished.id, "record:2", home.id, first.id - 1),
+    )
+    await db.commit()
+    await store.update_table(finished.id, recorded=0)
+    await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
+    before = {m.id for m in home.history()}
+    table = await simcord_bot.service.table(finished.id)
+    await delivery.append_record(table, await simcord_bot.service.engine(table), Lang("en"))
+
+    assert [m.content for m in home.history() if m.id == first.id] == [line], "the stored message kept"
+    sent = sorted((m for m in home.history() if m.id not in before), key=lambda m: m.id)
+    assert sent and sent[0].content.startswith(line + "\n"), "the piece went out as a new message"
+
+
+async def test_a_pass_that_read_the_table_before_the_game_ended_still_writes_its_final_line(simcord_env, simcord_bot):
+    """A pass reads the table row, then the log: the game's end may be committed in between. The
+    row it holds has no result yet and its cached game may not have reached the end, yet the log
+    holds the end: the final line is written from the stored result (it raised, and the record
+    waited for the next pass)."""
+    world = make_world(simcord_env)
+    finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
+    service, delivery = simcord_bot.service, simcord_bot.delivery
+    final = [m for m in home.history() if m.author.bot][-1].content.splitlines()[-1]
+    log = await service.store.log_after(finished.id, 0)
+    assert log[-1]["kind"] == "final"
+    await service.store.update_table(finished.id, recorded=log[-2]["seq"])
+    engine = await service.engine(finished)
+    before_end = type(engine).replay(len(finished.seats), finished.seed, finished.options, engine.history[:-1])
+    earlier = dataclasses.replace(finished, status="running", result=None, recorded=log[-2]["seq"])
+    await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
+    delivery.record_edited.pop(finished.id, None)
+
+    await delivery.append_record(earlier, before_end, Lang("en"))
+
+    shown = [line for m in home.history() if m.author.bot for line in m.content.splitlines()]
+    assert shown[-1] == final and shown.count(final) == 2, "the end written again, from the stored result"
+    assert (await service.table(finished.id)).recorded == log[-1]["seq"]
