@@ -136,7 +136,7 @@ class Delivery(Notices, Record):
                 if not seat.is_computer:
                     await surface(self.deliver_hand(table, engine, seat.position))
             await surface(self.update_table_message(table, engine, tr))
-            await surface(self.append_record(table, engine, tr))
+            await surface(self.append_record(table, tr))
         if table.speech:
             await surface(self.bot.speech.sync(table, engine.public_view() if engine else None))
         if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:

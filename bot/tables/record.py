@@ -49,12 +49,17 @@ def chunks(lines: list[str], limit: int) -> list[str]:
 
 
 class Record(_Base):
-    async def append_record(self, table: TableRow, engine: Engine, tr: Lang) -> None:
+    async def append_record(self, table: TableRow, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
         self.paced(table, self.record_edited, RECORD_PACE)
         rows = await self.service.store.log_after(table.id, table.recorded)
         if not rows:
             return
+        # Moves may have been committed since the pass read ``table``, and the rows may hold them:
+        # the lines are drawn from the table and game read now, which hold every row (a line drawn
+        # from a game behind its events would be wrong for good, like an end without its scores).
+        table = await self.service.table(table.id)
+        engine = await self.service.engine(table)
         ui = REGISTRY[table.game]
         names = render.seat_names(table, tr)
         public = engine.public_view()
@@ -70,7 +75,7 @@ class Record(_Base):
             if row["kind"] == "note":
                 lines.append(tr(row["code"], **ui.format_params(data, names)))
             else:
-                lines.append(await self.final_line(table, engine, names, tr))
+                lines.append(self.final_line(table, engine, names, tr))
         lines += ui.record(batch, public, names, tr)
         upto, deal = rows[-1]["seq"], rows[-1]["deal"]
         store = self.service.store
@@ -121,10 +126,7 @@ class Record(_Base):
                 if i == len(pieces) - 1:
                     await store.update_table(table.id, recorded=upto)
 
-    async def final_line(self, table: TableRow, engine: Engine, names: list[str], tr: Lang) -> str:
-        """The log is read after the row: its end may have been committed since, with the result
-        (the row read before has none, and a cached engine may not have reached the end)."""
+    @staticmethod
+    def final_line(table: TableRow, engine: Engine, names: list[str], tr: Lang) -> str:
         result = results.stored_result(table, engine)
-        if result is None:
-            result = results.stored_result(await self.service.table(table.id), engine)
         return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))

@@ -122,7 +122,7 @@ async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
     before = {m.id for m in home.history()}
     table = await simcord_bot.service.table(finished.id)
-    await delivery.append_record(table, await simcord_bot.service.engine(table), Lang("en"))
+    await delivery.append_record(table, Lang("en"))
 
     assert [m.content for m in home.history() if m.id == first.id] == [line], "the stored message kept"
     sent = sorted((m for m in home.history() if m.id not in before), key=lambda m: m.id)
@@ -131,9 +131,10 @@ async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_
 
 async def test_a_pass_that_read_the_table_before_the_game_ended_still_writes_its_final_line(simcord_env, simcord_bot):
     """A pass reads the table row, then the log: the game's end may be committed in between. The
-    row it holds has no result yet and its cached game may not have reached the end, yet the log
-    holds the end: the final line is written from the stored result (it raised, and the record
-    waited for the next pass)."""
+    row it holds has no result yet and the game cached then had not reached the end, yet the log
+    holds the end: the lines are drawn from the table and game as they stand once the log is read.
+    (The final line raised, and the record waited for the next pass; a line drawn from the
+    game's state, like Saizen's scores at the end, would have been drawn from the game before.)"""
     world = make_world(simcord_env)
     finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
     service, delivery = simcord_bot.service, simcord_bot.delivery
@@ -143,11 +144,14 @@ async def test_a_pass_that_read_the_table_before_the_game_ended_still_writes_its
     await service.store.update_table(finished.id, recorded=log[-2]["seq"])
     engine = await service.engine(finished)
     before_end = type(engine).replay(len(finished.seats), finished.seed, finished.options, engine.history[:-1])
-    earlier = dataclasses.replace(finished, status="running", result=None, recorded=log[-2]["seq"])
+    earlier = dataclasses.replace(
+        finished, status="running", result=None, recorded=log[-2]["seq"], version=finished.version - 1
+    )
+    service.engines[finished.id] = (earlier.version, before_end)
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
     delivery.record_edited.pop(finished.id, None)
 
-    await delivery.append_record(earlier, before_end, Lang("en"))
+    await delivery.append_record(earlier, Lang("en"))
 
     shown = [line for m in home.history() if m.author.bot for line in m.content.splitlines()]
     assert shown[-1] == final and shown.count(final) == 2, "the end written again, from the stored result"
