@@ -220,7 +220,14 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         return IllegalAction("illegal_action", action=action)
 
     def _apply(self, seat: int, action: str) -> list[Event]:
-        return self._act(seat, action, report=True)
+        events = self._act(seat, action, report=True)
+        # A trick's event carries the whole trick, so the record draws it the same whenever it
+        # reads the log (a round's last trick is cleared from the table once the round ends).
+        ended = next((e.data["last_trick"] for e in events if e.code == "round_ended"), None)
+        for event in events:
+            if event.code in ("trick_won", "trick_no_winner"):
+                event.data["record"] = ended or self.last_trick
+        return events
 
     def apply_fast(self, seat: int, action: str) -> None:
         self._act(seat, action, report=False)

@@ -337,15 +337,18 @@ def code_key(code: str) -> str:
 def trick_records(events: list[Event], public: dict[str, Any]) -> dict[int, dict[str, Any]]:
     """Event index of each finished trick -> that trick's full record (plays with seats, playoffs).
 
-    The trick events carry only the cards, and a trick's cards may have come in earlier batches
-    of events, so the record comes from the ``round_ended`` event that follows a round's last
-    trick, or else from the table's ``last_trick``. Between two records at most one trick ends
-    (every seat plays in every trick), so only an unusual burst of moves falls back to the cards.
+    A trick event carries its record. Events stored before it did carry only the cards, and a
+    trick's cards may have come in earlier batches of events, so for them the record comes from
+    the ``round_ended`` event that follows a round's last trick, or else from the table's
+    ``last_trick``; failing both, the line falls back to the cards.
     """
     found: dict[int, dict[str, Any]] = {}
     pending = None
     for index, event in enumerate(events):
-        if event.code in TRICK_ENDS:
+        if event.code in TRICK_ENDS and event.data.get("record"):
+            found[index] = event.data["record"]
+            pending = None
+        elif event.code in TRICK_ENDS:
             pending = index
         elif event.code == "round_ended" and pending is not None and event.data.get("last_trick"):
             found[pending] = event.data["last_trick"]

@@ -181,8 +181,8 @@ def test_same_number_playoff_off_suit_pair_beats_a_single_card():
     events = act(e, "D9")
     assert winner_of(events) == 1
     won = next(ev for ev in events if ev.code == "trick_won")
-    assert won.data == {"seat": 1, "trick": 1, "cards": ["S5", "H5", "S13", "H2", "D9"]}
     last = e.public_view()["last_trick"]
+    assert won.data == {"seat": 1, "trick": 1, "cards": ["S5", "H5", "S13", "H2", "D9"], "record": last}
     assert last["winner"] == 1 and last["playoffs"][0]["plays"] == [
         {"seat": 0, "card": "H2"},
         {"seat": 1, "card": "D9"},

@@ -48,6 +48,22 @@ def test_trick_line_names_every_play_and_the_playoff_even_across_batches():
     )
 
 
+def test_a_trick_line_is_the_same_whenever_it_is_drawn():
+    """A trick's event carries the whole trick: drawn with the table as it stood after that trick or
+    after the next one (a pass that read the log while more moves came), the line is the same."""
+    e = table([["S5", "C2", "H9"], ["H5", "D3", "H8"], ["S13", "D4", "C9"]], layout="*:playoff")
+    events = []
+    for card in ("S5", "H5", "S13", "C2", "D3"):
+        events += e.apply(e.to_act()[0], f"play:{card}")
+    then = UI.record(events, e.public_view(), NAMES, TR)
+    while (e.public_view()["last_trick"] or {}).get("number") == 1:  # the next trick ends too
+        seat = e.to_act()[0]
+        e.apply(seat, e.legal_actions(seat)[0])
+    later = UI.record(events, e.public_view(), NAMES, TR)
+    assert later == then
+    assert then[-1].startswith("Trick 1 · ♠︎ led: ♠︎5 ann · ~~♥5 ben~~ · ♠︎K cat ⚔ playoff on 5")
+
+
 def test_the_last_trick_of_a_round_and_the_hand_passing_are_recorded():
     e = table([["S5"], ["S8", "H2"], ["S9", "D4"]])
     lines = batches(e, "S5", "S8", "S9")
