@@ -80,7 +80,7 @@ class NullBot(discord.Client):
         )
         await self.db.commit()
         if self.draw:
-            _table, _engine, answer, turn = self.play(interaction.channel_id or 0)
+            answer, turn = self.play(interaction.channel_id or 0)
             # The clicker's hand shows no card to play now; the lane's driver needs a button to press.
             move = {"type": 2, "style": 1, "label": "Move", "custom_id": click}
             answer.view.rows.append({"type": 1, "components": [move]})
@@ -99,17 +99,18 @@ class NullBot(discord.Client):
                         payload=params.payload, multipart=params.multipart, files=params.files,
                     )
 
-    def play(self, channel_id: int) -> tuple[TableRow, DonguriEngine, render.Rendered, render.Rendered]:
-        """A random legal move at the lane's game; the clicker's prompt and the next player's."""
+    def play(self, channel_id: int) -> tuple[render.Rendered, render.Rendered]:
+        """A legal move at the lane's game (the next in turn of its list); the clicker's prompt and the next player's."""
         table, engine = self.games.get(channel_id) or self.new_game(channel_id)
         if engine.is_terminal():
             table, engine = self.new_game(channel_id)
         (seat,) = engine.to_act()
-        engine.apply(seat, engine.legal_actions(seat)[len(engine.history) % len(engine.legal_actions(seat))])
+        legal = engine.legal_actions(seat)
+        engine.apply(seat, legal[len(engine.history) % len(legal)])
         table.version += 1
         answer = render.prompt_message(table, engine, seat, self.tr, header="DM")
         following = engine.to_act()[0] if engine.to_act() else seat
-        return table, engine, answer, render.prompt_message(table, engine, following, self.tr, header="DM")
+        return answer, render.prompt_message(table, engine, following, self.tr, header="DM")
 
     def new_game(self, channel_id: int) -> tuple[TableRow, DonguriEngine]:
         seats = [Seat(n, 1000 + n, f"player {n}") for n in range(3)]
