@@ -32,10 +32,9 @@ async def bots(bot_config):
     made = []
     yield made
     for bot in made:
-        store = getattr(bot, "store", None)
-        if store is not None:
-            del bot.store
-            await store.close()
+        services = bot.__dict__.pop("services", None)
+        if services is not None:
+            await services.store.close()
 
 
 @pytest.fixture
@@ -51,15 +50,13 @@ def restart(simcord_env, bot_config, bots):
 
     async def do_restart():
         for old in bots:
-            if hasattr(old, "scheduler"):
-                old.scheduler.stop()
-            for service in ("computers", "delivery"):
-                if hasattr(old, service):
-                    await getattr(old, service).worker.close()
-            store = getattr(old, "store", None)
-            if store is not None:
-                del old.store
-                await store.close()
+            services = old.__dict__.pop("services", None)
+            if services is not None:
+                services.scheduler.stop()
+                await services.computers.worker.close()
+                await services.delivery.worker.close()
+                await services.session.close()
+                await services.store.close()
         fresh = create_bot(bot_config)
         bots.append(fresh)
         await simcord_env.restart_bot(fresh)

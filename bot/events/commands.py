@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,6 +11,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events import render as view
 from bot.events.command_options import EXPORT_CHOICES, names_an_event
@@ -20,7 +22,10 @@ from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.events.desk import TournamentDesk
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
 
 
 class TournamentCommands(
@@ -29,15 +34,33 @@ class TournamentCommands(
     group_name=locale_str("tournament", key="cmd.tournament.name"),
     group_description=locale_str("Run and follow tournaments", key="cmd.tournament.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        tournaments: TournamentDesk,
+        table_desk: Desk,
+        delivery: Delivery,
+        config: Config,
+        rearm: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.desk = tournaments
+        self.table_desk = table_desk  # answers every interaction, whatever happens
+        self.delivery = delivery
+        self.config = config
+        self.rearm = rearm  # a new event may have set a sign-up deadline
 
-    @property
-    def desk(self):
-        return self.bot.tournaments
+    async def event_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's tournaments whose number or name contains what was typed."""
+        if interaction.guild is None:
+            return []
+        found = await self.desk.service.store.in_guild(interaction.guild.id, ("signup", "running", "finished"))
+        return [
+            app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+            for t in found
+            if current.lower() in f"#{t.id} {t.name}".lower()
+        ][:25]
 
     async def pick(
-        self, interaction: discord.Interaction[TabletopBot], number: int | None, open_only: bool = True
+        self, interaction: Interaction, number: int | None, open_only: bool = True
     ) -> Tournament:
         """The event named by id, or the newest one of this server (this channel's first)."""
         if interaction.guild is None:
@@ -54,16 +77,16 @@ class TournamentCommands(
             raise UserError("tournament.error.none")
         return (here or found)[0]
 
-    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
-        await self.bot.desk.guarded(interaction, None, work)
+    async def run(self, interaction: Interaction, work) -> None:
+        await self.table_desk.guarded(interaction, None, work)
 
     # ---- organizers ---------------------------------------------------------------------------
     @command(
         "cmd.tournament.start",
         "Organizer: close sign-up and seat round 1",
     )
-    @names_an_event
-    async def start(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -78,8 +101,8 @@ class TournamentCommands(
         "cmd.tournament.next",
         "Organizer: seat the next round",
     )
-    @names_an_event
-    async def next(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -95,9 +118,9 @@ class TournamentCommands(
         options_key="cmd.tournament.opt",
         member="The member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def add(
-        self, interaction: discord.Interaction[TabletopBot], member: discord.Member, tournament: int | None = None
+        self, interaction: Interaction, member: discord.Member, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
@@ -105,7 +128,7 @@ class TournamentCommands(
             if member.bot:
                 raise UserError("tournament.error.bot_member")
             await self.desk.service.sign_up(event.id, (member.id, display(member)), late=True)
-            await self.bot.desk.reply(
+            await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.add", player=member.mention)
             )
             await self.desk.refresh(event.id)
@@ -118,19 +141,19 @@ class TournamentCommands(
         options_key="cmd.tournament.opt",
         member="The member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def remove(
-        self, interaction: discord.Interaction[TabletopBot], member: discord.User, tournament: int | None = None
+        self, interaction: Interaction, member: discord.User, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             _event, changed = await self.desk.service.drop(event.id, member.id)
-            await self.bot.desk.reply(
+            await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.remove", player=member.mention)
             )
             for table_id in changed:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
@@ -142,10 +165,10 @@ class TournamentCommands(
         member=("The player leaving", "cmd.tournament.opt.leaving"),
         new_member="Who takes over",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def replace(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         member: discord.User,
         new_member: discord.Member,
         tournament: int | None = None,
@@ -161,9 +184,9 @@ class TournamentCommands(
             text = member_lang(interaction)(
                 "tournament.done.replace", old=member.mention, new=new_member.mention
             )
-            await self.bot.desk.reply(interaction, text)
+            await self.table_desk.reply(interaction, text)
             for table_id in changed:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
@@ -175,7 +198,7 @@ class TournamentCommands(
         member="The member",
         other="The other member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def swap(
         self,
         interaction: discord.Interaction,
@@ -188,7 +211,7 @@ class TournamentCommands(
             self.desk.require_organizer(interaction, event)
             await self.desk.service.swap(event.id, member.id, other.id)
             text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
-            await self.bot.desk.reply(interaction, text)
+            await self.table_desk.reply(interaction, text)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
@@ -197,13 +220,13 @@ class TournamentCommands(
         "cmd.tournament.cancel",
         "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )
-    @names_an_event
-    async def cancel(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await self.desk.service.cancel(event.id)
-            await self.bot.desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
+            await self.table_desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
@@ -213,8 +236,8 @@ class TournamentCommands(
         "cmd.tournament.standings",
         "Current standings, with the tie-breaks",
     )
-    @names_an_event
-    async def standings(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
             rows = await self.desk.service.standings(event)
@@ -234,9 +257,9 @@ class TournamentCommands(
         kind="File format",
     )
     @app_commands.choices(kind=EXPORT_CHOICES)
-    @names_an_event
+    @names_an_event(event_choices)
     async def export(
-        self, interaction: discord.Interaction[TabletopBot], kind: str = "csv", tournament: int | None = None
+        self, interaction: Interaction, kind: str = "csv", tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
@@ -249,7 +272,7 @@ class TournamentCommands(
         "cmd.tournament.help",
         "How tournaments are seated and ranked",
     )
-    async def help(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def help(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
         for section in ("formats", "seating", "points", "options", "tie_breaks", "drops", "timeouts", "ratings"):
@@ -263,6 +286,3 @@ class TournamentCommands(
             )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-
-async def setup(bot) -> None:
-    await bot.add_cog(TournamentCommands(bot))

@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import language_of
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events.command_options import (
     CLOCK_CHOICES,
@@ -28,10 +29,10 @@ from bot.events.command_options import (
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.member_locale import member_lang
+from bot.tables.opening import require
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
     from bot.events.commands import TournamentCommands as _Base
 else:
     _Base = object
@@ -77,7 +78,7 @@ class CreateCommand(_Base):
     @app_commands.autocomplete(game=autocomplete_game, **dict.fromkeys(OPTION_SLOTS, autocomplete_option))
     async def create(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         game: str,
         name: app_commands.Range[str, 1, 80],
         format: str = "swiss",
@@ -113,11 +114,11 @@ class CreateCommand(_Base):
                 and speech_mode(interaction.guild.me.guild_permissions) is None
             ):
                 # Such games get a channel per table, opened by the bot for every round.
-                self.bot.desk.require(
+                require(
                     tr, interaction.guild.me.guild_permissions, ("manage_channels", "manage_roles")
                 )
             perms = interaction.channel.permissions_for(interaction.guild.me)
-            self.bot.desk.require(
+            require(
                 tr,
                 perms,
                 (
@@ -129,7 +130,7 @@ class CreateCommand(_Base):
                     "send_messages_in_threads",
                 ),
             )
-            language = language_of(interaction.guild_locale or self.bot.config.default_language)
+            language = language_of(interaction.guild_locale or self.config.default_language)
             tournament = await self.desk.service.create(
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,
@@ -159,7 +160,7 @@ class CreateCommand(_Base):
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.post(tournament)
-            await self.bot.scheduler.rearm()
+            await self.rearm()
             await interaction.followup.send(tr("tournament.created", id=tournament.id), ephemeral=True)
 
         await self.run(interaction, work())

@@ -11,10 +11,11 @@ import discord
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.events import fairness as fair
+from bot.events.buttons import EventButton
 from bot.events.standings import Standing
 from bot.events.store import RoundTable, Tournament
 from bot.ratings import charts
-from bot.tables.components import EventButton, static_view
+from bot.tables.components import static_view
 from bot.tables.render import Rendered, clock_name, timestamp
 
 COLOUR = 0xC9A227

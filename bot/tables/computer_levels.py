@@ -11,6 +11,7 @@ import discord
 
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.components import LevelButton, static_view
 from bot.tables.in_time import send_private
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.desk import Desk
 
-Interaction = discord.Interaction["TabletopBot"]
 STYLES = {"easy": discord.ButtonStyle.success, "normal": discord.ButtonStyle.primary, "hard": discord.ButtonStyle.danger}
 
 

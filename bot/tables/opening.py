@@ -11,12 +11,16 @@ from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
+from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.member_locale import member_lang
 from bot.tables.speech import OVERWRITES, speech_mode
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
+    from bot.tables.service import TableService
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
@@ -38,22 +42,33 @@ def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
         raise UserError(next(k for k in keys if has(k)), **exc.params) from None
 
 
-class Opening:
-    """Mixed into ``Desk``."""
+def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
+    """Refuse, naming every permission missing of ``wanted``."""
+    missing = [p for p in wanted if not getattr(perms, p)]
+    if missing:
+        names = tr.join(tr(f"permission.{p}") for p in missing)
+        raise UserError("error.missing_permissions", permissions=names)
 
-    # ---- opening a table ----------------------------------------------------------------------
+
+class Opening:
+    def __init__(self, config: Config, service: TableService, delivery: Delivery, desk: Desk) -> None:
+        self.config = config
+        self.service = service
+        self.delivery = delivery
+        self.desk = desk  # answers the interaction, whatever happens
+
     async def open_table(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         game: str,
         size: int,
         options: dict[str, Any],
         rated: bool = False,
     ):
-        await self.guarded(interaction, None, self._open(interaction, game, size, options, rated))
+        await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
     async def _open(
-        self, interaction: discord.Interaction[TabletopBot], game: str, size: int, options: dict[str, Any], rated: bool
+        self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
     ):
         tr = member_lang(interaction)
         channel = interaction.channel
@@ -62,14 +77,14 @@ class Opening:
         own_channel = REGISTRY[game].channel_mode == "channel"
         in_thread = isinstance(channel, discord.Thread)
         wanted = NEEDED + (() if in_thread or own_channel else NEEDED_FOR_THREADS)
-        self.require(tr, channel.permissions_for(interaction.guild.me), wanted)
+        require(tr, channel.permissions_for(interaction.guild.me), wanted)
         speech = None
         if own_channel:
             guild_perms = interaction.guild.me.guild_permissions
             speech = speech_mode(guild_perms)
             if speech is None:
-                self.require(tr, guild_perms, ("manage_channels", "manage_roles"))
-        language = language_of(interaction.guild_locale or self.bot.config.default_language)
+                require(tr, guild_perms, ("manage_channels", "manage_roles"))
+        language = language_of(interaction.guild_locale or self.config.default_language)
         lang = Lang(language)
         table = await self.service.open(
             game,
@@ -98,13 +113,6 @@ class Opening:
             await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
 
-    @staticmethod
-    def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
-        missing = [p for p in wanted if not getattr(perms, p)]
-        if missing:
-            names = tr.join(tr(f"permission.{p}") for p in missing)
-            raise UserError("error.missing_permissions", permissions=names)
-
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then
         hands and pings through the usual refresh."""
@@ -131,7 +139,7 @@ class Opening:
         In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
         channel stays open and out-of-turn messages are deleted instead.
         """
-        wanted = self.bot.config.games.get(table.game, {}).get("category")
+        wanted = self.config.games.get(table.game, {}).get("category")
         category = getattr(source, "category", None)
         if wanted:
             category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)

@@ -86,3 +86,66 @@ def test_the_platform_knows_no_game():
     for path in BOT.rglob("*.py"):
         games = {m for m in runtime_imports(path) if m.split(".")[0] == "cogs"}
         assert not games, f"{path.relative_to(ROOT)} imports {games}"
+
+
+SERVICES = {
+    "store", "languages", "arrivals", "service", "hooks", "scheduler", "delivery", "computers", "speech",
+    "desk", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+}
+ROOTS = {ROOT / "bot" / "app.py", ROOT / "bot" / "wiring.py"}
+
+
+def reaches_through_the_bot(tree: ast.AST) -> list[str]:
+    """``bot.<service>``, ``self.bot.<anything>``, ``client.<service>`` or ``interaction.client.<service>``:
+    a service found through the Discord client instead of handed over in a constructor."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", None)
+        if owner_name == "bot" and isinstance(owner, ast.Attribute):
+            found.append(ast.unparse(node))  # self.bot.<x>: the bot kept as a locator
+        elif owner_name in ("bot", "client") and node.attr in SERVICES:
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_the_layout_check_sees_a_reach_through_the_bot():
+    code = "self.bot.delivery.refresh(1)\ninteraction.client.tournaments\nbot.store\nself.client.get_channel(1)"
+    assert sorted(reaches_through_the_bot(ast.parse(code))) == [
+        "bot.store", "interaction.client.tournaments", "self.bot.delivery"
+    ]
+
+
+def test_no_module_reaches_a_service_through_the_bot_object():
+    """Services get their collaborators in their constructor (``bot/wiring.py``), never from the bot."""
+    offenders = {}
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        if path in ROOTS:
+            continue
+        found = reaches_through_the_bot(ast.parse(path.read_text()))
+        if found:
+            offenders[str(path.relative_to(ROOT))] = found
+    assert offenders == {}
+
+
+#: Private names the project may read: the standard library's, and aiosqlite's own connection,
+#: whose statements run on the event loop's thread (``bot/storage/connection.py`` says why).
+PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute"}
+
+
+def test_no_module_reads_a_private_attribute_of_a_library():
+    """discord.py's private attributes change without notice between releases: none is read."""
+    found = []
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+                continue
+            if node.attr.startswith("__") and node.attr.endswith("__"):
+                continue  # dunders are the language's own
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            if ast.unparse(node) not in PRIVATE_ALLOWED:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert found == []
