@@ -183,6 +183,12 @@ def test_lookalikes_give_the_same_copy_down_to_its_seed_and_log(cls):
 
 
 # ---- players -----------------------------------------------------------------------------------
+def reading(view: Engine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
+    """A cheat: lets the other hands of what it is handed decide."""
+    legal = view.legal_actions(seat)
+    return legal[zlib.crc32(others_view(view, seat).encode()) % len(legal)]
+
+
 def peeking(view: Engine, seat: int, level: str, budget_ms: int, rng: random.Random) -> str:
     """A cheat: rebuilds the game from the copy's seed and log and lets the other hands decide."""
     game = rebuild(view.determinize(seat, rng))
@@ -207,20 +213,22 @@ def searching(honest: GameAI):
     return choose
 
 
-PLAYERS = [*ai.LEVELS, "peeking", "searching"]
+PLAYERS = [*ai.LEVELS, "reading", "peeking", "searching"]
 
 
 @pytest.mark.parametrize("player", PLAYERS)
 @pytest.mark.parametrize("cls", engine_classes(), ids=lambda c: c.game_id)
 def test_a_computer_chooses_the_same_in_games_its_seat_cannot_tell_apart(cls, player, monkeypatch):
     """Same seed, different hidden cards and another seed: the same move, for every level, and for
-    cheats that rebuild the game from the seed and log of a determinization."""
+    cheats that read the other hands of what they are handed (a determinization, never the game),
+    or rebuild the game from its seed and log."""
     honest = ai.get(cls.game_id)
     if cls not in HIDDEN and player not in ai.LEVELS:
         pytest.skip("perfect information: nothing to peek at")
     level = player if player in ai.LEVELS else "normal"
-    if player == "peeking":
-        monkeypatch.setitem(registry._REGISTRY, cls.game_id, GameAI(player=peeking))
+    if player in ("reading", "peeking"):
+        cheat = reading if player == "reading" else peeking
+        monkeypatch.setitem(registry._REGISTRY, cls.game_id, GameAI(player=cheat))
     elif player == "searching":
         if honest.player is not None and cls.game_id == "final_quest":
             pytest.skip("Final Quest's player deduces from the record and never searches")
