@@ -16,10 +16,13 @@ import copy
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from bot.core.options import Option
+
+
+Copy = TypeVar("Copy", bound="Engine")
 
 
 class IllegalAction(Exception):
@@ -178,7 +181,7 @@ class Engine:
             cached = self._seen_cache = (seat, len(self.history), seen)
         return list(cached[2])
 
-    def blind(self, other: Engine, seat: int, rng: random.Random) -> Engine:
+    def blind(self, other: Copy, seat: int, rng: random.Random) -> Copy:
         """Make ``other``, a determinization for ``seat``, forget what ``seat`` does not know: a seed
         and generator of its own drawn from ``rng`` (later deals come from them), and the log as
         ``seat`` saw it (``seen_history``). Returns ``other``."""
