@@ -67,6 +67,8 @@ class DonguriUI(GameUI):
                 (tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}")
             )
         footer = [tr("donguri.footer.goal")] if over else [tr("donguri.footer.marks"), tr("donguri.footer.goal")]
+        if n == 4:  # the card played second is struck through in tricks: say why
+            footer.append(tr("donguri.footer.excluded"))
         if public["removed_suit"]:
             footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))
         view.footer = " · ".join(footer)
