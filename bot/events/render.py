@@ -288,7 +288,7 @@ def standings_message(
     embed.description = "\n".join(lines) or "—"
     footer = tr("tournament.tie_breaks")
     if any(r["bye"] for r in results):  # the picture marks a bye "B"
-        footer += "\n" + tr("tournament.bye_mark")
+        footer += " · " + tr("tournament.bye_mark")
     if any(r.dropped for r in shown):
         footer += "\n" + tr("tournament.dropped_rule")
     embed.set_footer(text=footer)
