@@ -1,7 +1,8 @@
 """One translation function over TOML message catalogs: ``bot/locales`` and ``cogs/*/locales``.
 
 Keys are dotted paths (``error.not_your_turn``, ``donguri.event.trick_won``). A value may be a
-table with ``one``/``other`` forms, chosen by the ``count`` placeholder. A key missing in a
+table with ``one``/``other`` forms, chosen by the ``count`` parameter. A parameter may be a ``Term``,
+put in the reader's language when the text is drawn. A key missing in a
 language falls back to English; a key missing everywhere shows as the key itself, which the
 catalog tests catch.
 """
