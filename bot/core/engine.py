@@ -62,7 +62,7 @@ class Engine:
 
     def __init__(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise IllegalAction("bad_player_count", n=num_players)
+            raise IllegalAction("bad_player_count", n=num_players, count=num_players)
         self.num_players = num_players
         self.seed = seed
         self.options: dict[str, Any] = self.check_options(options or {})
