@@ -106,7 +106,7 @@ class TournamentDesk:
             and not tournament.auto_next
         )
         pending = awaiting_confirmation(tournament)
-        winner = ""
+        winner: list[str] = []
         if tournament.status == "finished":
             teams = await self.service.ranking.team_standings(tournament)
             ranked = teams if teams is not None else await self.service.ranking.standings(tournament)
