@@ -269,7 +269,7 @@ class OthelloToriteUI(GameUI):
         parts: list[str] = []
         for event in events:
             data = event.data
-            seat = data.get("seat")
+            seat = data.get("seat", -1)  # every event but the end's names a seat; the end's uses none
             if event.code == "placed":
                 entry = {
                     "seat": seat,
