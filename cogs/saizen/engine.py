@@ -19,6 +19,7 @@ from typing import Any
 from bot.core.cards import SUITS, standard_deck
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
+from cogs.saizen import tricks, views
 from cogs.saizen.knowledge import redeal
 from cogs.saizen.rules_core import (
     JOKER_CODES,
@@ -38,8 +39,6 @@ from cogs.saizen.rules_core import (
     sort_cards,
 )
 from cogs.saizen.rules_core import ROUNDS as ROUNDS  # re-exported: the AI reads it from here
-from cogs.saizen.tricks import SaizenTricks
-from cogs.saizen.views import SaizenViews
 
 OPTION_JOKERS = "jokers"
 JOKER_CHOICES = (0, 1, 2)
@@ -49,7 +48,7 @@ DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, t
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
 
 
-class SaizenEngine(SaizenTricks, SaizenViews, Engine):
+class SaizenEngine(Engine):
     game_id = "saizen"
     min_players = 2
     max_players = 6
@@ -165,6 +164,21 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
             reason, cards = must_win_filter(options, played, None, rules)
         return options, reason, cards
 
+    # ---- what the seats see (views.py) ---------------------------------------------------------
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest finished trick of this round, as views and the record show it."""
+        return views.last_trick(self)
+
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return {c for s, hand in enumerate(self.hands) if s != seat for c in hand}
+
     # ---- contract -------------------------------------------------------------------------
     def to_act(self) -> list[int]:
         seat = self._current_seat()
@@ -177,7 +191,7 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
             return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self._movable()]
         _options, _reason, cards = self._playable(seat)
         leading = self.phase == PHASE_PLAY and self.trick is not None and not self.trick["plays"]
-        actions = []
+        actions: list[str] = []
         for card in sort_cards(cards):
             if leading and is_joker(card):
                 actions.extend(f"play:{card}:{s}" for s in SUITS)
@@ -277,14 +291,14 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
                     data["suit"] = parts[2]
                 events.append(Event("card_played", data))
             if len(self.trick["plays"]) == self.num_players:
-                self._resolve_main(events)
+                tricks.resolve_main(self, events)
         else:
             playoff["plays"].append((seat, card))
             if report:
                 level = len(self.trick["playoffs"])
                 events.append(Event("card_played", {"seat": seat, "card": card, "playoff": level}))
             if len(playoff["plays"]) == len(playoff["seats"]):
-                self._resolve_playoff_round(events)
+                tricks.resolve_playoff_round(self, events)
         return events
 
     # ---- search (computer players) ------------------------------------------------------------
@@ -335,7 +349,7 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
 
     def results(self) -> dict[str, Any]:
         return {
-            "ranks": self._ranks(),
+            "ranks": tricks.ranks(self),
             "scores": list(self.scores),
             "round_tricks": [list(r) for r in self.round_tricks],
         }
