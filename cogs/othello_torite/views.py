@@ -16,7 +16,6 @@ def _entry_view(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "flipped": names(entry["flipped"])} if "flipped" in entry else dict(entry)
 
 
-
 def board(engine: OthelloToriteEngine) -> list[list[dict[str, str] | None]]:
     """8 rows (row 1 first) of 8 squares (column a first): None or {colour, suit}."""
     rows: list[list[dict[str, str] | None]] = []
