@@ -227,9 +227,7 @@ class FinalQuest(
 
     @swap.autocomplete("card")
     @show.autocomplete("card")
-    async def hand_choices(
-        self, interaction: Interaction, current: int
-    ) -> list[app_commands.Choice[int]]:
+    async def hand_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         verb = interaction.command.name if interaction.command else ""
         pairs = await self.desk.autocomplete_actions(interaction, G, lambda a: a.split(":")[-1])
         return [

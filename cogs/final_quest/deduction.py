@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from .engine import NUM_SEATS, NUMBERS, QUESTIONS, question_answer
-from .search import bit, numbers_of
+from .search import bit, numbers_of, swapped
 
 if TYPE_CHECKING:
     from .engine import FinalQuestEngine
@@ -123,11 +123,7 @@ def _swap(worlds: dict[World, float], seat: int) -> dict[World, float]:
     for w, p in worlds.items():
         hand, centre = w[seat], w[4]
         for n in numbers_of(hand):
-            given = bit(n)
-            new = list(w)
-            new[seat] = hand & ~given | centre
-            new[4] = given
-            out[tuple(new)] += p / 3  # type: ignore[index]
+            out[swapped(w, seat, bit(n), centre)] += p / 3
     return dict(out)
 
 
@@ -177,7 +173,7 @@ def replay(
                 worlds = _swap(worlds, fact["seat"])
             else:
                 gave, took = bit(card_number(record["gave"])), bit(card_number(record["took"]))
-                worlds = {_swapped(w, seat, gave, took): p for w, p in worlds.items() if w[4] == took}
+                worlds = {swapped(w, seat, gave, took): p for w, p in worlds.items() if w[4] == took}
             continue
         narrowed = narrowing(fact, seat, mine)
         if narrowed is not None:
@@ -227,13 +223,6 @@ def public_hands(facts: list[dict[str, Any]], seat: int) -> frozenset[int]:
         if narrowed is not None and narrowed[0] == seat:
             hands &= narrowed[1]
     return hands
-
-
-def _swapped(world: World, seat: int, gave: int, took: int) -> World:
-    new = list(world)
-    new[seat] = world[seat] & ~gave | took
-    new[4] = gave
-    return tuple(new)  # type: ignore[return-value]
 
 
 def hand_odds(worlds: dict[World, float], target: int) -> dict[int, float]:
