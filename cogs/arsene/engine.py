@@ -60,6 +60,8 @@ from .rules_scoring import (
     score_deal,
 )
 
+PLAY = len("play:")  # where the card starts in ``play:<card>``
+
 
 class ArseneEngine(Engine):
     game_id = "arsene"
@@ -90,7 +92,20 @@ class ArseneEngine(Engine):
         return search.determinize(self, seat, rng)
 
     def apply_fast(self, seat: int, action: str) -> None:
-        search.apply_fast(self, seat, action)
+        """Plays, takes and pushes without building events; the rare rest goes the usual way."""
+        if action[1] == "l":  # play:<card>
+            won = self._lay(seat, action[PLAY:])
+            if won is not None and self.phase != "push" and self._close_trick(won[0], won[0]):
+                self._settle()
+        elif action == "take" or action.startswith("push:"):
+            winner = self.winner
+            receiver = winner if action == "take" else self.push_target
+            assert winner is not None and receiver is not None  # a trick on offer has both
+            if self._close_trick(winner, receiver):
+                self._settle()
+        else:
+            self._apply(seat, action)
+        self.history.append((seat, action))
 
     # ---- setup and dealing ------------------------------------------------------------------
     def setup(self) -> None:

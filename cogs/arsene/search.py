@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from .engine import ArseneEngine
 
 NON_FACE_DIAMONDS = frozenset(f"D{r}" for r in range(1, 11))
-PLAY = len("play:")
 
 
 def copy_rng(rng: random.Random) -> random.Random:
@@ -44,23 +43,6 @@ def _copy(engine: ArseneEngine, rng: random.Random) -> ArseneEngine:
     other.voids = list(engine.voids)
     other.trick = list(engine.trick)
     return other
-
-
-def apply_fast(engine: ArseneEngine, seat: int, action: str) -> None:
-    """Plays, takes and pushes without building events; the rare rest goes the usual way."""
-    if action[1] == "l":  # play:<card>
-        won = engine._lay(seat, action[PLAY:])
-        if won is not None and engine.phase != "push" and engine._close_trick(won[0], won[0]):
-            engine._settle()
-    elif action == "take" or action.startswith("push:"):
-        winner = engine.winner
-        receiver = winner if action == "take" else engine.push_target
-        assert winner is not None and receiver is not None  # a trick on offer has both
-        if engine._close_trick(winner, receiver):
-            engine._settle()
-    else:
-        engine._apply(seat, action)
-    engine.history.append((seat, action))
 
 
 def determinize(engine: ArseneEngine, seat: int, rng: random.Random) -> ArseneEngine:

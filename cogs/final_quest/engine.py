@@ -122,7 +122,12 @@ class FinalQuestEngine(Engine):
         return search.seen_history(self, seat)
 
     def apply_fast(self, seat: int, action: str) -> None:
-        search.apply_fast(self, seat, action)
+        """Final Quests (most of a random game's moves) without building events."""
+        if action[1] == "q":  # fq:<target>:<a>.<b>.<c>
+            self._name_hand(seat, int(action[3]), [int(x) for x in action[5:].split(".")])
+        else:
+            self._apply(seat, action)
+        self.history.append((seat, action))
 
     # ---- setup -------------------------------------------------------------------------------
     def setup(self) -> None:

@@ -89,15 +89,6 @@ def _copy(engine: FinalQuestEngine, rng: random.Random) -> FinalQuestEngine:
     return other
 
 
-def apply_fast(engine: FinalQuestEngine, seat: int, action: str) -> None:
-    """Final Quests (most of a random game's moves) without building events."""
-    if action[1] == "q":  # fq:<target>:<a>.<b>.<c>
-        engine._name_hand(seat, int(action[3]), [int(x) for x in action[5:].split(".")])
-    else:
-        engine._apply(seat, action)
-    engine.history.append((seat, action))
-
-
 def seen_history(engine: FinalQuestEngine, seat: int) -> list[tuple[int, str]]:
     """The log as ``seat`` saw it: another seat's swap keeps only its kind (the card went to the
     centre face down), and so does a rebuttal shown to the asker alone, unless ``seat`` asked."""

@@ -93,26 +93,26 @@ class SaizenEngine(Engine):
         self.phase = PHASE_CHIPS
         self.chip_queue: list[int] = []
         self.trick: dict[str, Any] | None = None
-        self._last: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
+        self.closed_trick: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
         self.trick_no = 0  # tricks completed this round
         # Whole sets pass intact, so the deck stays split into n blocks all game (block b is seat b's
         # first hand; in round r seat s holds block s + r - 1). Public knowledge per block: the cards
         # seen played from it, and the suits it showed it lacks (failing to follow under MUST).
         self.block_seen: list[list[str]] = [[] for _ in range(n)]
         self.block_lacks = [""] * n
-        self._start_round([])
+        self.start_round([])
 
     # ---- helpers --------------------------------------------------------------------------
-    def _rules(self, suit: str) -> TrickRules:
+    def rules_for(self, suit: str) -> TrickRules:
         rules = self._rule_cache.get(suit)
         if rules is None:  # the cache is replaced, never cleared, when a chip moves: clones share it
             rules = self._rule_cache[suit] = TrickRules({sw: SIDES[sw][self.sides[suit][sw]] for sw in SWITCHES})
         return rules
 
-    def _movable(self) -> list[tuple[str, str]]:
+    def movable(self) -> list[tuple[str, str]]:
         return [(s, sw) for s in SUITS for sw in SWITCHES if not self.moved[s][sw]]
 
-    def _start_round(self, events: list[Event]) -> None:
+    def start_round(self, events: list[Event]) -> None:
         events.append(Event("round_started", {"round": self.round_no, "seat": self.leader}))
         n = self.num_players
         self.chip_queue = [(self.leader + k) % n for k in range(n)]
@@ -120,17 +120,17 @@ class SaizenEngine(Engine):
         self._skip_chips_if_none_left(events)
 
     def _skip_chips_if_none_left(self, events: list[Event]) -> None:
-        if self.phase == PHASE_CHIPS and (not self.chip_queue or not self._movable()):
+        if self.phase == PHASE_CHIPS and (not self.chip_queue or not self.movable()):
             if self.chip_queue:
                 events.append(Event("chips_exhausted", {"round": self.round_no}))
             self.chip_queue = []
-            self._new_trick()
+            self.new_trick()
 
-    def _new_trick(self) -> None:
+    def new_trick(self) -> None:
         self.phase = PHASE_PLAY
         self.trick = {"leader": self.leader, "led": None, "named": False, "plays": [], "playoffs": []}
 
-    def _playoff(self) -> dict[str, Any] | None:
+    def playoff(self) -> dict[str, Any] | None:
         if self.trick and self.phase == PHASE_PLAYOFF:
             return self.trick["playoffs"][-1]
         return None
@@ -141,7 +141,7 @@ class SaizenEngine(Engine):
         if self.phase == PHASE_PLAY:
             assert self.trick is not None
             return (self.trick["leader"] + len(self.trick["plays"])) % self.num_players
-        playoff = self._playoff()
+        playoff = self.playoff()
         if playoff is not None:
             return playoff["seats"][len(playoff["plays"])]
         return None
@@ -150,10 +150,10 @@ class SaizenEngine(Engine):
         """(follow options, must-win reason, playable cards) for the seat to play now."""
         hand = self.hands[seat]
         assert self.trick is not None
-        playoff = self._playoff()
+        playoff = self.playoff()
         if self.trick["led"] is None:  # leading: anything
             return list(hand), None, list(hand)
-        rules = self._rules(self.trick["led"])
+        rules = self.rules_for(self.trick["led"])
         if playoff is None:
             options = follow_options(hand, self.trick["led"], rules)
             played = [c for _, c in self.trick["plays"]]
@@ -188,7 +188,7 @@ class SaizenEngine(Engine):
         if seat not in self.to_act():
             return []
         if self.phase == PHASE_CHIPS:
-            return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self._movable()]
+            return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self.movable()]
         _options, _reason, cards = self._playable(seat)
         leading = self.phase == PHASE_PLAY and self.trick is not None and not self.trick["plays"]
         actions: list[str] = []
@@ -264,7 +264,7 @@ class SaizenEngine(Engine):
                     Event("chip_moved", {"seat": seat, "suit": suit, "switch": switch, "side": side})
                 )
             if not self.chip_queue:
-                self._new_trick()
+                self.new_trick()
             else:
                 self._skip_chips_if_none_left(events)
             return events
@@ -275,11 +275,11 @@ class SaizenEngine(Engine):
         self.played[seat].append(card)
         block = (seat + self.round_no - 1) % self.num_players
         self.block_seen[block].append(card)
-        playoff = self._playoff()
+        playoff = self.playoff()
         if playoff is None:
             led = self.trick["led"]
             if led is not None and not follows(card, led) and led not in self.block_lacks[block]:
-                if self._rules(led).must_follow:
+                if self.rules_for(led).must_follow:
                     self.block_lacks[block] += led + "J"
             if not self.trick["plays"]:
                 self.trick["led"] = parts[2] if len(parts) == 3 else card[0]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def resolve_main(engine: SaizenEngine, events: list[Event]) -> None:
     assert engine.trick is not None
-    rules = engine._rules(engine.trick["led"])
+    rules = engine.rules_for(engine.trick["led"])
     cards = [c for _, c in engine.trick["plays"]]
     if rules.playoff:
         pair = strongest_pair(cards, rules.low)
@@ -39,7 +39,7 @@ def resolve_main(engine: SaizenEngine, events: list[Event]) -> None:
 
 def resolve_playoff_round(engine: SaizenEngine, events: list[Event]) -> None:
     assert engine.trick is not None
-    rules = engine._rules(engine.trick["led"])
+    rules = engine.rules_for(engine.trick["led"])
     plays = engine.trick["playoffs"][-1]["plays"]
     cards = [c for _, c in plays]
     pair = strongest_pair(cards, rules.low)
@@ -75,7 +75,7 @@ def _start_playoff(engine: SaizenEngine, seats: list[int], pair: int, events: li
 def _finish_trick(engine: SaizenEngine, winner: int | None, events: list[Event]) -> None:
     assert engine.trick is not None
     engine.trick_no += 1
-    engine._last = (engine.trick, winner, engine.trick_no)
+    engine.closed_trick = (engine.trick, winner, engine.trick_no)
     seats_cards = list(engine.trick["plays"]) + [p for po in engine.trick["playoffs"] for p in po["plays"]]
     for s, _card in seats_cards:
         if s != winner:
@@ -97,7 +97,7 @@ def _finish_trick(engine: SaizenEngine, winner: int | None, events: list[Event])
     if any(not hand for hand in engine.hands):
         _end_round(engine, events)
     else:
-        engine._new_trick()
+        engine.new_trick()
 
 
 def _end_round(engine: SaizenEngine, events: list[Event]) -> None:
@@ -117,11 +117,11 @@ def _end_round(engine: SaizenEngine, events: list[Event]) -> None:
     engine.played = [[] for _ in range(n)]
     engine.face_up = [[] for _ in range(n)]
     engine.face_down = [0] * n
-    engine._last = None
+    engine.closed_trick = None
     engine.trick_no = 0
     engine.round_no += 1
     engine.round_tricks.append([0] * n)
-    engine._start_round(events)
+    engine.start_round(events)
 
 
 def ranks(engine: SaizenEngine) -> list[int]:

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 def last_trick(engine: SaizenEngine) -> dict[str, Any] | None:
     """The latest finished trick of this round, as views and the record show it."""
-    if engine._last is None:
+    if engine.closed_trick is None:
         return None
-    trick, winner, number = engine._last
+    trick, winner, number = engine.closed_trick
     return {**_trick_view(trick), "winner": winner, "number": number}
 
 
@@ -64,8 +64,8 @@ def public_view(engine: SaizenEngine) -> dict[str, Any]:
         trick = _trick_view(engine.trick)
         trick["number"] = engine.trick_no + 1
         led = engine.trick["led"]
-        trick["rules"] = engine._rules(led).sides if led else None
-        playoff = engine._playoff()
+        trick["rules"] = engine.rules_for(led).sides if led else None
+        playoff = engine.playoff()
         trick["playoff_seats"] = list(playoff["seats"]) if playoff else []
     last = engine.last_trick
     return {
@@ -83,7 +83,7 @@ def public_view(engine: SaizenEngine) -> dict[str, Any]:
         "switches": list(SWITCHES),
         "sides": {sw: list(SIDES[sw]) for sw in SWITCHES},
         "rule_cards": _rule_cards_view(engine),
-        "chips_left": len(engine._movable()),
+        "chips_left": len(engine.movable()),
         "layout": engine.layout,
         "jokers": engine.jokers,
         "trick": trick,

@@ -156,14 +156,20 @@ def module_of(path: Path, root: Path) -> str:
     return ".".join(path.relative_to(root).with_suffix("").parts)
 
 
-def imported_names(tree: ast.AST) -> dict[str, tuple[str, str]]:
-    """Name bound by ``from bot... import X [as Y]`` -> (module, X), under ``TYPE_CHECKING`` too."""
-    return {
-        alias.asname or alias.name: (node.module, alias.name)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "bot"
-        for alias in node.names
-    }
+def imported_names(tree: ast.AST, module: str) -> dict[str, tuple[str, str]]:
+    """Name bound by ``from bot... import X [as Y]`` (or ``cogs...``, or a relative import in
+    ``module``) -> (module, X), under ``TYPE_CHECKING`` too."""
+    names = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = node.module or ""
+        if node.level:  # relative to the package of ``module`` (a module, not a package's __init__)
+            package = module.split(".")[: -node.level]
+            source = ".".join(package + ([source] if source else []))
+        if source.split(".")[0] in ("bot", "cogs"):
+            names.update({alias.asname or alias.name: (source, alias.name) for alias in node.names})
+    return names
 
 
 def type_checking_names(tree: ast.AST) -> set[str]:
@@ -179,19 +185,31 @@ def type_checking_names(tree: ast.AST) -> set[str]:
 
 
 def is_interface(node: ast.ClassDef) -> bool:
-    """A base meant to be inherited from another file: a protocol, an ABC, an exception, or one with
-    its own constructor, rather than methods that need attributes their subclass defines."""
+    """A base meant to be inherited from another file: a protocol, an ABC, an exception, one with
+    its own constructor, or one that declares the class constants its subclasses set (``GameUI``),
+    rather than methods that need attributes their subclass defines."""
     bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
     methods = [f for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
     abstract = any("abstractmethod" in ast.unparse(d) for f in methods for d in f.decorator_list)
-    return bool(bases & {"Protocol", "ABC", "Exception"}) or abstract or any(f.name == "__init__" for f in methods)
+    declared = any(isinstance(n, ast.AnnAssign) and "ClassVar" in ast.unparse(n.annotation) for n in node.body)
+    return (
+        bool(bases & {"Protocol", "ABC", "Exception"})
+        or abstract
+        or declared
+        or any(f.name == "__init__" for f in methods)
+    )
 
 
 def spread_classes(root: Path) -> set[str]:
-    """Classes of ``root/bot`` put together from mixins in other files: a base that exists for the
-    type checker only (``if TYPE_CHECKING: from ... import X as _Base``), or a base from another
-    module that is no interface but a bundle of methods using attributes its subclass defines."""
-    trees = {module_of(p, root): ast.parse(p.read_text()) for p in sorted((root / "bot").rglob("*.py"))}
+    """Classes of ``root/bot`` and ``root/cogs`` put together from mixins in other files: a base that
+    exists for the type checker only (``if TYPE_CHECKING: from ... import X as _Base``), or a base
+    from another module that is no interface but a bundle of methods using attributes its subclass
+    defines."""
+    trees = {
+        module_of(p, root): ast.parse(p.read_text())
+        for package in ("bot", "cogs")
+        for p in sorted((root / package).rglob("*.py"))
+    }
     known = {
         (module, node.name): node
         for module, tree in trees.items()
@@ -200,7 +218,7 @@ def spread_classes(root: Path) -> set[str]:
     }
     found = set()
     for module, tree in trees.items():
-        imported, hidden = imported_names(tree), type_checking_names(tree)
+        imported, hidden = imported_names(tree, module), type_checking_names(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.ClassDef):
                 continue
@@ -231,7 +249,14 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
         "class Fine(Shape):\n    pass\n"
         "class Also(Made):\n    pass\n"
     )
-    assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden"}
+    (tmp_path / "cogs" / "game").mkdir(parents=True)
+    (tmp_path / "cogs" / "game" / "views.py").write_text(
+        "class Views:\n    def public_view(self):\n        return self.board\n"
+    )
+    (tmp_path / "cogs" / "game" / "engine.py").write_text(
+        "from .views import Views\nclass GameEngine(Views):\n    pass\n"
+    )
+    assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden", "cogs.game.engine.GameEngine"}
 
 
 #: Still put together from mixins, to become objects too: the tables' delivery (its notices and
