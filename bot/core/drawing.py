@@ -15,6 +15,9 @@ from pathlib import Path
 
 from PIL import Image, ImageFont
 
+#: A colour as images use it: red, green and blue, 0 to 255.
+Colour = tuple[int, int, int]
+
 #: System fonts with Japanese glyphs, by preference; the first one present draws names.
 NAME_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",

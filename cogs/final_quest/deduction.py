@@ -59,7 +59,7 @@ def yes_hands(question: str, params: tuple[int, ...]) -> frozenset[int]:
     return frozenset(h for h in HANDS if question_answer(numbers_of(h), question, kwargs))
 
 
-class _Complements(dict):
+class _Complements(dict[frozenset[int], frozenset[int]]):
     """``NO[yes]``: the hands answering NO, from the set answering YES."""
 
     def __missing__(self, yes: frozenset[int]) -> frozenset[int]:
@@ -141,7 +141,7 @@ def worlds_for(engine: FinalQuestEngine, seat: int) -> dict[World, float]:
     return history_for(engine, seat)[-1][0]
 
 
-def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, float], dict | None]]:
+def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
     """The worlds of each stretch between swaps, each with the swap fact that ended it (None for
     the present one): what a backward pass needs to draw a whole consistent past."""
     mine = {r["turn"]: r for r in engine.private_facts(seat) if r.get("seat", seat) == seat}
@@ -150,14 +150,14 @@ def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, f
 
 def replay(
     seat: int, hand: int, facts: list[dict[str, Any]], mine: dict[int, dict[str, Any]]
-) -> list[tuple[dict[World, float], dict | None]]:
+) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
     """Filter the deals of ``hand`` through the public ``facts``; ``mine``: the seat's own swaps
     and the asker-only rebuttals it received, by turn.
 
     Between two swaps every fact narrows one hand, so the facts are gathered per hand (the hands
     each seat may hold) and applied in one pass; a swap then moves every world on.
     """
-    stretches: list[tuple[dict[World, float], dict | None]] = []
+    stretches: list[tuple[dict[World, float], dict[str, Any] | None]] = []
     worlds: dict[World, float] | None = None
     allowed: dict[int, frozenset[int]] = {}
 
@@ -183,7 +183,9 @@ def replay(
     return stretches
 
 
-def narrowing(fact: dict[str, Any], seat: int | None, mine: dict[int, dict[str, Any]]):
+def narrowing(
+    fact: dict[str, Any], seat: int | None, mine: dict[int, dict[str, Any]]
+) -> tuple[int, frozenset[int]] | None:
     """(the seat whose hand a fact is about, the hands it leaves possible), or None.
 
     ``seat`` (None: a spectator) and its asker-only rebuttals ``mine`` tell what it saw.
