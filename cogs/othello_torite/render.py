@@ -269,7 +269,7 @@ class OthelloToriteUI(GameUI):
         parts: list[str] = []
         for event in events:
             data = event.data
-            seat = data.get("seat", -1)  # every event but the end's names a seat; the end's uses none
+            seat = data.get("seat")
             if event.code == "placed":
                 entry = {
                     "seat": seat,
@@ -281,10 +281,10 @@ class OthelloToriteUI(GameUI):
             elif event.code == "passed":
                 parts.append(entry_text({"seat": seat, "passed": True, "reason": data["reason"]}, names, tr))
             elif event.code == "suit_exhausted":
-                word = suit_word(data["disc_suit"], tr)
-                parts.append(tr(f"{G}.part.exhausted", disc=DISC[seat], player=names[seat], disc_suit=word))
+                word, who = suit_word(data["disc_suit"], tr), data["seat"]
+                parts.append(tr(f"{G}.part.exhausted", disc=DISC[who], player=names[who], disc_suit=word))
             elif event.code in MARKER_CODES:
-                outcome = marker_text(event.code, seat, data["lead_count"], data["follow_count"], names, tr)
+                outcome = marker_text(event.code, data["seat"], data["lead_count"], data["follow_count"], names, tr)
                 lines.append(
                     tr(f"{G}.log.trick_done", number=data["trick"], parts=" · ".join(parts), outcome=outcome)
                 )
