@@ -76,7 +76,11 @@ def _greedy(
 
 
 def _exact(
-    pool: list[str], sizes: Sequence[int], lacks: Sequence[str], rng: random.Random, kind: Callable[[str], str]
+    pool: list[str],
+    sizes: Sequence[int],
+    lacks: Sequence[str],
+    rng: random.Random,
+    kind: Callable[[str], str],
 ) -> list[list[str]]:
     free = list(sizes)
     hands: list[list[str]] = [[] for _ in sizes]

@@ -40,7 +40,9 @@ ROWS_TOP = STATUS_TOP + STATUS_H + 12
 ROW_H = 74
 
 
-def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour) -> None:
+def text_center(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour
+) -> None:
     draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
 
 
@@ -139,7 +141,9 @@ def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     draw.polygon(points, fill=GOLD, outline=WHITE)
 
 
-def cross(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour, width: int) -> None:
+def cross(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour, width: int
+) -> None:
     x0, y0, x1, y1 = box
     draw.line([(x0, y0), (x1, y1)], fill=fill, width=width)
     draw.line([(x0, y1), (x1, y0)], fill=fill, width=width)

@@ -141,7 +141,9 @@ def worlds_for(engine: FinalQuestEngine, seat: int) -> dict[World, float]:
     return history_for(engine, seat)[-1][0]
 
 
-def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
+def history_for(
+    engine: FinalQuestEngine, seat: int
+) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
     """The worlds of each stretch between swaps, each with the swap fact that ended it (None for
     the present one): what a backward pass needs to draw a whole consistent past."""
     mine = {r["turn"]: r for r in engine.private_facts(seat) if r.get("seat", seat) == seat}

@@ -66,7 +66,9 @@ def disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, colour: str, suit:
         suit_mark(draw, cx, cy, max(6, r * MARK_R // DISC_R), suit, MARK_EDGE[colour])
 
 
-def centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill: Colour = TEXT) -> None:
+def centred(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill: Colour = TEXT
+) -> None:
     draw.text((cx, cy), text, font=font(size), fill=fill, anchor="mm")
 
 

@@ -284,7 +284,8 @@ class OthelloToriteUI(GameUI):
                 word, who = suit_word(data["disc_suit"], tr), data["seat"]
                 parts.append(tr(f"{G}.part.exhausted", disc=DISC[who], player=names[who], disc_suit=word))
             elif event.code in MARKER_CODES:
-                outcome = marker_text(event.code, data["seat"], data["lead_count"], data["follow_count"], names, tr)
+                counts = data["lead_count"], data["follow_count"]
+                outcome = marker_text(event.code, data["seat"], *counts, names, tr)
                 lines.append(
                     tr(f"{G}.log.trick_done", number=data["trick"], parts=" · ".join(parts), outcome=outcome)
                 )

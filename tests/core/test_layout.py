@@ -191,7 +191,9 @@ def is_interface(node: ast.ClassDef) -> bool:
     bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
     methods = [f for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
     abstract = any("abstractmethod" in ast.unparse(d) for f in methods for d in f.decorator_list)
-    declared = any(isinstance(n, ast.AnnAssign) and "ClassVar" in ast.unparse(n.annotation) for n in node.body)
+    declared = any(
+        isinstance(n, ast.AnnAssign) and "ClassVar" in ast.unparse(n.annotation) for n in node.body
+    )
     return (
         bool(bases & {"Protocol", "ABC", "Exception"})
         or abstract
