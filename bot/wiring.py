@@ -25,6 +25,7 @@ from bot.events.desk import TournamentDesk
 from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
@@ -122,7 +123,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, delivery, arrivals, languages)
     opening = Opening(config, service, delivery, desk)
-    ratings = RatingStore(store.db)
+    ratings = RatingStore(RatingRows(store.db), store)
     tournaments = TournamentDesk(client, config, store, ratings, service, delivery, desk, opening)
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))

@@ -94,8 +94,9 @@ async def world(database):
     """The tournament service and ratings on a real database, without Discord."""
     from bot.core.games import REGISTRY, register
     from bot.events.service import TournamentService
-    from bot.events.store import TournamentStore
     from bot.ratings.store import RatingStore
+    from bot.storage.events import TournamentStore
+    from bot.storage.ratings import RatingRows
     from bot.storage.store import Store
     from bot.tables.service import TableService
     from cogs.donguri.render import DonguriUI
@@ -108,7 +109,7 @@ async def world(database):
             register(ui)
     store = await Store.open(database)
     tables = TableService(store)
-    service = TournamentService(TournamentStore(store.db), RatingStore(store.db), tables)
+    service = TournamentService(TournamentStore(store.db), RatingStore(RatingRows(store.db), store), tables)
     yield service
     await store.close()
 

@@ -9,10 +9,10 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from bot.core.errors import UserError
-from bot.events.store import Tournament
+from bot.storage.events import Tournament
 
 if TYPE_CHECKING:
-    from bot.events.store import TournamentStore
+    from bot.storage.events import TournamentStore
     from bot.tables import TableService
 
 

@@ -18,8 +18,8 @@ from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
 from bot.events.service import TournamentService
-from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore
+from bot.storage.events import Tournament, TournamentStore
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bot.core.errors import UserError
-from bot.events.store import Entrant, Tournament
+from bot.storage.events import Entrant, Tournament
 
 if TYPE_CHECKING:
     from bot.events.service import TournamentService as _Base

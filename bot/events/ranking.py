@@ -7,12 +7,12 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from bot.events import fairness as fair
-from bot.events.standings import Standing, standings, team_standings
-from bot.events.store import Tournament
+from bot.events.standings import Standing, finishes, standings, team_standings
+from bot.storage.events import Tournament
 
 if TYPE_CHECKING:
-    from bot.events.store import TournamentStore
     from bot.ratings.store import RatingStore
+    from bot.storage.events import TournamentStore
 
 
 class Ranking:
@@ -35,7 +35,7 @@ class Ranking:
         dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
         return standings(
             [e.user_id for e in tournament.entrants],
-            await self.store.finishes(tournament.id),
+            finishes(await self.store.results(tournament.id)),
             await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,
@@ -56,7 +56,7 @@ class Ranking:
         dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
         return team_standings(
             dict(sorted(teams.items())),
-            await self.store.finishes(tournament.id),
+            finishes(await self.store.results(tournament.id)),
             await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from bot.core.games import REGISTRY
 from bot.events import fairness as fair
 from bot.events import pairing
-from bot.events.store import Entrant, Tournament
+from bot.storage.events import Entrant, Tournament
 
 if TYPE_CHECKING:
     from bot.events.service import TournamentService as _Base

@@ -23,8 +23,8 @@ from bot.events.entrants import Entrants
 from bot.events.ranking import Ranking
 from bot.events.seating import RoundSeating
 from bot.events.standings import bye_points, default_points, place_points
-from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.events import Tournament, TournamentStore
 from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.service import CLOCKS, LEVELS, TIMEOUT_POLICIES, TableService

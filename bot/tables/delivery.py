@@ -25,6 +25,7 @@ from discord.http import handle_message_parameters
 from bot.core.config import Config
 from bot.core.engine import Engine
 from bot.core.i18n import Lang
+from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
 from bot.tables import render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
@@ -105,7 +106,7 @@ class Delivery(Notices, Record):
         self.recorded_later: dict[int, int] = {}
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
-        self.outbox = Outbox(store, client)
+        self.outbox = Outbox(SendIntents(store.db), client)
         self.tokens = Tokens(store, client, session)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:

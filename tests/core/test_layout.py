@@ -131,7 +131,7 @@ def test_no_module_reaches_a_service_through_the_bot_object():
 
 
 #: Private names the project may read: the standard library's, and aiosqlite's own connection,
-#: whose statements run on the event loop's thread (``bot/storage/connection.py`` says why).
+#: whose statements run on the event loop's thread (``bot/storage/sqlite.py`` says why).
 PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute"}
 
 

@@ -11,9 +11,10 @@ import pytest
 from bot import main as entry
 from bot.core.games import REGISTRY, register
 from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings.store import RatingStore
+from bot.storage.events import TournamentStore
 from bot.storage.migrate import migrate
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.service import TableService
 from tests.support.postgres import fresh_database
@@ -33,7 +34,7 @@ async def filled_sqlite(path) -> dict[int, list]:
     """A database as the bot leaves it: a game in play, a finished rated one, and an event."""
     store = await Store.open(str(path))
     tables = TableService(store)
-    ratings = RatingStore(store.db)
+    ratings = RatingStore(RatingRows(store.db), store)
     logs = {}
     for rated in (False, True):
         table = await tables.open(
@@ -101,7 +102,7 @@ async def test_an_sqlite_database_moves_to_postgresql_whole(tmp_path, pg_cluster
             "othello_torite", guild_id=1, channel_id=2, host=(10, "a"), size=2, options={}, language="en"
         )
         assert new.id > max(logs)
-        player = await RatingStore(store.db).player(1, "othello_torite", 10)
+        player = await RatingStore(RatingRows(store.db), store).player(1, "othello_torite", 10)
         assert player is not None and player.games == 1
     finally:
         await store.close()

@@ -117,7 +117,6 @@ async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_
         "INSERT INTO send_intents (table_id, surface, channel_id, sent_after) VALUES (?, ?, ?, ?)",
         (finished.id, "record:2", home.id, first.id - 1),
     )
-    await db.commit()
     await store.update_table(finished.id, recorded=0)
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
     before = {m.id for m in home.history()}

@@ -94,11 +94,11 @@ async def test_the_counts_of_channels_gone_quiet_are_dropped(database):
             call, _ = await store.take_channel_call(channel, at, CHANNEL_WINDOW, 5)
             assert call is not None
         await store.prune_channel_calls(1040.0)
-        async with store.db.execute("SELECT channel_id FROM channel_calls ORDER BY id") as cur:
-            assert [r["channel_id"] for r in await cur.fetchall()] == [2]
+        rows = await store.db.fetch("SELECT channel_id FROM channel_calls ORDER BY id")
+        assert [r["channel_id"] for r in rows] == [2]
         # A channel's own old calls go when it is next counted, whatever the others'.
         await store.take_channel_call(2, 1060.0, CHANNEL_WINDOW, 5)
-        async with store.db.execute("SELECT at FROM channel_calls ORDER BY id") as cur:
-            assert [r["at"] for r in await cur.fetchall()] == [1060.0]
+        rows = await store.db.fetch("SELECT at FROM channel_calls ORDER BY id")
+        assert [r["at"] for r in rows] == [1060.0]
     finally:
         await store.close()

@@ -14,9 +14,10 @@ import pytest
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings import model as rating_model
 from bot.ratings.store import RatingStore, side_places
+from bot.storage.events import TournamentStore
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.service import TableService
 
@@ -132,7 +133,7 @@ def ratings_after(tables) -> dict[int, float]:
 
 async def test_a_finished_table_is_rated_once_and_no_rating_update_is_lost(two):
     a = TableService(two[0])
-    ratings = [RatingStore(two[0].db), RatingStore(two[1].db)]
+    ratings = [RatingStore(RatingRows(two[0].db), two[0]), RatingStore(RatingRows(two[1].db), two[1])]
     tables = []
     for _ in range(3):
         table_id = await started_table(a, rated=True)
@@ -154,7 +155,7 @@ async def test_a_finished_table_is_rated_once_and_no_rating_update_is_lost(two):
 
 async def test_a_tournament_round_opens_once_when_two_processes_finish_it(two):
     services = [
-        TournamentService(TournamentStore(s.db), RatingStore(s.db), TableService(s)) for s in two
+        TournamentService(TournamentStore(s.db), RatingStore(RatingRows(s.db), s), TableService(s)) for s in two
     ]
     event = await services[0].create(
         guild_id=1, channel_id=2, organizer_id=3, game="donguri", name="Cup", format="swiss",
