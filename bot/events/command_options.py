@@ -11,7 +11,7 @@ from discord.app_commands import Choice, locale_str
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.interaction import Interaction
-from bot.core.options import find
+from bot.core.options import find, shown_name
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import checked_options
 
@@ -114,8 +114,12 @@ def chosen_options(game: str, picked: list[str | None]) -> dict[str, Any]:
     for text in filter(None, picked):
         name, sep, token = text.partition("=")
         option = find(declared, name.strip())
-        if not sep or option is None or option.name in options:
+        if option is None:
             raise UserError("tournament.error.bad_options", option=text[:40])
+        if option.name in options:
+            raise UserError("tournament.error.repeated_option", option=shown_name(declared, option.name))
+        if not sep:
+            raise UserError("tournament.error.bad_options", option=shown_name(declared, option.name))
         options[option.name] = option.read(token)
     return checked_options(game, options)
 

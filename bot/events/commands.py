@@ -83,7 +83,7 @@ class TournamentCommands(
     # ---- organizers ---------------------------------------------------------------------------
     @command(
         "cmd.tournament.start",
-        "Organizer: close sign-up and seat round 1",
+        "Organiser: close sign-up and seat round 1",
     )
     @names_an_event(event_choices)
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
@@ -99,7 +99,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.next",
-        "Organizer: seat the next round",
+        "Organiser: seat the next round",
     )
     @names_an_event(event_choices)
     async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
@@ -114,7 +114,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.add",
-        "Organizer: sign a member up",
+        "Organiser: sign a member up",
         options_key="cmd.tournament.opt",
         member="The member",
     )
@@ -137,7 +137,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.remove",
-        "Organizer: take a player out (results so far are kept)",
+        "Organiser: take a player out (results so far are kept)",
         options_key="cmd.tournament.opt",
         member="The member",
     )
@@ -160,7 +160,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.replace",
-        "Organizer: a new member takes over a player's entry and seats",
+        "Organiser: a new member takes over a player's entry and seats",
         options_key="cmd.tournament.opt",
         member=("The player leaving", "cmd.tournament.opt.leaving"),
         new_member="Who takes over",
@@ -193,7 +193,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.swap",
-        "Organizer: two players trade places in a round's seating before it is confirmed",
+        "Organiser: two players trade places in a round's seating before it is confirmed",
         options_key="cmd.tournament.opt",
         member="The member",
         other="The other member",
@@ -218,7 +218,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.cancel",
-        "Organizer: cancel the tournament (open tables play on, unrated by it)",
+        "Organiser: cancel the tournament (open tables play on, unrated by it)",
     )
     @names_an_event(event_choices)
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:

@@ -104,7 +104,7 @@ class TournamentDesk:
             and not tournament.auto_next
         )
         pending = self.service.awaiting_confirmation(tournament)
-        winner = ""
+        winner: list[str] = []
         if tournament.status == "finished":
             teams = await self.service.team_standings(tournament)
             ranked = teams if teams is not None else await self.service.standings(tournament)

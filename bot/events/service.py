@@ -16,6 +16,7 @@ from typing import Any
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
+from bot.core.options import shown_name
 from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.controls import OrganizerControls
@@ -96,7 +97,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
         places = len(cls.teams(size) or range(size))
         if format == "elimination":
             if not 1 <= advance < places:
-                raise UserError("tournament.error.bad_advance", max=places - 1)
+                raise UserError("tournament.error.bad_advance", max=places - 1, count=places - 1)
             rounds = 0  # until the final table has played
         elif format == "round_robin":
             group_size = group_size or 2 * size
@@ -113,9 +114,8 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
         try:
             cls(size, 0, options or {})  # the engine checks its own options
         except IllegalAction as exc:
-            raise UserError(
-                "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
-            ) from None
+            option = shown_name(cls.declared_options, str(exc.params.get("option", "?")))
+            raise UserError("tournament.error.bad_options", option=option) from None
         if clock not in CLOCKS or fill not in fair.FILLS:
             raise UserError("error.bad_setting")
         if pairing_mode is not None and pairing_mode not in pairing.PAIRING_MODES:

@@ -113,7 +113,7 @@ class RatingCommands(commands.Cog):
             embed.add_field(name=tr("rating.recent"), value="\n".join(recent) or "—", inline=False)
             others = [tr(f"{g}.name") for g in games if g != chosen]
             if others:
-                embed.add_field(name=tr("rating.other_games"), value=", ".join(others), inline=False)
+                embed.add_field(name=tr("rating.other_games"), value=tr.join(others, conjunction=False), inline=False)
             embed.set_footer(text=tr("rating.explained"))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
             image = charts.rating_history_image(values)

@@ -12,6 +12,7 @@ from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
 from bot.core.interaction import Interaction
+from bot.core.options import shown_name
 from bot.tables import render
 from bot.tables.member_locale import member_lang
 from bot.tables.speech import OVERWRITES, speech_mode
@@ -34,12 +35,14 @@ def display(user: discord.abc.User) -> str:
 def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The game's options as its engine declares them, defaults filled. A bad one is refused in the
     game's own words when it has them (``<game>.error.bad_<option>``, then ``<game>.error.bad_option``)."""
+    engine = REGISTRY[game].engine
     try:
-        return REGISTRY[game].engine.check_options(options)
+        return engine.check_options(options)
     except IllegalAction as exc:
         option = exc.params.get("option")
         keys = (f"{game}.error.bad_{option}", f"{game}.error.bad_option", "error.bad_option")
-        raise UserError(next(k for k in keys if has(k)), **exc.params) from None
+        params = {**exc.params, "option": shown_name(engine.declared_options, str(option))}
+        raise UserError(next(k for k in keys if has(k)), **params) from None
 
 
 def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:

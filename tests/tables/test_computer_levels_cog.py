@@ -92,7 +92,7 @@ async def test_the_level_shows_in_japanese(simcord_env, simcord_bot, client_loca
     client_locales[taro.id] = "ja"
     await taro.slash(channel, "donguri new", players=3, length="short")
     lobby = next(m for m in reversed(channel.history()) if m.author.bot and m.embeds)
-    picker = await taro.click(lobby, label="コンピューターを追加")
+    picker = await taro.click(lobby, label="CPUを追加")
     assert "強さ" in picker.response.content
     assert [c["label"].split(":")[0] for c in components(picker.response)] == ["よわい", "ふつう", "つよい"]
     hard = next(c["custom_id"] for c in components(picker.response) if ":hard:" in c["custom_id"])
