@@ -22,9 +22,11 @@ from bot.core.config import Config
 from bot.events.buttons import event_items
 from bot.events.commands import TournamentCommands
 from bot.events.desk import TournamentDesk
+from bot.events.service import TournamentService
 from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
+from bot.storage.events import TournamentStore
 from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
@@ -37,9 +39,11 @@ from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
+from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.opening import Opening
 from bot.tables.rest_shares import RestShares, rest_share
+from bot.tables.seat_ops import SeatOps
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
@@ -59,6 +63,8 @@ class Services:
     languages: MemberLanguages
     arrivals: Arrivals
     service: TableService
+    lobby: LobbyOps
+    seat_ops: SeatOps
     hooks: TableHooks
     scheduler: Scheduler
     delivery: Delivery
@@ -109,6 +115,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     languages = MemberLanguages(store)
     arrivals = Arrivals()
     service = TableService(store, now=clock_now)
+    lobby, seat_ops = LobbyOps(service), SeatOps(service)
     hooks = TableHooks()
     scheduler = Scheduler(client.is_closed)
     budgets = Budgets(config.channel_budget, rest_share(config))
@@ -121,10 +128,11 @@ async def build(client: commands.Bot, config: Config) -> Services:
         client, config, store, service, budgets, languages, speech, hooks, scheduler.rearm, session
     )
     computers = Computers(service, config, delivery.request)
-    desk = Desk(service, delivery, arrivals, languages)
-    opening = Opening(config, service, delivery, desk)
+    desk = Desk(service, lobby, delivery, arrivals, languages)
+    opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
-    tournaments = TournamentDesk(client, config, store, ratings, service, delivery, desk, opening)
+    events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
+    tournaments = TournamentDesk(client, config, store, events, service, seat_ops, delivery, desk, opening)
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
@@ -132,7 +140,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     cogs: list[commands.Cog] = [
-        TableCommands(service, delivery, desk),
+        TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store),
         TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
         RatingCommands(ratings, desk),
@@ -141,6 +149,6 @@ async def build(client: commands.Bot, config: Config) -> Services:
         cogs.append(importlib.import_module(module).cog(desk, opening))
     items = table_items(desk) + event_items(tournaments)
     return Services(
-        store, languages, arrivals, service, hooks, scheduler, delivery, computers, speech, desk, opening,
-        ratings, tournaments, sweep, rest_shares, session, cogs, items,
+        store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
+        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
     )

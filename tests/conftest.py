@@ -91,26 +91,20 @@ async def database(request, tmp_path):
 
 @pytest_asyncio.fixture
 async def world(database):
-    """The tournament service and ratings on a real database, without Discord."""
+    """The tournament service, the tables and ratings on a real database, without Discord."""
     from bot.core.games import REGISTRY, register
-    from bot.events.service import TournamentService
-    from bot.ratings.store import RatingStore
-    from bot.storage.events import TournamentStore
-    from bot.storage.ratings import RatingRows
     from bot.storage.store import Store
-    from bot.tables.service import TableService
     from cogs.donguri.render import DonguriUI
     from cogs.final_quest.render import FinalQuestUI
     from cogs.othello_torite.render import OthelloToriteUI
     from cogs.saizen.render import SaizenUI
+    from tests.support.platform import platform
 
     for ui in (DonguriUI(), FinalQuestUI(), OthelloToriteUI(), SaizenUI()):
         if ui.game_id not in REGISTRY:
             register(ui)
     store = await Store.open(database)
-    tables = TableService(store)
-    service = TournamentService(TournamentStore(store.db), RatingStore(RatingRows(store.db), store), tables)
-    yield service
+    yield platform(store)
     await store.close()
 
 

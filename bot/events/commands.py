@@ -15,7 +15,7 @@ from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events import render as view
 from bot.events.command_options import EXPORT_CHOICES, names_an_event
-from bot.events.create_command import CreateCommand
+from bot.events.create_command import create_command
 from bot.events.standings import TIE_BREAKS
 from bot.storage.events import Tournament
 from bot.tables.member_locale import member_lang
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 
 class TournamentCommands(
-    CreateCommand,
     commands.GroupCog,
     group_name=locale_str("tournament", key="cmd.tournament.name"),
     group_description=locale_str("Run and follow tournaments", key="cmd.tournament.description"),
@@ -45,8 +44,11 @@ class TournamentCommands(
         self.desk = tournaments
         self.table_desk = table_desk  # answers every interaction, whatever happens
         self.delivery = delivery
-        self.config = config
-        self.rearm = rearm  # a new event may have set a sign-up deadline
+        # /tournament create: declared and done in its own module, with what it uses (the config's
+        # default language; ``rearm``, as a new event may have set a sign-up deadline).
+        group = self.app_command
+        assert group is not None  # a GroupCog's commands are its group's
+        group.add_command(create_command(tournaments, table_desk, config, rearm))
 
     async def event_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         """This server's tournaments whose number or name contains what was typed."""
@@ -127,7 +129,7 @@ class TournamentCommands(
             self.desk.require_organizer(interaction, event)
             if member.bot:
                 raise UserError("tournament.error.bot_member")
-            await self.desk.service.sign_up(event.id, (member.id, display(member)), late=True)
+            await self.desk.service.entrants.sign_up(event.id, (member.id, display(member)), late=True)
             await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.add", player=member.mention)
             )
@@ -148,7 +150,7 @@ class TournamentCommands(
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
-            _event, changed = await self.desk.service.drop(event.id, member.id)
+            _event, changed = await self.desk.service.entrants.drop(event.id, member.id)
             await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.remove", player=member.mention)
             )
@@ -178,7 +180,7 @@ class TournamentCommands(
             self.desk.require_organizer(interaction, event)
             if new_member.bot:
                 raise UserError("tournament.error.bot_member")
-            _event, changed = await self.desk.service.replace(
+            _event, changed = await self.desk.service.entrants.replace(
                 event.id, member.id, (new_member.id, display(new_member))
             )
             text = member_lang(interaction)(
@@ -209,7 +211,7 @@ class TournamentCommands(
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
-            await self.desk.service.swap(event.id, member.id, other.id)
+            await self.desk.service.controls.swap(event.id, member.id, other.id)
             text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
             await self.table_desk.reply(interaction, text)
             await self.desk.refresh(event.id)
@@ -240,8 +242,8 @@ class TournamentCommands(
     async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
-            rows = await self.desk.service.standings(event)
-            teams = await self.desk.service.team_standings(event)
+            rows = await self.desk.service.ranking.standings(event)
+            teams = await self.desk.service.ranking.team_standings(event)
             results = await self.desk.service.store.results(event.id)
             rendered = view.standings_message(
                 event, rows, results, member_lang(interaction), event.status == "finished", event.round, teams

@@ -1,9 +1,15 @@
-"""/tournament create: every option of a new event, checked and stored before sign-up opens; a mixin of
-``TournamentCommands``, kept apart to keep each file readable."""
+"""/tournament create: every option of a new event, checked and stored before sign-up opens.
+
+A command of the ``/tournament`` group, built here with what it uses and added to the group by
+``TournamentCommands``: its declaration (two dozen options) and its work are kept together, and
+the cog's own file stays readable. discord.py calls a command made from a plain function without
+a cog, so nothing here reaches into the cog.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -33,12 +39,17 @@ from bot.tables.opening import require
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:
-    from bot.events.commands import TournamentCommands as _Base
-else:
-    _Base = object
+    from bot.core.config import Config
+    from bot.events.desk import TournamentDesk
+    from bot.tables.desk import Desk
 
 
-class CreateCommand(_Base):
+def create_command(
+    tournaments: TournamentDesk, table_desk: Desk, config: Config, rearm: Callable[[], Awaitable[None]]
+) -> app_commands.Command[Any, ..., None]:
+    """``/tournament create``: ``table_desk`` answers the interaction whatever happens, and ``rearm``
+    tells the scheduler that a sign-up deadline may have been set."""
+
     @command(
         "cmd.tournament.create",
         "Organiser: open sign-up for a tournament here",
@@ -77,7 +88,6 @@ class CreateCommand(_Base):
     )
     @app_commands.autocomplete(game=autocomplete_game, **dict.fromkeys(OPTION_SLOTS, autocomplete_option))
     async def create(
-        self,
         interaction: Interaction,
         game: str,
         name: app_commands.Range[str, 1, 80],
@@ -106,7 +116,7 @@ class CreateCommand(_Base):
             tr = member_lang(interaction)
             if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError("tournament.error.text_channel")
-            self.desk.require_organizer(interaction)
+            tournaments.require_organizer(interaction)
             if game not in REGISTRY:
                 raise UserError("tournament.error.bad_game")
             if (
@@ -130,8 +140,8 @@ class CreateCommand(_Base):
                     "send_messages_in_threads",
                 ),
             )
-            language = language_of(interaction.guild_locale or self.config.default_language)
-            tournament = await self.desk.service.create(
+            language = language_of(interaction.guild_locale or config.default_language)
+            tournament = await tournaments.service.create(
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,
                 organizer_id=interaction.user.id,
@@ -149,7 +159,7 @@ class CreateCommand(_Base):
                 group_size=group_size,
                 teams=teams,
                 language=language,
-                seed=self.desk.new_seed(),
+                seed=tournaments.new_seed(),
                 options=chosen_options(game, [option1, option2, option3]),
                 pairing_mode=pairing,
                 fill=fill,
@@ -159,8 +169,10 @@ class CreateCommand(_Base):
                 computer_level=computer_level,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.post(tournament)
-            await self.rearm()
+            await tournaments.post(tournament)
+            await rearm()
             await interaction.followup.send(tr("tournament.created", id=tournament.id), ephemeral=True)
 
-        await self.run(interaction, work())
+        await table_desk.guarded(interaction, None, work())
+
+    return create

@@ -17,9 +17,8 @@ from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
-from bot.events.service import TournamentService
-from bot.ratings.store import RatingStore
-from bot.storage.events import Tournament, TournamentStore
+from bot.events.seating import awaiting_confirmation
+from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls
@@ -30,10 +29,12 @@ from bot.tables.render import timestamp
 
 if TYPE_CHECKING:
     from bot.core.config import Config
+    from bot.events.service import TournamentService
     from bot.storage.store import Store
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
     from bot.tables.opening import Opening
+    from bot.tables.seat_ops import SeatOps
     from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,9 @@ class TournamentDesk:
         client: discord.Client,
         config: Config,
         store: Store,
-        ratings: RatingStore,
+        service: TournamentService,
         tables: TableService,
+        seat_ops: SeatOps,
         delivery: Delivery,
         desk: Desk,
         opening: Opening,
@@ -54,12 +56,12 @@ class TournamentDesk:
         self.client = client
         self.config = config
         self.store = store
-        self.ratings = ratings
+        self.service = service
         self.tables = tables
+        self.seat_ops = seat_ops  # a computer takes the seats of players gone when a round runs out
         self.delivery = delivery
         self.desk = desk  # answers interactions
         self.opening = opening  # places each round's tables
-        self.service = TournamentService(TournamentStore(store.db), ratings, tables)
         # Taken before the service's own lock of the same event, never after it.
         self.locks = KeyedLocks(store.db, EVENT_DESK)
         # Tables finish concurrently (delivery and computer workers): one live message per event.
@@ -103,11 +105,11 @@ class TournamentDesk:
             and tournament.round_done >= tournament.round
             and not tournament.auto_next
         )
-        pending = self.service.awaiting_confirmation(tournament)
+        pending = awaiting_confirmation(tournament)
         winner: list[str] = []
         if tournament.status == "finished":
-            teams = await self.service.team_standings(tournament)
-            ranked = teams if teams is not None else await self.service.standings(tournament)
+            teams = await self.service.ranking.team_standings(tournament)
+            ranked = teams if teams is not None else await self.service.ranking.standings(tournament)
             winner = view.winners(tournament, ranked, teams is not None)
         rendered = view.event_message(
             tournament, rows, urls, done, Lang(tournament.language), can_advance, winner, pending
@@ -138,13 +140,13 @@ class TournamentDesk:
         tr = member_lang(interaction)
         user = interaction.user
         if verb == "join":
-            await self.service.sign_up(tournament_id, (user.id, display(user)))
+            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
             await self.desk.reply(interaction, tr("tournament.done.join"))
         elif verb == "checkin":
-            await self.service.check_in(tournament_id, user.id)
+            await self.service.controls.check_in(tournament_id, user.id)
             await self.desk.reply(interaction, tr("tournament.done.checkin"))
         elif verb == "drop":
-            _tournament, changed = await self.service.drop(tournament_id, user.id)
+            _tournament, changed = await self.service.entrants.drop(tournament_id, user.id)
             await self.desk.reply(interaction, tr("tournament.done.drop"))
             for table_id in changed:
                 await self.delivery.refresh(table_id)
@@ -162,9 +164,9 @@ class TournamentDesk:
             self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
             if verb == "confirm":
-                await self.service.confirm(tournament_id)
+                await self.service.controls.confirm(tournament_id)
             else:
-                await self.service.repair(tournament_id)
+                await self.service.controls.repair(tournament_id)
             await self.open_round(tournament_id)
             await interaction.followup.send(tr(f"tournament.done.{verb}"), ephemeral=True)
         await self.refresh(tournament_id)
@@ -182,7 +184,7 @@ class TournamentDesk:
         """Open, seat and show every table of the current round, then announce it with pings; when
         the organizer confirms seatings, first show the seating and wait for the confirmation."""
         tournament = await self.service.get(tournament_id)
-        if self.service.awaiting_confirmation(tournament):
+        if awaiting_confirmation(tournament):
             await self.refresh(tournament_id)
             return
         guild = self.client.get_guild(tournament.guild_id)
@@ -191,7 +193,7 @@ class TournamentDesk:
             log.warning("tournament %s: its channel is gone", tournament.id)
             return
         fresh = False
-        for table_id in await self.service.open_tables(tournament):
+        for table_id in await self.service.seating.open_tables(tournament):
             table = await self.tables.table(table_id)
             if table.message_id is None:
                 await self.opening.place_table(guild, channel, table)
@@ -234,8 +236,8 @@ class TournamentDesk:
         tournament = await self.service.get(tournament_id)
         if tournament.status not in ("running", "finished") or not tournament.round:
             return
-        rows = await self.service.standings(tournament)
-        teams = await self.service.team_standings(tournament)
+        rows = await self.service.ranking.standings(tournament)
+        teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         tables = [
             r for r in await self.service.store.round_tables(tournament.id, tournament.round) if r.number
@@ -279,8 +281,8 @@ class TournamentDesk:
 
     async def post_standings(self, tournament: Tournament, final: bool) -> None:
         tr = Lang(tournament.language)
-        rows = await self.service.standings(tournament)
-        teams = await self.service.team_standings(tournament)
+        rows = await self.service.ranking.standings(tournament)
+        teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         channel = self.delivery.messageable(tournament.channel_id)
         rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
@@ -339,7 +341,7 @@ class TournamentDesk:
 
     async def open_checkin(self, tournament: Tournament) -> None:
         """Check-in opens: everyone signed up is pinged to confirm they will play."""
-        tournament = await self.service.open_checkin(tournament.id)
+        tournament = await self.service.controls.open_checkin(tournament.id)
         tr = Lang(tournament.language)
         text = tr(
             "tournament.checkin_opens",
@@ -384,7 +386,7 @@ class TournamentDesk:
         for row in late:
             for player in row.players:
                 if player is not None:
-                    await self.tables.hand_to_computer(row.table_id, player, tournament.computer_level)
+                    await self.seat_ops.hand_to_computer(row.table_id, player, tournament.computer_level)
             await self.delivery.refresh(row.table_id)
 
     async def recover(self) -> None:

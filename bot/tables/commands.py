@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.storage.store import Store
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
-    from bot.tables.service import TableService
+    from bot.tables.seat_ops import SeatOps
 
 
 class TableCommands(
@@ -29,13 +29,14 @@ class TableCommands(
     group_name=locale_str("table", key="cmd.table.name"),
     group_description=locale_str("Manage the table in this channel", key="cmd.table.description"),
 ):
-    def __init__(self, service: TableService, delivery: Delivery, desk: Desk) -> None:
-        self.service = service
+    def __init__(self, store: Store, seat_ops: SeatOps, delivery: Delivery, desk: Desk) -> None:
+        self.store = store
+        self.seat_ops = seat_ops
         self.delivery = delivery
         self.desk = desk  # answers every interaction, whatever happens
 
     async def here(self, interaction: Interaction):
-        tables = await self.service.store.tables_here(interaction.channel_id or 0)
+        tables = await self.store.tables_here(interaction.channel_id or 0)
         if not tables:
             raise UserError("error.no_table_here")
         return tables[0]
@@ -65,7 +66,7 @@ class TableCommands(
 
     async def set_paused(self, interaction: Interaction, paused: bool) -> None:
         async def work(table):
-            await self.service.pause(table.id, interaction.user.id, paused)
+            await self.seat_ops.pause(table.id, interaction.user.id, paused)
             return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
 
         await self.run(interaction, work)
@@ -81,7 +82,7 @@ class TableCommands(
     ) -> None:
         async def work(table):
             name = member.display_name
-            await self.service.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
+            await self.seat_ops.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
             return member_lang(interaction)("table_cmd.replaced", player=name, seat=seat)
 
         await self.run(interaction, work)
@@ -92,7 +93,7 @@ class TableCommands(
     )
     async def abandon(self, interaction: Interaction) -> None:
         async def work(table):
-            await self.service.abandon(table.id, interaction.user.id)
+            await self.seat_ops.abandon(table.id, interaction.user.id)
             return member_lang(interaction)("table_cmd.abandoned")
 
         await self.run(interaction, work)

@@ -47,8 +47,8 @@ async def on_level(desk: Desk, interaction: Interaction, level: str, table_id: i
 
     async def work() -> None:
         await desk.checked(interaction, table_id)
-        table = await desk.service.add_computer(table_id, interaction.user.id, level)
-        if desk.service.ready_to_start(table):
+        table = await desk.lobby.add_computer(table_id, interaction.user.id, level)
+        if desk.lobby.ready_to_start(table):
             await desk.start(interaction, table_id, None)
             return
         await desk.answer(interaction, table, render.lobby(table, Lang(table.language)), f"bot_{level}")

@@ -27,6 +27,7 @@ from bot.tables.service import TableService
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery
+    from bot.tables.lobby_ops import LobbyOps
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +36,15 @@ UNKNOWN_INTERACTION = 10062  # the interaction expired: it can no longer be answ
 
 class Desk:
     def __init__(
-        self, service: TableService, delivery: Delivery, arrivals: Arrivals, languages: MemberLanguages
+        self,
+        service: TableService,
+        lobby: LobbyOps,
+        delivery: Delivery,
+        arrivals: Arrivals,
+        languages: MemberLanguages,
     ) -> None:
         self.service = service
+        self.lobby = lobby
         self.delivery = delivery
         self.arrivals = arrivals
         self.languages = languages
@@ -124,20 +131,20 @@ class Desk:
 
     async def _table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         user = interaction.user
-        service = self.service
+        lobby = self.lobby
         await self.checked(interaction, table_id)
         if verb == "hand":
             await self.show_hand(interaction, table_id)
             return
         if verb == "join":
-            table = await service.join(table_id, (user.id, display(user)))
+            table = await lobby.join(table_id, (user.id, display(user)))
         elif verb == "leave":
-            table = await service.leave(table_id, user.id)
+            table = await lobby.leave(table_id, user.id)
         elif verb == "bot":
-            await ask_level(self, interaction, await service.table(table_id))
+            await ask_level(self, interaction, await self.service.table(table_id))
             return
         elif verb == "cancel":
-            table = await service.cancel(table_id, user.id)
+            table = await lobby.cancel(table_id, user.id)
             await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")
             return
         elif verb == "start":
@@ -145,7 +152,7 @@ class Desk:
             return
         else:
             raise UserError("error.stale")
-        if service.ready_to_start(table):
+        if lobby.ready_to_start(table):
             await self.start(interaction, table_id, None)
             return
         await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
@@ -170,7 +177,7 @@ class Desk:
     async def on_kick(self, interaction: Interaction, table_id: int, position: int) -> None:
         async def work():
             await self.checked(interaction, table_id)
-            table = await self.service.remove(table_id, interaction.user.id, position)
+            table = await self.lobby.remove(table_id, interaction.user.id, position)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
@@ -184,13 +191,13 @@ class Desk:
                 setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
                 setting, chosen = {"lang": "language", "tmo": "on_timeout"}.get(what, what), value
-            table = await self.service.configure(table_id, interaction.user.id, setting, chosen)
+            table = await self.lobby.configure(table_id, interaction.user.id, setting, chosen)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
 
     async def start(self, interaction: Interaction, table_id: int, user_id: int | None) -> None:
-        outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
+        outcome = await self.lobby.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
         await self.answer(
             interaction, table, render.table_message(table, engine, Lang(table.language)), "start"

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from bot.core.config import Config
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
+    from bot.tables.lobby_ops import LobbyOps
     from bot.tables.service import TableService
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
@@ -54,9 +55,12 @@ def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> No
 
 
 class Opening:
-    def __init__(self, config: Config, service: TableService, delivery: Delivery, desk: Desk) -> None:
+    def __init__(
+        self, config: Config, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
+    ) -> None:
         self.config = config
         self.service = service
+        self.lobby = lobby
         self.delivery = delivery
         self.desk = desk  # answers the interaction, whatever happens
 
@@ -89,7 +93,7 @@ class Opening:
                 require(tr, guild_perms, ("manage_channels", "manage_roles"))
         language = language_of(interaction.guild_locale or self.config.default_language)
         lang = Lang(language)
-        table = await self.service.open(
+        table = await self.lobby.open(
             game,
             guild_id=interaction.guild.id,
             channel_id=channel.id,
@@ -103,7 +107,7 @@ class Opening:
         if own_channel:
             home = await self.create_table_channel(interaction.guild, channel, table, lang, speech)
             message = await home.send(**render.lobby(table, lang).send_kwargs())
-            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
         else:
             message = await channel.send(**render.lobby(table, lang).send_kwargs())
@@ -113,7 +117,7 @@ class Opening:
                     name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
                 )
                 thread_id = thread.id
-            await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
+            await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
@@ -125,13 +129,13 @@ class Opening:
             speech = speech_mode(guild.me.guild_permissions)
             home = await self.create_table_channel(guild, channel, table, lang, speech)
             message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
-            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
         else:
             message = await channel.send(**render.table_message(table, engine, lang).send_kwargs())
             thread = await message.create_thread(
                 name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
-            await self.service.attach(table.id, message_id=message.id, thread_id=thread.id)
+            await self.lobby.attach(table.id, message_id=message.id, thread_id=thread.id)
         await self.delivery.refresh(table.id)
 
     async def create_table_channel(

@@ -81,7 +81,7 @@ async def test_a_bad_level_changes_nothing(simcord_env, simcord_bot):
     await open_table(world, alice, "donguri", players=3, length="short")
     tid = table_id(world)
     with pytest.raises(Exception, match="bad_level"):
-        await simcord_bot.service.add_computer(tid, alice.id, "grandmaster")
+        await simcord_bot.lobby.add_computer(tid, alice.id, "grandmaster")
     assert len((await simcord_bot.service.table(tid)).seats) == 1
 
 
