@@ -91,7 +91,7 @@ class Services:
                 log.exception("table %s: settling failed", table.id)
         await self.tournaments.recover()
         if not self.store.db.shared:
-            await self.store.release_claims()
+            await self.store.shared_work.release_claims()
         await self.scheduler.run_due()
         self.sweep.start()
 
@@ -121,7 +121,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     budgets = Budgets(config.channel_budget, rest_share(config))
     budgets.guard(client.http)  # every request counts towards Discord's 50 a second
     if store.db.shared:  # a channel's calls are counted for all the processes
-        budgets.shared = store
+        budgets.shared = store.shared_work
     speech = Speech(client, store, service, languages, budgets)
     session = aiohttp.ClientSession()
     delivery = Delivery(

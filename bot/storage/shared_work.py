@@ -1,4 +1,4 @@
-"""What processes sharing one database coordinate through it (``Store`` includes these).
+"""What processes sharing one database coordinate through it (``Store.shared_work``).
 
 * Passed deadlines and reminders are claimed, so each is handled by one process; a claim left by a
   process that died runs out.
@@ -22,7 +22,8 @@ from bot.storage.locks import CHANNEL, REST, key_of
 
 
 class SharedWork:
-    db: Database
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
         """Tables whose deadline or reminder has passed, claimed for this process until ``until``:

@@ -19,7 +19,7 @@ from bot.storage.database import Database, Row
 from bot.storage.rows import insert_row, now, update_row
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
-from bot.storage.surfaces import SurfaceRows
+from bot.storage.surfaces import Surfaces
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
@@ -116,13 +116,16 @@ async def connect(database: str) -> Database:
     return await SQLiteDatabase.open(database)
 
 
-class Store(SharedWork, SurfaceRows):
-    """Every query on a game table and what hangs off it (seats, actions, the record's lines; the
-    Discord surfaces in ``surfaces.py``, the work processes share in ``shared_work.py``)."""
+class Store:
+    """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
+    the rows behind its Discord messages (``surfaces``) and the work processes share
+    (``shared_work``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
+        self.surfaces = Surfaces(db)
+        self.shared_work = SharedWork(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:

@@ -1,7 +1,7 @@
 """The rows behind a table's Discord messages (each seat's hand DM per deal, the record's
 messages), each member's DM channel with the bot and their own settings (turn DMs, language).
 
-A mixin of ``Store``: delivery reads and writes these to know what Discord already shows.
+``Store.surfaces``: delivery reads and writes these to know what Discord already shows.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from bot.storage import dialect
 from bot.storage.database import Database, Row
 
 
-class SurfaceRows:
-    db: Database
+class Surfaces:
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def delivery(self, table_id: int, seat: int, deal: int) -> Row | None:
         """A seat's hand DM of one deal, with the token of the member's last click on a DM

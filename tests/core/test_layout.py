@@ -236,8 +236,8 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
 
 
 #: Still put together from mixins, to become objects too: the tables' delivery (its notices and
-#: public record) and the store (its shared work and surfaces), which are being rewritten.
-STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record", "bot.storage.store.Store"}
+#: public record), which is being rewritten.
+STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
 
 
 def test_no_class_is_spread_over_files():

@@ -112,14 +112,14 @@ async def test_a_passed_deadline_is_claimed_by_one_process_until_its_claim_runs_
     for table_id in ids:
         await two[0].update_table(table_id, deadline=past)
     now = time.time()
-    first, second = await asyncio.gather(two[0].claim_due(now, now + 60), two[1].claim_due(now, now + 60))
+    first, second = await asyncio.gather(two[0].shared_work.claim_due(now, now + 60), two[1].shared_work.claim_due(now, now + 60))
     assert sorted(first + second) == ids and not set(first) & set(second)
-    assert await two[1].claim_due(now + 1, now + 61) == []
+    assert await two[1].shared_work.claim_due(now + 1, now + 61) == []
     assert await two[0].next_due() == pytest.approx(now + 60)
-    await two[0].release_due(ids[0])
-    assert await two[1].claim_due(now + 1, now + 61) == [ids[0]]
+    await two[0].shared_work.release_due(ids[0])
+    assert await two[1].shared_work.claim_due(now + 1, now + 61) == [ids[0]]
     # A process that died holding claims: they run out, and another process takes the tables.
-    assert await two[1].claim_due(now + 70, now + 130) == ids
+    assert await two[1].shared_work.claim_due(now + 70, now + 130) == ids
 
 
 def ratings_after(tables) -> dict[int, float]:
