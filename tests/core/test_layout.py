@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +132,7 @@ def test_no_module_reaches_a_service_through_the_bot_object():
 
 
 #: Private names the project may read: the standard library's, and aiosqlite's own connection,
-#: whose statements run on the event loop's thread (``bot/storage/connection.py`` says why).
+#: whose statements run on the event loop's thread (``bot/storage/sqlite.py`` says why).
 PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute"}
 
 
@@ -262,11 +263,60 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
 
 
 #: Still put together from mixins, to become objects too: the tables' delivery (its notices and
-#: public record) and the store (its shared work and surfaces), which are being rewritten.
-STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record", "bot.storage.store.Store"}
+#: public record), which is being rewritten.
+STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
 
 
 def test_no_class_is_spread_over_files():
     """A class's methods are in one file, and every collaborator comes through its constructor:
     a checker follows each class, and a reader finds it whole."""
     assert spread_classes(ROOT) <= STILL_SPREAD
+
+
+SQL = re.compile(r"\b(SELECT .* FROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX))\b")
+
+
+def sql_strings(tree: ast.AST) -> list[str]:
+    """String literals (and f-strings' literal parts) that hold a SQL statement."""
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and SQL.search(n.value)]
+
+
+def test_the_sql_check_sees_a_statement():
+    code = 'q = "SELECT id FROM game_tables"\nhelp = "Select a table from the list"'
+    assert sorted(sql_strings(ast.parse(code))) == ["SELECT id FROM game_tables"]
+
+
+def test_all_sql_lives_in_storage():
+    """A reader finds every query on a table in ``bot/storage/``, one module per owner."""
+    found = {}
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        if BOT / "storage" in path.parents:
+            continue
+        statements = sql_strings(ast.parse(path.read_text()))
+        if statements:
+            found[str(path.relative_to(ROOT))] = statements
+    assert found == {}
+
+
+def reads_of_statement_text(tree: ast.AST) -> list[str]:
+    """Uses of a name ``sql`` other than passing it on: a driver reading a statement to decide
+    how to run it (``sql.upper()``, ``sql in ...``)."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "sql" and isinstance(node.ctx, ast.Load):
+            parent = parents[node]
+            if not (isinstance(parent, ast.Call) and node in parent.args):
+                found.append(ast.unparse(parent))
+    return found
+
+
+def test_the_scan_check_sees_a_driver_reading_a_statement():
+    code = 'if sql.lstrip()[:7].upper().startswith(WRITES): pass\nif sql in MAY_WAIT: pass\nrun(sql, params)'
+    assert sorted(reads_of_statement_text(ast.parse(code))) == ["sql in MAY_WAIT", "sql.lstrip"]
+
+
+def test_no_database_driver_reads_a_statement_to_decide_how_to_run_it():
+    """The caller's choice of method (fetch or execute) decides; ``dialect.py`` only translates."""
+    for name in ("sqlite.py", "postgres.py"):
+        assert reads_of_statement_text(ast.parse((BOT / "storage" / name).read_text())) == [], name
