@@ -3,7 +3,8 @@
 No service reaches another through the bot object (``tests/core/test_layout.py`` refuses it): a
 service gets what it uses in its constructor, and a lower package tells a higher one what happened
 through a hook (``TableHooks``, the scheduler's sources) that the higher one is registered with here.
-The order below is the order of the packages: storage, tables, ratings, events, then the commands.
+The order below is the order of the packages: storage, tables, ratings, events, the web pages, then
+the commands.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
 from bot.storage.events import TournamentStore
+from bot.storage.pages import PageRows
 from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
@@ -47,6 +49,11 @@ from bot.tables.seat_ops import SeatOps
 from bot.tables.service import TableService
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
+from bot.web.app import WebServer
+from bot.web.live import LiveFeed
+from bot.web.privacy import pages_by_config
+from bot.web.signing import Signer, fresh_secret
+from bot.web.site import Site
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +86,13 @@ class Services:
     session: aiohttp.ClientSession
     cogs: list[commands.Cog]
     items: list[type[discord.ui.DynamicItem[Any]]]
+    site: Site
+    web: WebServer | None
+
+    async def serve(self) -> None:
+        """Serve the web pages (none when ``web_port`` is 0)."""
+        if self.web is not None:
+            await self.web.start()
 
     async def recover(self) -> None:
         """After start-up: what the last process left undone (``Delivery.recover`` and the rest)."""
@@ -98,6 +112,8 @@ class Services:
     async def close(self) -> None:
         """Stop the timers and the workers (the caller closes the gateway, then ``close_store``)."""
         self.scheduler.stop()
+        if self.web is not None:
+            await self.web.close()
         await self.sweep.stop()
         await self.rest_shares.stop()
         await self.computers.worker.close()
@@ -139,6 +155,14 @@ async def build(client: commands.Bot, config: Config) -> Services:
     scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
+    # The web pages read what tables commit; a finished table message links to its replay.
+    shown = pages_by_config(config)  # each server's own choice once /settings has it
+    secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
+    site = Site(store, service, Signer(secret), shown, config.public_url)
+    feed = LiveFeed(site.read, store.versions)
+    hooks.changed.append(feed.changed)
+    hooks.replay_link = site.replay_link
+    web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store),
@@ -150,5 +174,5 @@ async def build(client: commands.Bot, config: Config) -> Services:
     items = table_items(desk) + event_items(tournaments)
     return Services(
         store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
-        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
+        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items, site, web,
     )

@@ -118,10 +118,11 @@ class Delivery(Notices, Record):
     def request(self, table_id: int) -> None:
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
         self.worker.request(table_id)
+        self.hooks.table_changed(table_id)
 
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
-        self.worker.request(table_id)
+        self.request(table_id)
 
     # ---- Discord's rate limits (``budget``) ------------------------------------------------------
     def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
@@ -244,7 +245,8 @@ class Delivery(Notices, Record):
             return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        await self.edit_table_message(table, render.table_message(table, engine, tr))
+        replay = await self.hooks.replay_link(table) if table.status == "finished" else None
+        await self.edit_table_message(table, render.table_message(table, engine, tr, replay=replay))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

@@ -171,7 +171,9 @@ def _embed(view: TableView) -> discord.Embed:
     return embed
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+def table_view(table: TableRow, engine: Engine, tr: Lang) -> TableView:
+    """What the table message shows, before it becomes an embed (the web pages show the same):
+    the game's public view, the table's title and, once it has one, its result."""
     ui = REGISTRY[table.game]
     public = engine.public_view()
     if table.talk:
@@ -184,8 +186,16 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     if result is not None:
         block = results.result_block(ui, result, seat_names(table, tr), tr)
         view.description = f"{block}\n\n{view.description}" if view.description else block
+    return view
+
+
+def table_message(table: TableRow, engine: Engine, tr: Lang, replay: str | None = None) -> Rendered:
+    """``replay``: the address of the finished game's replay page, linked from its message."""
+    ui = REGISTRY[table.game]
+    view = table_view(table, engine, tr)
     if engine.is_terminal() or table.status != "running":
-        return Rendered(content=None, embed=_embed(view), view=static_view(), image=view.image)
+        links = [discord.ui.Button(label=tr("button.replay"), url=replay, emoji="🎞️")] if replay else []
+        return Rendered(content=None, embed=_embed(view), view=static_view(*links), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
