@@ -92,8 +92,10 @@ class Routes:
         self.files = {p.name: p.read_bytes() for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def html(self, request: web.Request, tr: Lang, title: str, body: str, status: int = 200, **shell: Any) -> web.Response:
+        """A page; an error's names no address (it answers alike whatever was asked)."""
         query = {k: v for k, v in request.query.items() if k in ("step",)}
-        text = pages.page(pages.Shell(tr, title, self.site.base, request.path, query, **shell), body)
+        path = request.path if status == 200 else None
+        text = pages.page(pages.Shell(tr, title, self.site.base, path, query, **shell), body)
         return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
     async def table(self, request: web.Request) -> TableRow:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib
+import importlib.util
 import json
 import re
-import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -45,35 +45,50 @@ def engine_class(game: str) -> type[Engine]:
     raise LookupError(game)
 
 
-def _imports(module: str) -> set[str]:
-    """The modules of the project that ``module`` imports (by name), from its source."""
-    path = Path(sys.modules[module].__file__ or "")
+def _source(module: str) -> Path | None:
+    """The source file of a project module (``bot…`` or ``cogs…``); None for anything else."""
+    if module.split(".")[0] not in ("bot", "cogs"):
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):  # a name imported from a module, not a module
+        return None
+    return Path(spec.origin) if spec is not None and spec.origin and spec.origin.endswith(".py") else None
+
+
+def _imports(module: str, path: Path) -> set[str]:
+    """The project modules that ``module`` (its source at ``path``) imports, whatever is loaded now."""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's package, one level up per extra dot
+                base = ".".join([*package[: len(package) - node.level + 1], *([base] if base else [])])
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
         elif isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         else:
             continue
-        found.update(n for n in names if n in sys.modules and n.split(".")[0] in ("bot", "cogs"))
+        found.update(n for n in names if n and _source(n) is not None)
     return found
 
 
 def engine_digest(cls: type[Engine]) -> str:
     """A digest of the engine's rules: its module's source and that of every project module it
     imports, in turn (the game's rules, ``bot.core``), but no renderer."""
-    seen: set[str] = set()
+    sources: dict[str, Path] = {}
     todo = [cls.__module__]
     while todo:
         module = todo.pop()
-        if module in seen:
+        path = _source(module)
+        if module in sources or path is None:
             continue
-        seen.add(module)
-        todo += sorted(_imports(module) - seen)
+        sources[module] = path
+        todo += sorted(_imports(module, path) - set(sources))
     digest = hashlib.sha256()
-    for module in sorted(seen):
-        digest.update(module.encode() + b"\0" + Path(sys.modules[module].__file__ or "").read_bytes())
+    for module in sorted(sources):
+        digest.update(module.encode() + b"\0" + sources[module].read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -31,7 +31,7 @@ def time_tag(when: float, style: str = "f") -> str:
     """A moment as ``<time>``: UTC in the page; the script shows it in the reader's zone."""
     moment = datetime.fromtimestamp(when, UTC)
     iso = moment.isoformat().replace("+00:00", "Z")
-    return f'<time datetime="{iso}" data-style="{style}">{moment:%Y-%m-%d %H:%M} UTC</time>'
+    return f'<time datetime="{iso}" data-style="{style}">{moment:%Y-%m-%d %H:%M} +00:00</time>'
 
 
 def to_html(text: str | None, names: Mapping[int, str] | None = None) -> str:

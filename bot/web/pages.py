@@ -35,7 +35,7 @@ class Shell:
     tr: Lang
     title: str
     base: str  # the path the pages are served under ("" or "/tabletop")
-    path: str  # this page's path, for its language links
+    path: str | None  # this page's path, for its language links (None: an error, no links)
     query: dict[str, str]
     script: str = ""
     main: dict[str, str] | None = None
@@ -44,10 +44,10 @@ class Shell:
 def page(shell: Shell, body: str) -> str:
     tr = shell.tr
     links = []
-    for code in LANGUAGES:
+    for code in LANGUAGES if shell.path is not None else ():
         query = escape(urlencode({**shell.query, "lang": code}))
         current = ' aria-current="true"' if code == tr.language else ""
-        links.append(f'<a href="{escape(shell.base + shell.path)}?{query}" hreflang="{code}"{current}>{escape(tr(f"language.{code}"))}</a>')
+        links.append(f'<a href="{escape(shell.base + (shell.path or ""))}?{query}" hreflang="{code}"{current}>{escape(tr(f"language.{code}"))}</a>')
     attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in (shell.main or {}).items())
     script = f'<script src="{escape(shell.base)}/static/{shell.script}" defer></script>' if shell.script else ""
     return template("page.html").substitute(

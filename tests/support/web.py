@@ -43,9 +43,12 @@ def register_games() -> None:
             register(ui)
 
 
-async def seated_table(platform: Platform, game: str, seed: int = 7, language: str = "en") -> int:
+async def seated_table(
+    platform: Platform, game: str, seed: int = 7, language: str = "en", players: int | None = None
+) -> int:
     """A running table of ``game`` with a member in every seat (ids 1, 2 …)."""
-    players, options = GAMES[game]
+    size, options = GAMES[game]
+    players = players or size
     table_id = await platform.lobby.create_seated(
         game, guild_id=GUILD, channel_id=CHANNEL, host_id=1,
         players=[(i + 1, NAMES[i]) for i in range(players)],
