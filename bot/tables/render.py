@@ -194,7 +194,9 @@ def table_message(table: TableRow, engine: Engine, tr: Lang, replay: str | None 
     ui = REGISTRY[table.game]
     view = table_view(table, engine, tr)
     if engine.is_terminal() or table.status != "running":
-        links = [discord.ui.Button(label=tr("button.replay"), url=replay, emoji="🎞️")] if replay else []
+        links: list[discord.ui.Item[Any]] = []
+        if replay:
+            links.append(discord.ui.Button(label=tr("button.replay"), url=replay, emoji="🎞️"))
         return Rendered(content=None, embed=_embed(view), view=static_view(*links), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(

@@ -23,6 +23,7 @@ from bot.storage.store import TableRow
 from bot.tables import render
 from bot.web import pages
 from bot.web.live import LiveFeed
+from bot.web.markup import escape
 from bot.web.site import Site
 
 log = logging.getLogger(__name__)
@@ -184,7 +185,7 @@ class Routes:
         fragment = await self.site.step(table, replay, step, tr)
         title = tr("web.replay.title", table=render.game_title(table, tr))
         body = "\n".join([
-            f"<h1>{pages.escape(title)}</h1>",
+            f"<h1>{escape(title)}</h1>",
             self.site.result_html(table, tr),
             pages.controls_html(step, replay.length, tr),
             f'<div id="step-view">{fragment.html}</div>',

@@ -59,7 +59,7 @@ def _source(module: str) -> Path | None:
 def _imports(module: str, path: Path) -> set[str]:
     """The project modules that ``module`` (its source at ``path``) imports, whatever is loaded now."""
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             base = node.module or ""

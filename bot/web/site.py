@@ -22,6 +22,7 @@ from bot.tables import render
 from bot.tables.service import TableService
 from bot.web import pages
 from bot.web.export import export
+from bot.web.markup import escape, plain, to_html
 from bot.web.privacy import PagesShown
 from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
@@ -102,11 +103,11 @@ class Site:
 
     async def _live(self, table: TableRow, tr: Lang) -> Fragment:
         title = render.game_title(table, tr)
-        heading = f"<h1>{pages.escape(title)}</h1>"
+        heading = f"<h1>{escape(title)}</h1>"
         if table.status == "lobby":
             return Fragment(heading + pages.lobby_html(table, tr), title)
         if table.status == "cancelled":
-            return Fragment(heading + f"<p>{pages.escape(tr('table.cancelled'))}</p>", title)
+            return Fragment(heading + f"<p>{escape(tr('table.cancelled'))}</p>", title)
         engine = await self.service.engine(table)
         view = render.table_view(table, engine, tr)
         running = table.status == "running" and not engine.is_terminal()
@@ -121,7 +122,7 @@ class Site:
             ]))
         rows = await self.store.log_after(table.id, 0)
         body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
-        return Fragment("\n".join(body), pages.plain(view.title), view.image)
+        return Fragment("\n".join(body), plain(view.title), view.image)
 
     # ---- the replay ------------------------------------------------------------------------------
     async def replay(self, table: TableRow) -> Replay:
@@ -154,7 +155,7 @@ class Site:
         image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
         hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
         body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr)), hands, tr)
-        return Fragment(body, pages.plain(view.title), view.image)
+        return Fragment(body, plain(view.title), view.image)
 
     def deal_ends(self, table: TableRow, replay: Replay, tr: Lang) -> list[tuple[int, int, list[str]]]:
         """(deal, step, the record's lines of the action that closed it) for every deal."""
@@ -173,7 +174,7 @@ class Site:
         if result is None:
             return ""
         block = results.result_block(REGISTRY[table.game], result, render.seat_names(table, tr), tr)
-        return f'<section class="result">{pages.to_html(block)}</section>'
+        return f'<section class="result">{to_html(block)}</section>'
 
     # ---- the export ------------------------------------------------------------------------------
     async def export(self, table: TableRow) -> dict[str, Any]:
