@@ -22,7 +22,7 @@ from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.web import pages
-from bot.web.live import LiveFeed
+from bot.web.live import LiveFeed, shown
 from bot.web.markup import escape
 from bot.web.site import Site
 
@@ -33,7 +33,8 @@ NUMBER = re.compile(r"^[0-9]{1,9}$")
 HEARTBEAT = 20.0  # seconds between comments on an idle live stream, so proxies keep it open
 SHUTDOWN = 1.0
 HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'",
+    # Scripts, pictures and style sheets of the pages' own; style attributes carry a game's colour.
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     # A page's address is its key: it is never sent on to another site.
     "Referrer-Policy": "no-referrer",
@@ -131,10 +132,12 @@ class Routes:
         """Server-sent events: the page's body again at each version of the table, then ``end``."""
         table = await self.table(request)
         tr = language(request, table.language)
-        seen = number(request, "v")
+        version = number(request, "v")
         last = request.headers.get("Last-Event-ID", "")
         if NUMBER.match(last):
-            seen = int(last)
+            version = int(last)
+        # The page holds this version, drawn (as far as anyone can tell) from the row as it is now.
+        seen = shown(table) if version == table.version else None
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         )
@@ -143,13 +146,13 @@ class Routes:
             async with self.feed.watch(table) as topic:
                 while not self.closing:
                     changed, row = topic.changed, topic.row
-                    if row.version != seen:
+                    if shown(row) != seen:
                         if not await self.site.shown(row.guild_id):
                             break
                         fragment = await self.site.live(row, tr)
                         data = json.dumps({"version": row.version, "title": fragment.title, "html": fragment.html})
                         await response.write(f"id: {row.version}\nevent: table\ndata: {data}\n\n".encode())
-                        seen = row.version
+                        seen = shown(row)
                     if row.status not in ("lobby", "running"):
                         await response.write(b"event: end\ndata: {}\n\n")
                         break

@@ -20,6 +20,11 @@ POLL = 0.5
 BATCH = 500  # tables per version query
 
 
+def shown(row: TableRow) -> tuple[int, str | None]:
+    """What a live page is drawn from, of a table's row besides its game."""
+    return (row.version, row.talk)
+
+
 class Topic:
     def __init__(self, row: TableRow) -> None:
         self.row = row
@@ -28,8 +33,9 @@ class Topic:
         self.reading: asyncio.Task[None] | None = None
 
     def publish(self, row: TableRow) -> None:
-        """A row read now: its viewers are woken when it is newer than the one they have."""
-        if row.version <= self.row.version:
+        """A row read now: its viewers are woken when it shows something the one they have does not
+        (a new version, or the talk that Final Quest's questions set beside a move)."""
+        if row.version < self.row.version or shown(row) == shown(self.row):
             return
         self.row = row
         self.changed.set()

@@ -22,6 +22,7 @@ from bot.tables import render
 from bot.tables.service import TableService
 from bot.web import pages
 from bot.web.export import export
+from bot.web.live import shown
 from bot.web.markup import escape, plain, to_html
 from bot.web.privacy import PagesShown
 from bot.web.replays import Replay, Replays
@@ -98,7 +99,7 @@ class Site:
     # ---- the live table --------------------------------------------------------------------------
     async def live(self, table: TableRow, tr: Lang) -> Fragment:
         """What the table message shows now, with whose turn it is, the clock and the record."""
-        key = ("live", table.id, table.version, tr.language)
+        key = ("live", table.id, *shown(table), tr.language)
         return self._kept(key) or self._keep(key, await self._live(table, tr))
 
     async def _live(self, table: TableRow, tr: Lang) -> Fragment:

@@ -5,9 +5,11 @@ did (the poll of the versions), and ends the stream when the game ends."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import time
 
+from bot.core.i18n import Lang
 from bot.web.live import POLL, LiveFeed
 from tests.support.table import make_world, open_table, play_from_dm, to_act
 from tests.support.web import client, play, seated_table
@@ -111,3 +113,24 @@ async def test_the_feed_reads_a_change_once_for_all_its_viewers(tables, site):
         assert reads == [table_id] and first.row.version == table.version + 1
     assert feed.topics == {}
     await feed.close()
+
+
+async def test_a_question_said_beside_a_move_reaches_the_page_too(tables, site):
+    """Final Quest's question is table talk, stored beside the move's version: a page shows it."""
+    table_id = await seated_table(tables, "final_quest")
+    table = await tables.tables.table(table_id)
+    feed = LiveFeed(site.read, tables.store.versions, poll=3600)
+    async with feed.watch(table) as topic:
+        before = topic.changed
+        await tables.store.update_table(table_id, talk="Is your highest card a 7?")
+        feed.changed(table_id)
+        await asyncio.wait_for(before.wait(), 3)
+        assert topic.row.talk == "Is your highest card a 7?" and topic.row.version == table.version
+        again = topic.changed
+        topic.publish(dataclasses.replace(table, version=table.version - 1))  # an older version: nothing
+        topic.publish(topic.row)  # the same: nothing
+        assert not again.is_set() and topic.row.talk == "Is your highest card a 7?"
+    await feed.close()
+    await site.live(table, Lang("en"))
+    await site.live(await tables.tables.table(table_id), Lang("en"))
+    assert len(site.drawings) == 2, "the page is drawn again for the talk, at the same version"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -181,3 +182,21 @@ async def test_every_answer_keeps_its_address_to_itself(tables, site):
             assert "script-src" not in answer.headers["Content-Security-Policy"]  # 'self' only, by default-src
         assert (await web.get("/static/live.js")).content_type == "text/javascript"
         assert (await web.get("/static/../app.py")).status == 404
+
+
+async def test_the_clock_is_shown_as_the_table_message_shows_it(tables, site):
+    table_id = await seated_table(tables, "donguri")
+    await tables.store.update_table(table_id, clock=3600, deadline=1_800_000_000.0)
+    await play(tables, table_id, 1)  # a move restarts the clock: the deadline is an hour away
+    table = await tables.tables.table(table_id)
+    async with client(site) as web:
+        page = await (await web.get(site.path(table_id) + "?lang=en")).text()
+        ja = await (await web.get(site.path(table_id) + "?lang=ja")).text()
+        await tables.seat_ops.pause(table_id, 1, True)
+        paused = await (await web.get(site.path(table_id) + "?lang=en")).text()
+    when = re.search(r'⏰ move due <time datetime="([^"]+)" data-style="R">', page)
+    assert when, "the deadline, shown in the reader's zone by the page's script"
+    assert when.group(1).startswith(time.strftime("%Y-%m-%dT%H:%M", time.gmtime(table.deadline)))
+    assert "1 hour per move · if time runs out: a computer plays that move" in page
+    assert "1時間" in ja
+    assert "⏸ Paused by the host" in paused and "move due" not in paused
