@@ -40,7 +40,7 @@ def apply_endpoint_overrides(env: dict[str, str]) -> None:
             result = await original(self, *args, **kwargs)
             return (result[0], gateway, *result[2:])
 
-        discord.http.HTTPClient.get_bot_gateway = get_bot_gateway
+        discord.http.HTTPClient.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]  # tests only
 
 
 async def run(config: Config) -> None:

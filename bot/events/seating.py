@@ -26,7 +26,7 @@ def unit_size(tournament: Tournament) -> tuple[int, int]:
     """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
     cls = REGISTRY[tournament.game].engine
     teams = cls.teams(tournament.table_size)
-    if tournament.teams == "fixed":
+    if tournament.teams == "fixed" and teams is not None:
         return len(teams), len(teams)
     if teams is not None:
         return tournament.table_size, tournament.table_size
@@ -44,13 +44,13 @@ def members_per_unit(tournament: Tournament) -> int:
     return 2 if tournament.teams == "fixed" else 1
 
 
-def pairing_units(tournament: Tournament) -> dict[int, list[int]]:
+def pairing_units(tournament: Tournament) -> dict[int, list[int | None]]:
     """Who is paired together: teams whose members are all still in, or single players."""
     if tournament.teams != "fixed":
-        return {e.user_id: [e.user_id] for e in tournament.active}
+        return {e.user_id: list[int | None]([e.user_id]) for e in tournament.active}
     teams: defaultdict[int, list[Entrant]] = defaultdict(list)
     for entrant in tournament.entrants:
-        teams[entrant.team].append(entrant)
+        teams[entrant.team or 0].append(entrant)
     return {
         team: [e.user_id for e in members]
         for team, members in sorted(teams.items())
@@ -93,7 +93,7 @@ class RoundSeating:
                 ordered[unit] = row.points
         return ordered
 
-    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
+    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int | None]], list[int | None]]:
         """Seat round ``number``: tables as user ids in seat order, and the players with a bye."""
         units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
@@ -117,12 +117,12 @@ class RoundSeating:
         colours = None
         # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
         if tournament.format == "elimination":
-            order = [u for u in order if all(tournament.entrant(p).status == "active" for p in units[u])]
+            order = [u for u in order if all(p is None or tournament.signed_up(p).status == "active" for p in units[u])]
             laid = await asyncio.to_thread(pairing.elimination, order, size, min_size, byes_had)
         elif tournament.format == "round_robin":
             groups: defaultdict[int, list[int]] = defaultdict(list)
             for unit in order:
-                groups[tournament.entrant(units[unit][0]).grp or 0].append(unit)
+                groups[first_entrant(tournament, units[unit]).grp or 0].append(unit)
             laid = await asyncio.to_thread(
                 pairing.round_robin,
                 [groups[g] for g in sorted(groups)],
@@ -168,10 +168,10 @@ class RoundSeating:
         number: int,
         index: int,
         table: list[int],
-        units: dict[int, list[int]],
+        units: dict[int, list[int | None]],
         partnered: Counter,
         colours: dict[int, list[int]] | None = None,
-    ) -> list[int]:
+    ) -> list[int | None]:
         """Who sits where: a seeded shuffle (the first seat may matter), with partners on their
         team's seats; at two-seat tables the seat is the colour, balanced over the event."""
         rng = random.Random(f"{tournament.seed}:{number}:{index}")
@@ -185,7 +185,7 @@ class RoundSeating:
         rng.shuffle(table)
         if tournament.teams == "fixed":
             seats = sum(len(units[u]) for u in table)
-            order = [0] * seats
+            order: list[int | None] = [None] * seats
             for unit, side in zip(table, sides_of(tournament, seats), strict=True):
                 members = list(units[unit])
                 rng.shuffle(members)

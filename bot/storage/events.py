@@ -72,6 +72,13 @@ class Tournament:
     def entrant(self, user_id: int) -> Entrant | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
 
+    def signed_up(self, user_id: int) -> Entrant:
+        """The entrant of a player known to be signed up (seated, paired, ranked)."""
+        entrant = self.entrant(user_id)
+        if entrant is None:
+            raise KeyError(f"tournament {self.id}: {user_id} is not signed up")
+        return entrant
+
     @property
     def active(self) -> list[Entrant]:
         return [e for e in self.entrants if e.active]
