@@ -5,7 +5,7 @@ confirming or redoing a round's seating. Routed by discord.py like the table com
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -28,8 +28,8 @@ class EventButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
         return cls(match["verb"], int(match["eid"]))
 
     async def callback(self, interaction: Interaction) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from itertools import combinations
 
 from bot.core.games import REGISTRY
@@ -44,10 +45,10 @@ def members_per_unit(tournament: Tournament) -> int:
     return 2 if tournament.teams == "fixed" else 1
 
 
-def pairing_units(tournament: Tournament) -> dict[int, list[int | None]]:
+def pairing_units(tournament: Tournament) -> dict[int, list[int]]:
     """Who is paired together: teams whose members are all still in, or single players."""
     if tournament.teams != "fixed":
-        return {e.user_id: list[int | None]([e.user_id]) for e in tournament.active}
+        return {e.user_id: [e.user_id] for e in tournament.active}
     teams: defaultdict[int, list[Entrant]] = defaultdict(list)
     for entrant in tournament.entrants:
         teams[entrant.team or 0].append(entrant)
@@ -56,6 +57,11 @@ def pairing_units(tournament: Tournament) -> dict[int, list[int | None]]:
         for team, members in sorted(teams.items())
         if all(e.active for e in members)
     }
+
+
+def first_entrant(tournament: Tournament, members: Sequence[int | None]) -> Entrant:
+    """The entry of a unit's first player (computer fill-ins, None, hold no entry)."""
+    return tournament.signed_up(next(uid for uid in members if uid is not None))
 
 
 def sides_of(tournament: Tournament, seats: int) -> list[list[int]]:
@@ -93,7 +99,7 @@ class RoundSeating:
                 ordered[unit] = row.points
         return ordered
 
-    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int | None]], list[int | None]]:
+    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int | None]], list[int]]:
         """Seat round ``number``: tables as user ids in seat order, and the players with a bye."""
         units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
@@ -109,15 +115,19 @@ class RoundSeating:
             met.update(pairing.pair_key(a, b) for a, b in combinations(present, 2))
             for side in sides_of(tournament, len(row.players)):
                 members = [row.players[s] for s in side]
-                partnered.update(pairing.pair_key(a, b) for a, b in combinations(members, 2))
+                partnered.update(
+                    pairing.pair_key(a, b) for a, b in combinations(members, 2) if a is not None and b is not None
+                )
         size, min_size = unit_size(tournament)
         points = await self.unit_points(tournament)
         order = list(points)
         seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
         colours = None
+        # Pairing units by the seats they fill: computer fill-ins (swiss only) fill theirs with None.
+        seats: dict[int, list[int | None]] = {unit: list(members) for unit, members in units.items()}
         # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
         if tournament.format == "elimination":
-            order = [u for u in order if all(p is None or tournament.signed_up(p).status == "active" for p in units[u])]
+            order = [u for u in order if all(tournament.signed_up(p).status == "active" for p in units[u])]
             laid = await asyncio.to_thread(pairing.elimination, order, size, min_size, byes_had)
         elif tournament.format == "round_robin":
             groups: defaultdict[int, list[int]] = defaultdict(list)
@@ -139,7 +149,7 @@ class RoundSeating:
                 computers = fair.computer_units(fair.computer_fill(len(order), size, min_size))
                 fair.keep_apart(met, computers)
                 for unit in computers:
-                    units[unit] = [None] * members_per_unit(tournament)
+                    seats[unit] = [None] * members_per_unit(tournament)
                     points[unit] = min(points.values(), default=0.0)
             colours = fair.colour_history(past) if size == 2 and not tournament.teams else None
             laid = await asyncio.to_thread(
@@ -156,9 +166,10 @@ class RoundSeating:
                 colours,
             )
         tables = [
-            self.seat_order(tournament, number, i, table, units, partnered, colours)
+            self.seat_order(tournament, number, i, table, seats, partnered, colours)
             for i, table in enumerate(laid.tables)
         ]
+        # Computer fill-ins complete the last table exactly, so only players' units sit out.
         byes = [uid for unit in laid.byes for uid in units[unit]]
         return tables, byes
 
@@ -223,7 +234,8 @@ class RoundSeating:
                 continue
             table_id = row.table_id
             if table_id is None:
-                players = [(uid, tournament.name_of(uid)) for uid in row.players]
+                # A computer fill-in's seat is named "None", as it always was.
+                players = [(uid, "None" if uid is None else tournament.name_of(uid)) for uid in row.players]
                 table_id = await self.lobby.create_seated(
                     tournament.game,
                     guild_id=tournament.guild_id,

@@ -61,7 +61,8 @@ PLOT_INSET = 8  # keeps the dots off the frame
 
 def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     """``a`` moved a fraction ``t`` of the way towards ``b``."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    red, green, blue = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return red, green, blue
 
 
 def format_points(points: float) -> str:

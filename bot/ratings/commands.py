@@ -93,7 +93,7 @@ class RatingCommands(commands.Cog):
                 raise UserError("tournament.error.bad_game")
             chosen = game or (games[0] if games else None)
             player = await self.store.player(interaction.guild.id, chosen, who.id) if chosen else None
-            if player is None:
+            if player is None or chosen is None:
                 await self.desk.reply(interaction, tr("rating.unrated", player=who.mention))
                 return
             history = await self.store.history(interaction.guild.id, chosen, who.id)
