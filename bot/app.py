@@ -80,7 +80,7 @@ class TabletopBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._startup
 
-    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Before any command or button runs (they are already scheduled, not started): private
         # answers and the DMs they cause follow the language this interaction carries.
         if event_name == "interaction" and "services" in self.__dict__:

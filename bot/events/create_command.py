@@ -112,7 +112,7 @@ def create_command(
         checkin_minutes: app_commands.Range[int, 5, 24 * 60] | None = None,
         computer_level: str = "hard",
     ) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError("tournament.error.text_channel")

@@ -234,7 +234,7 @@ class TournamentDesk:
         if table.tournament_id is not None:
             await self.table_finished(table)
 
-    async def table_finished(self, table) -> None:
+    async def table_finished(self, table: TableRow) -> None:
         """A tournament table ended: record it, and close the round when it was the last one."""
         tournament = await self.service.record(table)
         if tournament is None:

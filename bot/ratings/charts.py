@@ -152,7 +152,9 @@ def standings_image(rows: list[dict]) -> bytes:
             draw.rectangle([0, y, WIDTH - 1, y + ROW_H - 1], fill=STRIPE)
         dropped = bool(row.get("dropped"))
 
-        def shade(colour: tuple[int, int, int], dropped: bool = dropped, base=background):
+        def shade(
+            colour: tuple[int, int, int], dropped: bool = dropped, base: tuple[int, int, int] = background
+        ) -> tuple[int, int, int]:
             """Dropped rows fade into the background: still readable, clearly out of the running."""
             return mix(base, colour, DIM) if dropped else colour
 

@@ -53,7 +53,7 @@ class RatingCommands(commands.Cog):
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def leaderboard(self, interaction: Interaction, game: str) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None:
                 raise UserError("error.guild_text_only")
@@ -83,7 +83,7 @@ class RatingCommands(commands.Cog):
     async def profile(
         self, interaction: Interaction, member: discord.User | None = None, game: str | None = None
     ) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None:
                 raise UserError("error.guild_text_only")
