@@ -4,14 +4,20 @@
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
+
+A client may send any id and any menu value: each item reads its own strictly
+(``component_input``), and answers one that no message of ours could have sent without acting.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
+
+from bot.tables import component_input as strict
+from bot.tables.component_input import Refused
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -23,7 +29,42 @@ def _desk(interaction: Interaction) -> Desk:
     return interaction.client.desk
 
 
+class Checked:
+    """Our dynamic items read their custom id (and a menu its values) strictly, in ``parse``: a
+    click that no message of ours could have sent still makes an item, whose callback answers
+    "not valid any more" and changes nothing. Whoever dispatches (``dispatch`` below, or
+    discord.py's own dynamic items) gets an answer for every click and never an exception."""
+
+    base: ClassVar[type[discord.ui.Item]] = discord.ui.Button
+    refused: str | None = None
+
+    @classmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: Any, match: re.Match[str]):
+        try:
+            return cls.parse(match, interaction.data)
+        except Refused as exc:
+            refused = cls.__new__(cls)
+            base = item if item is not None else cls.base(custom_id=match.string)  # type: ignore[call-arg]
+            discord.ui.DynamicItem.__init__(refused, base)  # type: ignore[arg-type]
+            refused.refused = exc.why
+            return refused
+
+    async def callback(self, interaction: Interaction) -> None:
+        if self.refused is not None:
+            await _desk(interaction).on_refused(interaction, self.refused)
+        else:
+            await self.run(interaction)
+
+    async def run(self, interaction: Interaction) -> None:
+        raise NotImplementedError
+
+
 class TableButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
 ):
@@ -32,16 +73,15 @@ class TableButton(
         self.verb, self.table_id = verb, table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["verb"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        return cls(match["verb"], strict.number(match["tid"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _desk(interaction).on_table_button(interaction, self.verb, self.table_id)
 
 
 class LevelButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:bot:(?P<level>easy|normal|hard):(?P<tid>[0-9]+)",
 ):
@@ -52,18 +92,17 @@ class LevelButton(
         self.level, self.table_id = level, table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["level"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        return cls(match["level"], strict.number(match["tid"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         from bot.tables.computer_levels import on_level
 
         await on_level(_desk(interaction), interaction, self.level, self.table_id)
 
 
 class ActButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
 ):
@@ -72,89 +111,97 @@ class ActButton(
         self.table_id, self.version, self.action = table_id, version, action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["ver"]), match["action"])
+    def parse(cls, match: re.Match[str], data: Any):
+        table_id, version = strict.number(match["tid"]), strict.number(match["ver"], "version")
+        return cls(table_id, version, strict.action(match["action"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
 
 
 class ActSelect(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
 ):
     """A select of moves; ``n`` tells apart several selects on one message."""
 
+    base = discord.ui.Select
+
     def __init__(self, table_id: int, version: int, n: int = 0, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}:{n}", **select))
         self.table_id, self.version, self.n = table_id, version, n
+        self.action = ""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["ver"]), int(match["n"] or 0))
+    def parse(cls, match: re.Match[str], data: Any):
+        n = strict.number(match["n"] or "0", "menu")
+        item = cls(strict.number(match["tid"]), strict.number(match["ver"], "version"), n)
+        item.action = strict.action(strict.one_value(data))
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await _desk(interaction).on_act(interaction, self.table_id, self.version, values[0] if values else "")
+    async def run(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_act(interaction, self.table_id, self.version, self.action)
 
 
-class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+    base = discord.ui.Select
+
     def __init__(self, table_id: int, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:kick:{table_id}", **select))
         self.table_id = table_id
+        self.position = -1
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        item = cls(strict.number(match["tid"]))
+        item.position = strict.position(data)
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await _desk(interaction).on_kick(interaction, self.table_id, int(values[0]) if values else -1)
+    async def run(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_kick(interaction, self.table_id, self.position)
 
 
 class SettingSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)"
+    Checked,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)",
 ):
     """The host's lobby settings: the move clock and what happens on a timeout."""
+
+    base = discord.ui.Select
 
     def __init__(self, what: str, table_id: int, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:{what}:{table_id}", **select))
         self.what, self.table_id = what, table_id
+        self.value = ""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(match["what"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        item = cls(match["what"], strict.number(match["tid"]))
+        item.value = strict.setting(match["what"], data)
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await _desk(interaction).on_setting(
-            interaction, self.table_id, self.what, values[0] if values else ""
-        )
+    async def run(self, interaction: Interaction) -> None:
+        await _desk(interaction).on_setting(interaction, self.table_id, self.what, self.value)
 
 
-class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"):
+class DeadButton(
+    Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
+):
     def __init__(self, table_id: int, n: int, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["n"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        return cls(strict.number(match["tid"]), strict.number(match["n"], "index"))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await _desk(interaction).on_stale(interaction)
 
 
 class EventButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>[0-9]+)",
 ):
@@ -166,12 +213,10 @@ class EventButton(
         self.verb, self.event_id = verb, event_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["verb"], int(match["eid"]))
+    def parse(cls, match: re.Match[str], data: Any):
+        return cls(match["verb"], strict.number(match["eid"], "tournament id"))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await interaction.client.tournaments.on_button(interaction, self.verb, self.event_id)
 
 
