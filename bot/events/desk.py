@@ -114,6 +114,10 @@ class TournamentDesk:
     async def _button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
         tr = member_lang(interaction)
         user = interaction.user
+        if (await self.service.get(tournament_id)).guild_id != interaction.guild_id:
+            # A forged id from another server or a DM (the event message lives in its server),
+            # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
+            raise UserError("tournament.error.none")
         if verb == "join":
             await self.service.sign_up(tournament_id, (user.id, display(user)))
             await self.bot.desk.reply(interaction, tr("tournament.done.join"))
