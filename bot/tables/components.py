@@ -243,19 +243,22 @@ def table_items(desk: Desk) -> list[type[discord.ui.DynamicItem[Any]]]:
     return [bound(cls, desk) for cls in ALL]
 
 
-def custom_ids(components: list[discord.Component]) -> Iterator[str]:
+def custom_ids(components: list[discord.Component]) -> Iterator[tuple[int, str]]:
+    """(kind, custom id) of every component of a message: discord.py finds the clicked item by both."""
     for component in components:
         custom_id = getattr(component, "custom_id", None)
         if custom_id:
-            yield custom_id
+            yield component.type.value, custom_id
         yield from custom_ids(getattr(component, "children", []))
 
 
 def unclaimed(interaction: Interaction, items: list[type[discord.ui.DynamicItem[Any]]]) -> bool:
     """Whether discord.py will route this component click to none of ``items``: no template matches
-    its custom id, or the clicked message does not carry it (discord.py then drops the click)."""
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    its custom id, or the clicked message does not carry a component of that id and kind (a menu
+    choice sent with a button's id: discord.py then drops the click)."""
+    data = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
     if not any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in items):
         return True
     message = interaction.message
-    return message is None or custom_id not in set(custom_ids(message.components))
+    return message is None or (data.get("component_type"), custom_id) not in set(custom_ids(message.components))
