@@ -56,13 +56,17 @@ class Arena:
             ]
         return [m for cid in channel_ids for m in backend.messages.get(cid, {}).values()]
 
-    def components(self) -> list[dict[str, Any]]:
-        """Every button and menu the bot has shown anywhere (to be pressed by anyone, or mutated)."""
+    def carried(self) -> list[tuple[Any, dict[str, Any]]]:
+        """(message, component) for every button and menu the bot has shown anywhere."""
         found = []
         for messages in self.env.backend.messages.values():
             for message in messages.values():
-                found += [c for c in components(message) if c.get("custom_id", "").startswith("tt:")]
+                found += [(message, c) for c in components(message) if c.get("custom_id", "").startswith("tt:")]
         return found
+
+    def components(self) -> list[dict[str, Any]]:
+        """Every button and menu the bot has shown anywhere (to be pressed by anyone, or mutated)."""
+        return [c for _message, c in self.carried()]
 
     # ---- keeping every state at hand -------------------------------------------------------
     async def replenish(self) -> None:

@@ -86,10 +86,11 @@ def reaches(actor, table) -> bool:
     return table.guild_id is None or actor.guild_id == table.guild_id
 
 
-async def must_apply(bot, click: Click, actor, before) -> bool:
-    """A legal move by the seat to act, from a prompt of the current version."""
+async def must_apply(bot, click: Click, actor, before, routed: bool) -> bool:
+    """A legal move by the seat to act, from a prompt of the current version that carries it
+    (``routed``: discord.py hands a click only to an item its message carries)."""
     read = click.read()
-    if read is None or read[0] not in ("move", "menu"):
+    if not routed or read is None or read[0] not in ("move", "menu"):
         return False
     fields = read[1]
     entry = before["tables"].get(fields["tid"])
@@ -105,12 +106,12 @@ async def must_apply(bot, click: Click, actor, before) -> bool:
     return seat in engine.to_act() and fields["action"] in engine.legal_actions(seat)
 
 
-async def judge(bot, click: Click, actor, before, after) -> str | None:
+async def judge(bot, click: Click, actor, before, after, routed: bool) -> str | None:
     """Why the change from ``before`` to ``after`` is wrong for this click; None when it is right."""
     changed = {t for t in before["tables"].keys() | after["tables"].keys() if before["tables"].get(t, (None,))[:2] != after["tables"].get(t, (None,))[:2]}
     new_events = {e for e in before["events"].keys() | after["events"].keys() if before["events"].get(e) != after["events"].get(e)}
     if not changed and not new_events:
-        if await must_apply(bot, click, actor, before):
+        if await must_apply(bot, click, actor, before, routed):
             return "a legal move by the seat to act was not applied"
         return None
     read = click.read()

@@ -3,7 +3,8 @@
 Hypothesis draws who clicks (members seated or not, from the table's server, from another server,
 from their DMs), from which message, and what: the bot's own buttons and menus, mutations of them
 (other tables, numbers past 64 bits, other versions, actions and values of anything) and plain
-garbage. After each click: it got exactly one answer, no error was logged, and the stored state
+garbage; a forged click claims, half the time, that the clicked message carries it, so that it
+reaches the item itself under discord.py's routing. After each click: it got exactly one answer, no error was logged, and the stored state
 changed only as the rules allow (``tests/support/click_oracle.py``); a legal move by the seat to act
 from its current prompt was applied.
 
@@ -26,7 +27,8 @@ from hypothesis import strategies as st
 
 from tests.support.arena import Arena, build
 from tests.support.click_oracle import Click, judge, snapshot
-from tests.support.forged import forge
+from tests.support.forged import answer_text, forge
+from tests.support.table import components
 from tests.tables.test_forged_clicks_cog import unclosed
 
 FUZZ = int(os.environ.get("FUZZ_EXAMPLES", "0"))
@@ -92,6 +94,7 @@ class Plan:
     option: int
     mutations: list[Mutation]
     garbage: Click
+    carried: bool  # the message claims to carry the forged component (``forged.forge``)
 
 
 MUTATION = st.builds(
@@ -119,6 +122,7 @@ PLAN = st.builds(
     INDEX,
     st.lists(MUTATION, min_size=1, max_size=3),
     GARBAGE,
+    st.booleans(),
 )
 
 
@@ -195,15 +199,22 @@ def read_plan(arena: Arena, plan: Plan) -> tuple:
         return plan.kind, actor, source, click
     kind = "real" if plan.kind.startswith("own") else plan.kind
     actor = pick(arena.actors, plan.actor)
-    source = pick(arena.sources(actor), plan.message)
+    sources = arena.sources(actor)
+    source = pick(sources, plan.message)
     if kind == "garbage":
         return kind, actor, source, plan.garbage
     components = arena.components()
+    # A real click comes from the message that carries it, among those the member can click.
+    seen = {id(m) for m in sources}
+    pool = [(m, c) for m, c in arena.carried() if id(m) in seen] if kind == "real" else []
     groups: dict[str, list] = {}
-    for c in components:  # every kind of button as often as any other, not hands' cards mostly
-        groups.setdefault(":".join(c["custom_id"].split(":")[:2]), []).append(c)
+    for message, c in pool or arena.carried():  # every kind of button as often as any other
+        groups.setdefault(":".join(c["custom_id"].split(":")[:2]), []).append((message, c))
     group = pick(sorted(groups), plan.actor // 7)
-    click = pressed(pick(groups[group], plan.component), plan.option)
+    carrier, component = pick(groups[group], plan.component)
+    click = pressed(component, plan.option)
+    if id(carrier) in seen:
+        source = carrier
     if kind == "mutant":
         click = mutated(click, plan.mutations, components)
     return kind, actor, source, click
@@ -224,12 +235,14 @@ async def test_every_click_is_answered_once_and_changes_only_what_it_may(arena, 
     kind, actor, source, click = read_plan(arena, plan)
     before = await snapshot(bot)
     requests, logged, raised = len(env.http_requests), len(arena.errors.records), env.error_cursor
-    result = await forge(actor.handle, source, click.custom_id, click.values)
+    carried = plan.carried and kind in ("mutant", "garbage", "own+")
+    result = await forge(actor.handle, source, click.custom_id, click.values, carried)
     after = await snapshot(bot)
 
     tally = arena.tally
     tally["clicks"] += 1
     tally[f"{kind}/{actor.kind}"] += 1
+    tally["carried"] += carried
     verb = click.custom_id.split(":")[1] if click.custom_id.startswith("tt:") else ""
     tally[f"tt:{verb if verb in VERBS else '?'}"] += 1
     numbers = [p for p in click.custom_id.split(":") if p.isascii() and p.isdigit()]
@@ -245,6 +258,8 @@ async def test_every_click_is_answered_once_and_changes_only_what_it_may(arena, 
     assert result.acknowledged and len(callbacks) == 1, f"{len(callbacks)} answers to {shown}"
     assert arena.errors.records[logged:] == [], f"logged an error for {shown}"
     assert env.errors_since(raised) == (), f"raised for {shown}"
-    wrong = await judge(bot, click, actor, before, after)
-    assert wrong is None, f"{wrong}: {shown}"
+    sent_as = 3 if click.values is not None else 2
+    routed = carried or any(c.get("custom_id") == click.custom_id and c.get("type") == sent_as for c in components(source))
+    wrong = await judge(bot, click, actor, before, after, routed)
+    assert wrong is None, f"{wrong}: {shown}, carried {carried}, answered {answer_text(result)[:80]!r}"
     tally["changed"] += before != after
