@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import types
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -42,7 +43,7 @@ def bound(cls: Item, handler: object) -> Item:
     )
 
 
-class Checked:
+class Checked(ABC):
     """Our dynamic items read their custom id (and a menu its values) strictly, in ``parse``: a
     click that no message of ours could have sent still makes an item, whose callback answers
     "not valid any more" (the handler's ``on_refused``) and changes nothing. discord.py logs and
@@ -53,8 +54,10 @@ class Checked:
     refused: str | None = None
 
     @classmethod
+    @abstractmethod
     def parse(cls, match: re.Match[str], data: Any) -> Any:
-        raise NotImplementedError
+        """The item a click makes, read from its custom id's ``match`` and its ``data`` (a menu's
+        values), or ``Refused``."""
 
     @classmethod
     async def from_custom_id(cls, interaction: Interaction, item: Any, match: re.Match[str]):
@@ -73,8 +76,9 @@ class Checked:
         else:
             await self.run(interaction)
 
+    @abstractmethod
     async def run(self, interaction: Interaction) -> None:
-        raise NotImplementedError
+        """The click, read whole: hand it to the handler."""
 
 
 class TableButton(
