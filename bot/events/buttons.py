@@ -5,7 +5,7 @@ confirming or redoing a round's seating. Routed by discord.py like the table com
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
@@ -29,7 +29,7 @@ class EventButton(
         self.verb, self.event_id = verb, event_id
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         return cls(match["verb"], strict.number(match["eid"], "tournament id"))
 
     async def run(self, interaction: Interaction) -> None:

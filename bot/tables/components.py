@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 import types
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import discord
 
@@ -49,18 +49,18 @@ class Checked(ABC):
     "not valid any more" (the handler's ``on_refused``) and changes nothing. discord.py logs and
     drops an exception raised in ``from_custom_id``: the click would go unanswered."""
 
-    base: ClassVar[type[discord.ui.Item]] = discord.ui.Button
+    base: ClassVar[type[discord.ui.Item[Any]]] = discord.ui.Button
     handler: ClassVar[Any]
     refused: str | None = None
 
     @classmethod
     @abstractmethod
-    def parse(cls, match: re.Match[str], data: Any) -> Any:
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         """The item a click makes, read from its custom id's ``match`` and its ``data`` (a menu's
         values), or ``Refused``."""
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: Any, match: re.Match[str]):
+    async def from_custom_id(cls, interaction: Interaction, item: Any, match: re.Match[str]) -> Self:
         try:
             return cls.parse(match, interaction.data)
         except Refused as exc:
@@ -93,7 +93,7 @@ class TableButton(
         self.verb, self.table_id = verb, table_id
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         return cls(match["verb"], strict.number(match["tid"]))
 
     async def run(self, interaction: Interaction) -> None:
@@ -114,7 +114,7 @@ class LevelButton(
         self.level, self.table_id = level, table_id
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         return cls(match["level"], strict.number(match["tid"]))
 
     async def run(self, interaction: Interaction) -> None:
@@ -135,7 +135,7 @@ class ActButton(
         self.table_id, self.version, self.action = table_id, version, action
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         table_id, version = strict.number(match["tid"]), strict.number(match["ver"], "version")
         return cls(table_id, version, strict.action(match["action"]))
 
@@ -159,7 +159,7 @@ class ActSelect(
         self.action = ""
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         n = strict.number(match["n"] or "0", "menu")
         item = cls(strict.number(match["tid"]), strict.number(match["ver"], "version"), n)
         item.action = strict.action(strict.one_value(data))
@@ -179,7 +179,7 @@ class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"
         self.position = -1
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         item = cls(strict.number(match["tid"]))
         item.position = strict.position(data)
         return item
@@ -204,7 +204,7 @@ class SettingSelect(
         self.value = ""
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         item = cls(match["what"], strict.number(match["tid"]))
         item.value = strict.setting(match["what"], data)
         return item
@@ -222,7 +222,7 @@ class DeadButton(
         super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
 
     @classmethod
-    def parse(cls, match: re.Match[str], data: Any):
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
         return cls(strict.number(match["tid"]), strict.number(match["n"], "index"))
 
     async def run(self, interaction: Interaction) -> None:
@@ -260,7 +260,7 @@ def unclaimed(interaction: Interaction, items: list[type[discord.ui.DynamicItem[
     """Whether discord.py will route this component click to none of ``items``: no template matches
     its custom id, or the clicked message does not carry a component of that id and kind (a menu
     choice sent with a button's id: discord.py then drops the click)."""
-    data = interaction.data or {}
+    data: Mapping[str, Any] = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
     if not any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in items):
         return True

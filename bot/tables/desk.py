@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -312,7 +313,8 @@ class Desk:
     async def on_refused(self, interaction: Interaction, why: str) -> None:
         """A click that no message of ours could have sent (an old layout, a forged id or menu value):
         one line in the log, and "not valid any more" to the member; nothing changes."""
-        custom_id = (interaction.data or {}).get("custom_id")
+        data: Mapping[str, Any] = interaction.data or {}
+        custom_id = data.get("custom_id")
         log.info("refused a click by %s: %s (%.120r)", interaction.user.id, why, custom_id)
         tr = member_lang(interaction)
         await self.guarded(interaction, None, self.reply(interaction, tr("error.unknown_button")))
