@@ -153,9 +153,16 @@ class TournamentDesk:
     async def on_button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
         await self.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
 
+    async def on_refused(self, interaction: Interaction, why: str) -> None:
+        await self.desk.on_refused(interaction, why)
+
     async def _button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
         tr = member_lang(interaction)
         user = interaction.user
+        if (await self.service.get(tournament_id)).guild_id != interaction.guild_id:
+            # A forged id from another server or a DM (the event message lives in its server),
+            # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
+            raise UserError("tournament.error.none")
         if verb == "join":
             await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
             await self.desk.reply(interaction, tr("tournament.done.join"))
