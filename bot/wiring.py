@@ -155,13 +155,13 @@ async def build(client: commands.Bot, config: Config) -> Services:
     scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
-    # The web pages read what tables commit; a finished table message links to its replay.
+    # The web pages read what tables commit; a table message links to its page.
     shown = pages_by_config(config)  # each server's own choice once /settings has it
     secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
     site = Site(store, service, Signer(secret), shown, config.public_url)
     feed = LiveFeed(site.read, store.versions)
     hooks.changed.append(feed.changed)
-    hooks.replay_link = site.replay_link
+    hooks.table_page = site.table_page
     web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),

@@ -245,8 +245,8 @@ class Delivery(Notices, Record):
             return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        replay = await self.hooks.replay_link(table) if table.status == "finished" else None
-        await self.edit_table_message(table, render.table_message(table, engine, tr, replay=replay))
+        page = await self.hooks.table_page(table)
+        await self.edit_table_message(table, render.table_message(table, engine, tr, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

@@ -15,7 +15,7 @@ from bot.storage.store import TableRow
 Listener = Callable[[TableRow], Awaitable[None]]
 #: Told a table's id when a change to it has been committed; it must not block (a live page wakes).
 Watcher = Callable[[int], None]
-#: The address of a finished table's replay, or None when Discord must not link to one.
+#: The address of a table's web page, or None when Discord must not link to one.
 Link = Callable[[TableRow], Awaitable[str | None]]
 
 
@@ -31,8 +31,9 @@ class TableHooks:
         #: Called with a table's id after each committed change Discord is asked to show (the
         #: delivery worker's requests: moves, lobby changes, clocks), possibly more than once.
         self.changed: list[Watcher] = []
-        #: The finished table message's "Replay" link (``bot/web`` sets it when pages have an address).
-        self.replay_link: Link = no_link
+        #: The table's web page, which its message links to (its title; when finished, "Replay"):
+        #: ``bot/web`` sets it when the pages have a public address.
+        self.table_page: Link = no_link
 
     async def table_finished(self, table: TableRow) -> None:
         for listener in self.finished:

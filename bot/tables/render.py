@@ -198,15 +198,17 @@ def table_view(table: TableRow, engine: Engine, tr: Lang) -> TableView:
     return view
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang, replay: str | None = None) -> Rendered:
-    """``replay``: the address of the finished game's replay page, linked from its message."""
+def table_message(table: TableRow, engine: Engine, tr: Lang, page: str | None = None) -> Rendered:
+    """``page``: the table's web page, which the title links to, and a finished game's replay."""
     ui = REGISTRY[table.game]
     view = table_view(table, engine, tr)
+    embed = _embed(view)
+    embed.url = page
     if engine.is_terminal() or table.status != "running":
         links: list[discord.ui.Item[Any]] = []
-        if replay:
-            links.append(discord.ui.Button(label=tr("button.replay"), url=replay, emoji="🎞️"))
-        return Rendered(content=None, embed=_embed(view), view=static_view(*links), image=view.image)
+        if page:
+            links.append(discord.ui.Button(label=tr("button.replay"), url=f"{page}/replay", emoji="🎞️"))
+        return Rendered(content=None, embed=embed, view=static_view(*links), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
@@ -229,7 +231,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang, replay: str | None 
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    return Rendered(content=content, embed=_embed(view), view=static_view(hand, *extra), image=view.image)
+    return Rendered(content=content, embed=embed, view=static_view(hand, *extra), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:

@@ -62,12 +62,12 @@ class Site:
         """A link from one page to another (under the pages' prefix)."""
         return self.base + self.path(table_id, suffix) + (f"?{urlencode(query)}" if query else "")
 
-    async def replay_link(self, table: TableRow) -> str | None:
-        """The finished table message's link, when the pages have a public address and its server
-        shows them (the ``replay_link`` hook of ``TableHooks``)."""
+    async def table_page(self, table: TableRow) -> str | None:
+        """The table's page as Discord links to it (the ``table_page`` hook of ``TableHooks``): only
+        when the pages have a public address and the table's server shows them."""
         if not self.public_url or not await self.shown(table.guild_id):
             return None
-        return self.public_url + self.path(table.id, "/replay")
+        return self.public_url + self.path(table.id)
 
     # ---- finding a table -------------------------------------------------------------------------
     async def find(self, token: str) -> TableRow | None:

@@ -1,6 +1,6 @@
-"""The pages seen from Discord, through the real bot in SimCord: with a ``public_url`` the finished
-table message links to its replay, which the bot's own pages serve; tables of a channel that
-@everyone cannot see are never listed."""
+"""The pages seen from Discord, through the real bot in SimCord: with a ``public_url`` a table's
+message links to its page (its title) and, once finished, to its replay, which the bot's own pages
+serve; tables of a channel that @everyone cannot see are never listed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,15 @@ import pytest
 
 from bot.core.config import Config
 from bot.web.privacy import Listing
-from tests.support.table import components, make_world, open_table
+from tests.support.table import (
+    components,
+    labels,
+    make_world,
+    open_table,
+    play_from_dm,
+    table_message,
+    to_act,
+)
 from tests.support.web import client
 from tests.tables.test_results_cog import GAMES, finish_with_computers
 
@@ -29,6 +37,19 @@ def bot_config(tmp_path) -> Config:
     )
 
 
+async def test_a_table_message_links_to_its_live_page(simcord_env, simcord_bot):
+    world = make_world(simcord_env)
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "donguri", players=3, length="short")
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    await play_from_dm(to_act(world)[0])
+    await simcord_env.settle()
+    message = table_message(world)
+    assert message.embeds[0].url == f"{PUBLIC_URL}{simcord_bot.site.path(1)}", "the title links to the page"
+    assert "Replay" not in labels(message)
+
+
 @pytest.mark.parametrize(("game", "options"), [GAMES[0], GAMES[3]], ids=[GAMES[0][0], GAMES[3][0]])
 async def test_the_finished_table_message_links_to_its_replay(simcord_env, simcord_bot, game, options):
     world = make_world(simcord_env)
@@ -37,6 +58,7 @@ async def test_the_finished_table_message_links_to_its_replay(simcord_env, simco
     site = simcord_bot.site
     assert link["style"] == discord.ButtonStyle.link.value and link["label"] == "Replay"
     assert link["url"] == f"{PUBLIC_URL}{site.path(table.id)}/replay"
+    assert message.embeds[0].url == f"{PUBLIC_URL}{site.path(table.id)}"
     async with client(site) as web:  # the proxy in front takes the prefix off
         page = await web.get(link["url"].removeprefix(PUBLIC_URL))
         assert page.status == 200

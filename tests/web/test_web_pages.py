@@ -104,19 +104,19 @@ async def test_a_server_that_turned_its_pages_off_answers_404(tables):
     table = await tables.tables.table(table_id)
     async with client(site) as web:
         assert (await web.get(site.path(table_id))).status == 200
-        assert await site.replay_link(table) == f"https://games.example{site.path(table_id)}/replay"
+        assert await site.table_page(table) == f"https://games.example{site.path(table_id)}"
         shown["on"] = False
         off = await web.get(site.path(table_id))
         unknown = await web.get(f"/t/{site.signer.token(77)}")
         assert off.status == unknown.status == 404
         assert await off.text() == await unknown.text()
-        assert await site.replay_link(table) is None, "no link to a page that is not shown"
+        assert await site.table_page(table) is None, "no link to a page that is not shown"
 
 
 async def test_no_public_url_means_no_link(tables, site):
     table_id = await seated_table(tables, "othello_torite")
     await play(tables, table_id)
-    assert await site.replay_link(await tables.tables.table(table_id)) is None
+    assert await site.table_page(await tables.tables.table(table_id)) is None
 
 
 @pytest.mark.parametrize(
