@@ -1,4 +1,4 @@
-"""Showing committed state in Discord: the table message, the public record, hands by DM, turn pings.
+"""Showing committed state in Discord: the table message, the public record, hands by DM, turn notices.
 
 Discord shows what is committed, never the other way round. A worker brings every surface of a
 table up to the stored version; it can run again at any point after a crash without repeating
@@ -164,8 +164,14 @@ class Delivery(Notices, Record):
             await surface(self.append_record(table, tr))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
-        if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
-            await surface(self.ping_turn(table))
+        notice_time = False
+        if table.status != "lobby":
+
+            async def notices() -> None:
+                nonlocal notice_time
+                notice_time = await self.turn_notices(table)
+
+            await surface(notices())
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:
@@ -182,8 +188,8 @@ class Delivery(Notices, Record):
                 await self.outbox.forget(table.id)
                 await self.tokens.forget(table.id)
             self.forget(table.id)
-        if table.clock or table.deadline is not None or table.remind_at is not None:
-            await self.rearm()  # a table without a clock changes no due time
+        if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at or notice_time:
+            await self.rearm()  # a table without a clock or a notice to come changes no due time
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
