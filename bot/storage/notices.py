@@ -86,6 +86,8 @@ class NoticeRows:
         return {r["user_id"]: r["notices"] for r in rows}
 
     async def set_mode(self, user_id: int, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"no such choice of turn notices: {mode!r}")
         await self.db.execute(
             "INSERT INTO user_settings (user_id, notices) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET notices = excluded.notices",

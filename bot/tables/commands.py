@@ -13,13 +13,10 @@ from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.core.translator import command
-from bot.storage.notices import DEFAULT_MODE, MODES
+from bot.storage.notices import DEFAULT_MODE
 from bot.tables import render
 from bot.tables.delivery import jump_url
 from bot.tables.member_locale import member_lang
-
-#: The English names of the /notifications choices (their catalog keys: ``cmd.notifications.mode.*``).
-NOTICE_MODES = {"always": "Always, as soon as my turn starts", "away": "When I am away (the default)", "never": "Never"}
 
 if TYPE_CHECKING:
     from bot.storage.store import Store
@@ -155,7 +152,15 @@ class PlayerCommands(commands.Cog):
         mode="Always, when away (the default) or never; leave it out to see your choice",
     )
     @app_commands.choices(
-        mode=[app_commands.Choice(name=locale_str(NOTICE_MODES[m], key=f"cmd.notifications.mode.{m}"), value=m) for m in MODES]
+        mode=[
+            app_commands.Choice(
+                name=locale_str("Always, as soon as my turn starts", key="cmd.notifications.mode.always"), value="always"
+            ),
+            app_commands.Choice(
+                name=locale_str("When I am away (the default)", key="cmd.notifications.mode.away"), value="away"
+            ),
+            app_commands.Choice(name=locale_str("Never", key="cmd.notifications.mode.never"), value="never"),
+        ]
     )
     async def notifications(self, interaction: Interaction, mode: str | None = None) -> None:
         tr = member_lang(interaction)
