@@ -238,3 +238,33 @@ async def test_a_notice_sent_just_before_a_crash_is_found_not_sent_twice(simcord
     (first,) = to_act(world)
     await play_from_dm(first)
     assert watch.live_notices() == [], "and deleted once the turn passed"
+
+
+async def test_a_thread_ping_for_several_players_is_edited_as_each_moves(simcord_env):
+    """Arsène's dummy cards are chosen by everyone at once: one ping names the three, and as each
+    chooses it is edited to name only those still waited for, then deleted."""
+    world = make_world(simcord_env)
+    watch = Watch(simcord_env)
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "arsene", players=3)
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    while len(to_act(world)) == 1:  # the aside card and the trump, by one player
+        await simcord_env.advance_time(5)
+        await play_from_dm(to_act(world)[0])
+    assert set(to_act(world)) == {alice, bob, carol}
+    await simcord_env.advance_time(GRACE + 1)
+    (ping,) = watch.pings
+    assert sorted(ping.pinged) == sorted(m.id for m in (alice, bob, carol))
+    assert len(watch.turn_dms) == 3
+
+    def shown() -> str:
+        return simcord_env.backend.messages[ping.channel_id][ping.id].content
+
+    await play_from_dm(bob)
+    assert ping.live and bob.mention not in shown() and alice.mention in shown() and carol.mention in shown()
+    assert [p.live for p in watch.dms_in(dm_channel(bob))] == [False]
+    await play_from_dm(carol)
+    assert ping.live and shown().startswith(f"{alice.mention}, it is your turn")
+    await play_from_dm(alice)
+    assert watch.live_notices() == [] and len(watch.pings) == 1, "deleted, and no new ping posted"
