@@ -320,10 +320,12 @@ class TableService:
         if fresh or again:
             turn = table.turn_no + 1
             waits.update((s, (turn, now, s in fresh)) for s in fresh + again)
-            due = now + self.grace(table)
-            fields.update(turn_no=turn, notify_at=due if table.notify_at is None else min(table.notify_at, due))
+            fields["turn_no"] = turn
         if waits != table.waits:
+            # A wait already past its grace period is told by the delivery pass this commit asks for.
+            grace = self.grace(table)
             fields["waits"] = waits
+            fields["notify_at"] = min((since + grace for _, since, _ in waits.values() if since + grace > now), default=None)
         if table.clock and waiting and not table.paused:
             deadline = now + table.clock
             fields.update(deadline=deadline, remind_at=deadline - table.clock * REMIND_BEFORE)
