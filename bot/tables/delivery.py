@@ -164,14 +164,8 @@ class Delivery(Notices, Record):
             await surface(self.append_record(table, tr))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
-        notice_time = False
         if table.status != "lobby":
-
-            async def notices() -> None:
-                nonlocal notice_time
-                notice_time = await self.turn_notices(table)
-
-            await surface(notices())
+            await surface(self.turn_notices(table))
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:
@@ -188,7 +182,7 @@ class Delivery(Notices, Record):
                 await self.outbox.forget(table.id)
                 await self.tokens.forget(table.id)
             self.forget(table.id)
-        if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at or notice_time:
+        if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at is not None:
             await self.rearm()  # a table without a clock or a notice to come changes no due time
 
     def forget(self, table_id: int) -> None:

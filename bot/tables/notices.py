@@ -13,7 +13,6 @@ crash the message is looked for in the channel rather than sent twice.
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
@@ -28,8 +27,6 @@ from bot.tables.outbox import CLOCK_SKEW, says
 
 if TYPE_CHECKING:
     from bot.storage.store import TableRow
-
-log = logging.getLogger(__name__)
 
 
 def jump_url(table: TableRow) -> str:
@@ -61,9 +58,8 @@ def dm_text(table: TableRow, stage: int, tr: Lang) -> str:
 class Notices:
     """Part of ``Delivery``: the turn notices of its pass."""
 
-    async def turn_notices(self, table: TableRow) -> bool:
-        """Bring the table's notices to what its state wants now. True when the table's next notice
-        time changed (the clock must look again)."""
+    async def turn_notices(self, table: TableRow) -> None:
+        """Bring the table's notices to what its state wants now, and the time of its next one."""
         store = self.store
         if table.ping_message_id:  # a ping from before notices waited for the grace period
             await self.delete_notice(table.home_channel_id, table.ping_message_id)
@@ -72,7 +68,7 @@ class Notices:
         rows = await self.find_interrupted(table, rows)
         if table.status != "running":
             await self.withdraw(table, rows, [])
-            return False
+            return
         waits = {w.user_id: w for w in plan.waits(table)}
         live = [r for r in rows if r.user_id in waits and r.turn_no == waits[r.user_id].turn_no]
         await self.withdraw(table, [r for r in rows if r not in live], live)
@@ -80,7 +76,8 @@ class Notices:
         if not table.paused:
             await self.send_due(table, waits, live, grace, now)
         due = plan.next_due(waits.values(), grace, now)
-        return due != table.notify_at and await store.set_notify_at(table.id, table.version, due)
+        if due != table.notify_at and await store.set_notify_at(table.id, table.version, due):
+            await self.rearm()
 
     async def find_interrupted(self, table: TableRow, rows: list[NoticeRow]) -> list[NoticeRow]:
         """Notices whose send a crash interrupted: the message found in its channel is kept (it
