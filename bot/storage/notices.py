@@ -70,7 +70,7 @@ class NoticeRows:
     async def drop(self, table_id: int, users: Collection[int], kind: str) -> None:
         await self._each("DELETE FROM turn_notices WHERE table_id = ? AND kind = ? AND user_id IN", (), table_id, users, kind)
 
-    async def _each(self, sql: str, before: tuple, table_id: int, users: Collection[int], kind: str) -> None:
+    async def _each(self, sql: str, before: tuple[object, ...], table_id: int, users: Collection[int], kind: str) -> None:
         if not users:
             return
         marks = ", ".join("?" for _ in users)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -26,7 +27,10 @@ from bot.tables.notice_plan import DM, REMINDER, THREAD, Wait
 from bot.tables.outbox import CLOCK_SKEW, says
 
 if TYPE_CHECKING:
-    from bot.storage.store import TableRow
+    from bot.storage.store import Seat, TableRow
+    from bot.tables.delivery import Delivery as _Base
+else:
+    _Base = object
 
 
 def jump_url(table: TableRow) -> str:
@@ -34,13 +38,13 @@ def jump_url(table: TableRow) -> str:
     return f"https://discord.com/channels/{guild}/{table.channel_id}/{table.message_id}"
 
 
-def ping_text(seats, key: str, tr: Lang, when: str) -> str:
+def ping_text(seats: Sequence[Seat], key: str, tr: Lang, when: str) -> str:
     """A mention of the players waited for, one addressee each (「さん」 per name in Japanese)."""
     players = tr.join(tr("clock.addressee", player=f"<@{s.user_id}>") for s in seats)
     return tr(key, players=players, count=len(seats), when=when)
 
 
-def thread_text(table: TableRow, seats, stage: int, tr: Lang) -> str:
+def thread_text(table: TableRow, seats: Sequence[Seat], stage: int, tr: Lang) -> str:
     when = render.timestamp(table.deadline)
     if stage == REMINDER:
         return ping_text(seats, "clock.reminder", tr, when)
@@ -55,7 +59,7 @@ def dm_text(table: TableRow, stage: int, tr: Lang) -> str:
     return tr("clock.turn_dm", **about, when=when) if table.deadline else tr("notice.turn_dm", **about)
 
 
-class Notices:
+class Notices(_Base):
     """Part of ``Delivery``: the turn notices of its pass."""
 
     async def turn_notices(self, table: TableRow) -> None:
@@ -82,7 +86,7 @@ class Notices:
     async def find_interrupted(self, table: TableRow, rows: list[NoticeRow]) -> list[NoticeRow]:
         """Notices whose send a crash interrupted: the message found in its channel is kept (it
         may be taken back below), else the row is dropped and the notice sent again if wanted."""
-        pending: dict[tuple, list[NoticeRow]] = defaultdict(list)
+        pending: dict[tuple[str, int, int, str], list[NoticeRow]] = defaultdict(list)
         for row in rows:
             if row.message_id is None:
                 pending[(row.kind, row.channel_id, row.sent_after, row.text)].append(row)
