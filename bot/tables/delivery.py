@@ -32,7 +32,7 @@ from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, pac
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
-from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
+from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
 from bot.tables.render import relevance
@@ -71,7 +71,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery(Notices, Record):
+class Delivery(Record):
     def __init__(
         self,
         client: discord.Client,
@@ -108,6 +108,7 @@ class Delivery(Notices, Record):
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
         self.tokens = Tokens(store, client, session)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -165,7 +166,7 @@ class Delivery(Notices, Record):
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
         if table.status != "lobby":
-            await surface(self.turn_notices(table))
+            await surface(self.notices.sync(table))
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -27,10 +27,11 @@ from bot.tables.notice_plan import DM, REMINDER, THREAD, Wait
 from bot.tables.outbox import CLOCK_SKEW, says
 
 if TYPE_CHECKING:
-    from bot.storage.store import Seat, TableRow
-    from bot.tables.delivery import Delivery as _Base
-else:
-    _Base = object
+    from bot.storage.store import Seat, Store, TableRow
+    from bot.tables.budget import Budgets
+    from bot.tables.member_locale import MemberLanguages
+    from bot.tables.outbox import Outbox
+    from bot.tables.service import TableService
 
 
 def jump_url(table: TableRow) -> str:
@@ -59,10 +60,42 @@ def dm_text(table: TableRow, stage: int, tr: Lang) -> str:
     return tr("clock.turn_dm", **about, when=when) if table.deadline else tr("notice.turn_dm", **about)
 
 
-class Notices(_Base):
-    """Part of ``Delivery``: the turn notices of its pass."""
+class Channels(Protocol):
+    """The channels notices go to, as the delivery worker reaches them (it keeps the DM channels)."""
 
-    async def turn_notices(self, table: TableRow) -> None:
+    def messageable(self, channel_id: int) -> discord.abc.Messageable: ...
+
+    async def dm_channel(self, user_id: int) -> discord.abc.Messageable: ...
+
+    async def forget_dm(self, user_id: int) -> None: ...
+
+    async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None: ...
+
+
+class TurnNotices:
+    """The turn notices of a table, brought up to date by each delivery pass (``sync``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        service: TableService,
+        languages: MemberLanguages,
+        client: discord.Client,
+        budgets: Budgets,
+        outbox: Outbox,
+        channels: Channels,
+        rearm: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.store = store
+        self.service = service  # its clock (``now``) and each table's grace period
+        self.languages = languages
+        self.client = client
+        self.budgets = budgets
+        self.outbox = outbox  # finds a message whose send a crash interrupted
+        self.channels = channels
+        self.rearm = rearm  # asks the clock to look at the next notice time again
+
+    async def sync(self, table: TableRow) -> None:
         """Bring the table's notices to what its state wants now, and the time of its next one."""
         store = self.store
         if table.ping_message_id:  # a ping from before notices waited for the grace period
@@ -95,7 +128,7 @@ class Notices(_Base):
         kept = [r for r in rows if r.message_id is not None]
         for (kind, channel_id, after, text), group in pending.items():
             users = [r.user_id for r in group]
-            found = await self.outbox.find(self.messageable(channel_id), after, says(text), ())
+            found = await self.outbox.find(self.channels.messageable(channel_id), after, says(text), ())
             if found is None:
                 await self.store.notices.drop(table.id, users, kind)
                 continue
@@ -123,9 +156,9 @@ class Notices(_Base):
                 tr = Lang(table.language)
                 seats = [table.seats[s] for s in table.turn_seats if table.seats[s].user_id in {r.user_id for r in left}]
                 text = thread_text(table, seats, max(r.stage for r in left), tr)
-                async with self.spending(gone[0].channel_id):
+                async with self.budgets.spending(gone[0].channel_id):
                     try:
-                        await self.edit_message(
+                        await self.channels.edit_message(
                             gone[0].channel_id, message_id, content=text, allowed_mentions=discord.AllowedMentions.none()
                         )
                     except discord.NotFound:
@@ -172,15 +205,15 @@ class Notices(_Base):
         user_id = wait.user_id
         tr = await self.languages.lang(user_id, table.language)
         text = dm_text(table, stage, tr)
-        dm = await self.dm_channel(user_id)
+        dm = await self.channels.dm_channel(user_id)
         if old is not None:
             await self.delete_notice(old.channel_id, old.message_id)
-        async with self.spending(dm.id):
+        async with self.budgets.spending(dm.id):
             await store.notices.sending(table.id, [user_id], DM, dm.id, {user_id: wait.turn_no}, stage, sent_after(), text)
             try:
                 message = await dm.send(text)
             except discord.NotFound:
-                await self.forget_dm(user_id)  # a stored DM channel that is gone: opened again next pass
+                await self.channels.forget_dm(user_id)  # a stored DM channel that is gone: opened again next pass
                 raise
             except discord.Forbidden:  # closed DMs: the thread's mention is their notice
                 await store.notices.sent(table.id, [user_id], DM, 0)
@@ -191,7 +224,7 @@ class Notices(_Base):
         self, table: TableRow, waits: dict[int, Wait], named: dict[int, int], tell: list[int], old: set[int | None]
     ) -> None:
         store = self.store
-        home = self.messageable(table.home_channel_id)
+        home = self.channels.messageable(table.home_channel_id)
         users = sorted(named, key=lambda u: waits[u].seat)
         stage = max(named.values())
         text = thread_text(table, [table.seats[waits[u].seat] for u in users], stage, Lang(table.language))
@@ -199,7 +232,7 @@ class Notices(_Base):
             await self.delete_notice(table.home_channel_id, message_id)
         turns = {u: waits[u].turn_no for u in users}
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in tell])
-        async with self.spending(table.home_channel_id):
+        async with self.budgets.spending(table.home_channel_id):
             await store.notices.sending(table.id, users, THREAD, table.home_channel_id, turns, stage, sent_after(), text)
             message = await home.send(text, allowed_mentions=mentions)
         await store.notices.sent(table.id, users, THREAD, message.id)
@@ -208,7 +241,7 @@ class Notices(_Base):
         """Delete a notice's message; one already gone, or that can no longer be reached, is left."""
         if not message_id:
             return
-        async with self.spending(channel_id):
+        async with self.budgets.spending(channel_id):
             try:
                 await self.client.http.delete_message(channel_id, message_id)
             except (discord.NotFound, discord.Forbidden):
