@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.storage import dialect
 from bot.storage.database import Database, Row
+from bot.storage.rematches import Rematches
 from bot.storage.rows import insert_row, now, update_row
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
@@ -83,6 +84,7 @@ class TableRow:
     due_claim: float | None = None
     courier: str | None = None
     redraw: int = 0  # the table message must be drawn again (migration 017)
+    rematch_of: int | None = None  # the finished table this one is the rematch of (migration 019)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -118,14 +120,15 @@ async def connect(database: str) -> Database:
 
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
-    the rows behind its Discord messages (``surfaces``) and the work processes share
-    (``shared_work``)."""
+    the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``)
+    and finished tables' rematches (``rematches``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
         self.surfaces = Surfaces(db)
         self.shared_work = SharedWork(db)
+        self.rematches = Rematches(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:

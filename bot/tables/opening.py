@@ -141,30 +141,40 @@ class Opening:
     async def create_table_channel(
         self, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
     ) -> discord.TextChannel:
-        """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+        return await create_table_channel(self.config, guild, source, table, lang, speech)
 
-        In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
-        channel stays open and out-of-turn messages are deleted instead.
-        """
-        wanted = self.config.games.get(table.game, {}).get("category")
-        category = getattr(source, "category", None)
-        if wanted:
-            category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
-        me = guild.me
-        shut = False if speech == OVERWRITES else None
-        overwrites = {
-            guild.default_role: discord.PermissionOverwrite(
-                send_messages=shut, send_messages_in_threads=shut
-            ),
-            me: discord.PermissionOverwrite(
-                view_channel=True,
-                send_messages=True,
-                embed_links=True,
-                attach_files=True,
-                read_message_history=True,
-            ),
-        }
-        name = f"{lang(f'{table.game}.channel')}-{table.id}"
-        return await guild.create_text_channel(
-            name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
-        )
+
+def table_channel_name(table, lang: Lang) -> str:
+    return f"{lang(f'{table.game}.channel')}-{table.id}"
+
+
+async def create_table_channel(
+    config: Config, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
+) -> discord.TextChannel:
+    """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+
+    In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
+    channel stays open and out-of-turn messages are deleted instead.
+    """
+    wanted = config.games.get(table.game, {}).get("category")
+    category = getattr(source, "category", None)
+    if wanted:
+        category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
+    me = guild.me
+    shut = False if speech == OVERWRITES else None
+    overwrites = {
+        guild.default_role: discord.PermissionOverwrite(
+            send_messages=shut, send_messages_in_threads=shut
+        ),
+        me: discord.PermissionOverwrite(
+            view_channel=True,
+            send_messages=True,
+            embed_links=True,
+            attach_files=True,
+            read_message_history=True,
+        ),
+    }
+    return await guild.create_text_channel(
+        name=table_channel_name(table, lang), category=category, overwrites=overwrites,
+        reason=render.game_title(table, lang),
+    )
