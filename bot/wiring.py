@@ -133,7 +133,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     rematches = RematchOps(service)
-    ending = EndDesk(rematches, desk, delivery)
+    ending = EndDesk(rematches, desk, delivery, scheduler.rearm)
     opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)

@@ -91,7 +91,9 @@ def end_lines(ui: GameUI, result: dict[str, Any], seat: int, names: list[str], t
         details.append(tr("result.timed_out"))
     winners = [s for s in best_first(result) if ranks[s] == 1]
     shown = [
-        f"**{names[s]}**" + (f" ({ui.score_text(scores[s], tr)})" if scores[s] is not None else "") for s in winners
+        tr("dm.end.scored", player=names[s], details=ui.score_text(scores[s], tr))
+        if scores[s] is not None else f"**{names[s]}**"
+        for s in winners
     ]
     return [
         " · ".join([place, *details]),

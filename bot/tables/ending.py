@@ -8,6 +8,7 @@ message follows what is committed, through the delivery worker.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.core.errors import UserError
@@ -21,10 +22,14 @@ if TYPE_CHECKING:
 
 
 class EndDesk:
-    def __init__(self, ops: RematchOps, desk: Desk, delivery: Delivery) -> None:
+    def __init__(
+        self, ops: RematchOps, desk: Desk, delivery: Delivery, rearm: Callable[[], Awaitable[None]]
+    ) -> None:
         self.ops = ops
         self.desk = desk  # checks a click's table, answers and reports like every other button
         self.delivery = delivery
+        #: Asks the clock to re-read the next due time: an offer that opens runs out in a day.
+        self.rearm = rearm
 
     async def on_end_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         await self.desk.guarded(interaction, table_id, self.answer(interaction, verb, table_id))
@@ -54,3 +59,4 @@ class EndDesk:
             raise UserError("error.stale")
         self.delivery.request(table_id)
         await self.desk.reply(interaction, text)
+        await self.rearm()

@@ -14,7 +14,7 @@ from bot.core import results
 from bot.core.engine import Engine
 from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
-from bot.storage.rematches import OPEN, STARTED, Rematch
+from bot.storage.rematches import DECLINED, OPEN, STARTED, Rematch
 from bot.storage.store import Seat, TableRow
 from bot.tables.choices import STYLES, Rows, choice_rows
 from bot.tables.components import ActButton, EndButton, KickSelect, SettingSelect, TableButton, static_view
@@ -192,10 +192,10 @@ def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None,
         if ending.rematch_url:
             return tr("rematch.started", url=ending.rematch_url, id=rematch.new_table_id), [rules]
         return tr("rematch.starting", id=rematch.new_table_id), [rules]
+    if rematch is not None and rematch.state == DECLINED:
+        seat = next((s for s in table.seats if s.user_id == rematch.declined_by and not s.is_computer), None)
+        return tr("rematch.declined", player=seat.name if seat else "—"), [rules]  # the member, not who played for them
     if rematch is not None and rematch.state != OPEN:
-        seat = next((s for s in table.seats if s.user_id == rematch.declined_by), None)
-        if seat is not None:
-            return tr("rematch.declined", player=seat_name(seat, tr)), [rules]
         return tr("rematch.expired"), [rules]
     humans = [s for s in table.seats if not s.is_computer]
     votes = set(rematch.votes) if rematch else set()
@@ -207,7 +207,7 @@ def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None,
     if rematch is None:
         return None, [*items, rules]
     items.append(EndButton("decline", table.id, label=tr("button.decline"), style=discord.ButtonStyle.secondary))
-    players = " · ".join(f"{'✅' if s.user_id in votes else '⏳'} {seat_name(s, tr)}" for s in humans)
+    players = " · ".join(f"{'✅' if s.user_id in votes else '⏳'} {s.name}" for s in humans)
     return tr("rematch.open", players=players, when=timestamp(rematch.expires_at)), [*items, rules]
 
 
