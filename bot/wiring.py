@@ -133,7 +133,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     rematches = RematchOps(service)
-    ending = EndDesk(rematches, desk, delivery, scheduler.rearm)
+    ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
     opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
@@ -141,7 +141,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
-    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery)]
+    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     cogs: list[commands.Cog] = [

@@ -58,7 +58,7 @@ class TableButton(
 
 
 class EndButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)"
 ):
     """The final table's **Rematch**, **Decline** and **Rules**."""
 
@@ -70,8 +70,8 @@ class EndButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> EndButton:
         return cls(match["verb"], int(match["tid"]))
 
     async def callback(self, interaction: Interaction) -> None:

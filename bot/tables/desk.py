@@ -248,7 +248,7 @@ class Desk:
                 await acknowledge(interaction)
             else:
                 tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
-                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm else ""
+                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm and seat is not None else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 await update(interaction, **rendered.edit_kwargs())
             answered = True

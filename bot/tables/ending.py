@@ -17,17 +17,21 @@ from bot.tables.member_locale import member_lang
 from bot.tables.rematch import RematchOps
 
 if TYPE_CHECKING:
-    from bot.tables.delivery import Delivery
+    from bot.storage.store import TableRow
     from bot.tables.desk import Desk
 
 
 class EndDesk:
     def __init__(
-        self, ops: RematchOps, desk: Desk, delivery: Delivery, rearm: Callable[[], Awaitable[None]]
+        self,
+        ops: RematchOps,
+        desk: Desk,
+        request: Callable[[int], None],
+        rearm: Callable[[], Awaitable[None]],
     ) -> None:
         self.ops = ops
         self.desk = desk  # checks a click's table, answers and reports like every other button
-        self.delivery = delivery
+        self.request = request  # the delivery worker brings a table's messages up to date
         #: Asks the clock to re-read the next due time: an offer that opens runs out in a day.
         self.rearm = rearm
 
@@ -38,7 +42,7 @@ class EndDesk:
         tr = member_lang(interaction)
         user_id = interaction.user.id
 
-        def check(table) -> None:
+        def check(table: TableRow) -> None:
             self.desk.check(interaction, table)
 
         if verb == "rules":
@@ -49,7 +53,7 @@ class EndDesk:
             done = await self.ops.confirm(table_id, user_id, secrets.randbits(63), check=check)
             if done.new_table_id is not None:
                 text = tr("rematch.done.started", id=done.new_table_id)
-                self.delivery.request(done.new_table_id)  # posted where this table was
+                self.request(done.new_table_id)  # posted where this table was
             else:
                 text = tr("rematch.done.confirmed", players=" ".join(f"<@{u}>" for u in done.waiting))
         elif verb == "decline":
@@ -57,6 +61,6 @@ class EndDesk:
             text = tr("rematch.done.declined")
         else:
             raise UserError("error.stale")
-        self.delivery.request(table_id)
+        self.request(table_id)
         await self.desk.reply(interaction, text)
         await self.rearm()

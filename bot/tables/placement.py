@@ -10,6 +10,7 @@ ids are stored with the finished table's new version, which then links to the re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -30,7 +31,7 @@ SURFACE = "table"  # the send intent of the table message
 THREAD_EXISTS = 160004  # "A thread has already been created for this message"
 
 
-def titled(title: str):
+def titled(title: str) -> Callable[[discord.Message], bool]:
     """The bot's table message of this table (its embed's title begins with the table's title)."""
     return lambda message: any((e.title or "").startswith(title) for e in message.embeds)
 
@@ -58,6 +59,7 @@ class Placement:
         lang = Lang(table.language)
         source = await self.channel(table.channel_id)
         speech = None
+        home: discord.abc.GuildChannel | discord.Thread | None
         own = REGISTRY[table.game].channel_mode == "channel"
         if own:
             guild = source.guild

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.core.engine import Engine
 from bot.core.errors import UserError
@@ -25,9 +24,6 @@ from bot.storage.store import Seat, Store, TableRow
 from bot.tables.notices import jump_url
 from bot.tables.render import Ending
 from bot.tables.service import TableService
-
-if TYPE_CHECKING:
-    from bot.tables.delivery import Delivery
 
 log = logging.getLogger(__name__)
 WINDOW = 24 * 3600  # how long an offer waits for every confirmation
@@ -167,16 +163,16 @@ async def ending(store: Store, table: TableRow) -> Ending:
 class RematchClock:
     """Offers running out, as a ``Scheduler`` source: the finished table then says so."""
 
-    def __init__(self, ops: RematchOps, delivery: Delivery) -> None:
+    def __init__(self, ops: RematchOps, request: Callable[[int], None]) -> None:
         self.ops = ops
-        self.delivery = delivery
+        self.request = request  # the delivery worker brings a table's messages up to date
 
     async def next_due(self) -> float | None:
         return await self.ops.store.rematches.next_expiry()
 
     async def run_due(self, now: float) -> None:
         for table_id in await self.ops.expire(now):
-            self.delivery.request(table_id)
+            self.request(table_id)
 
 
 __all__ = ["OPEN", "WINDOW", "Confirmed", "RematchClock", "RematchOps", "ending", "waiting_for"]

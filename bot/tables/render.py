@@ -181,7 +181,7 @@ def _embed(view: TableView) -> discord.Embed:
     return embed
 
 
-def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item]]:
+def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item[Any]]]:
     """The final table's line about its rematch and its buttons: **Rematch** (with **Decline** once
     offered) while the rematch may still happen, and **Rules**. A tournament's table has no rematch."""
     rules = EndButton("rules", table.id, label=tr("button.rules"), emoji="📖", style=discord.ButtonStyle.secondary)
@@ -201,7 +201,7 @@ def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None,
     votes = set(rematch.votes) if rematch else set()
     count = sum(s.user_id in votes for s in humans)
     label = tr("button.rematch_count", done=count, total=len(humans)) if count else tr("button.rematch")
-    items: list[discord.ui.Item] = [
+    items: list[discord.ui.Item[Any]] = [
         EndButton("rematch", table.id, label=label, emoji="🔁", style=discord.ButtonStyle.success)
     ]
     if rematch is None:
