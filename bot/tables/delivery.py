@@ -161,9 +161,10 @@ class Delivery(Notices, Record):
             if self.placement.pending(table):  # a rematch: its message and thread first
                 await surface(self.placement.place(table, engine))
                 table = await self.service.table(table_id)
-                if self.placement.pending(table):
+                if self.placement.pending(table) or table.status == "cancelled":  # cancelled: its channel is gone
                     self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
-                    self.worker.request(table.id, delay=max(min(delays, default=BACKOFF[-1]), 0.05))
+                    wait = 0.05 if table.status == "cancelled" else min(delays, default=BACKOFF[-1])
+                    self.worker.request(table.id, delay=max(wait, 0.05))
                     return
             # Hands first: the player whose turn just started is waiting for theirs.
             for seat in table.seats:

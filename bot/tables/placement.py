@@ -46,7 +46,7 @@ class Placement:
     @staticmethod
     def pending(table: TableRow) -> bool:
         """A rematch table whose message is not posted yet."""
-        return table.rematch_of is not None and not table.message_id and table.status != "lobby"
+        return table.rematch_of is not None and not table.message_id and table.status in ("running", "finished")
 
     async def channel(self, channel_id: int) -> discord.abc.GuildChannel | discord.Thread:
         channel = self.client.get_channel(channel_id)
@@ -57,7 +57,11 @@ class Placement:
 
     async def place(self, table: TableRow, engine: Engine) -> None:
         lang = Lang(table.language)
-        source = await self.channel(table.channel_id)
+        try:
+            source = await self.channel(table.channel_id)
+        except (discord.NotFound, discord.Forbidden):  # the channel is gone, or the bot's access to it
+            await self.store.bump(table.id, status="cancelled", computer_turn=0)
+            return
         speech = None
         home: discord.abc.GuildChannel | discord.Thread | None
         own = REGISTRY[table.game].channel_mode == "channel"

@@ -296,3 +296,16 @@ async def test_a_final_quest_rematch_gets_a_channel_of_its_own_like_the_first_ta
     await settle(world, simcord_bot, 1)
     final = next(m for m in home.history() if m.id == old.message_id)
     assert f"[table #2]({jump_url(new)})" in final.content
+
+
+async def test_a_rematch_whose_channel_is_gone_is_cancelled_not_retried_for_ever(simcord_env, simcord_bot):
+    world = make_world(simcord_env)
+    alice, bob = world.members[:2]
+    await finished_table(world, simcord_bot, humans=2)
+    await simcord_bot.ending.ops.confirm(1, alice.id, seed=7)
+    await simcord_bot.ending.ops.confirm(1, bob.id, seed=8)
+    await simcord_bot.store.update_table(2, channel_id=world.channel.id + 999)  # no such channel
+    await settle(world, simcord_bot, 2)
+    table = await simcord_bot.service.table(2)
+    assert table.status == "cancelled" and table.message_id is None
+    assert not any("#2" in (m.embeds[0].title or "") for m in world.channel.history() if m.embeds)
