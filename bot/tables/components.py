@@ -102,7 +102,9 @@ class TableButton(
 
 
 class EndButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)"
+    Checked,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)",
 ):
     """The final table's **Rematch**, **Decline** and **Rules**."""
 
@@ -113,12 +115,10 @@ class EndButton(
         self.verb, self.table_id = verb, table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> EndButton:
-        return cls(match["verb"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["verb"], strict.number(match["tid"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await self.handler.on_end_button(interaction, self.verb, self.table_id)
 
 

@@ -35,6 +35,9 @@ class EndDesk:
         #: Asks the clock to re-read the next due time: an offer that opens runs out in a day.
         self.rearm = rearm
 
+    async def on_refused(self, interaction: Interaction, why: str) -> None:
+        await self.desk.on_refused(interaction, why)
+
     async def on_end_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         await self.desk.guarded(interaction, table_id, self.answer(interaction, verb, table_id))
 
