@@ -39,11 +39,13 @@ from bot.tables.components import table_items
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.ending import EndDesk
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.opening import Opening
+from bot.tables.rematch import RematchClock, RematchOps
 from bot.tables.rest_shares import RestShares, rest_share
 from bot.tables.seat_ops import SeatOps
 from bot.tables.service import TableService
@@ -78,6 +80,7 @@ class Services:
     computers: Computers
     speech: Speech
     desk: Desk
+    ending: EndDesk
     opening: Opening
     ratings: RatingStore
     tournaments: TournamentDesk
@@ -130,7 +133,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     store = await Store.open(config.database)
     languages = MemberLanguages(store)
     arrivals = Arrivals()
-    service = TableService(store, now=clock_now)
+    service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace)
     lobby, seat_ops = LobbyOps(service), SeatOps(service)
     hooks = TableHooks()
     scheduler = Scheduler(client.is_closed)
@@ -145,6 +148,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     )
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
+    rematches = RematchOps(service)
+    ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
     opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
@@ -152,7 +157,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
-    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
+    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     # The web pages read what tables commit; a table message links to its page.
@@ -165,14 +170,14 @@ async def build(client: commands.Bot, config: Config) -> Services:
     web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
-        PlayerCommands(client, store),
+        PlayerCommands(client, store, config.notice_grace),
         TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
         RatingCommands(ratings, desk),
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
-    items = table_items(desk) + event_items(tournaments)
+    items = table_items(desk, ending) + event_items(tournaments)
     return Services(
         store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
-        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items, site, web,
+        desk, ending, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items, site, web,
     )

@@ -117,6 +117,11 @@ class GameUI:
         """The lines of the final result, best first (one per seat; teams may share a line)."""
         return results.seat_results(self, result, names, tr)
 
+    def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        """A player's own result in their DM once the game is over: place, score, who won (a game
+        of teams names the winning team)."""
+        return results.end_lines(self, result, seat, names, tr)
+
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""
         return None

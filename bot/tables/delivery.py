@@ -1,4 +1,4 @@
-"""Showing committed state in Discord: the table message, the public record, hands by DM, turn pings.
+"""Showing committed state in Discord: the table message, the public record, hands by DM, turn notices.
 
 Discord shows what is committed, never the other way round. A worker brings every surface of a
 table up to the stored version; it can run again at any point after a crash without repeating
@@ -27,13 +27,14 @@ from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
-from bot.tables import render
+from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
-from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
+from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
+from bot.tables.placement import Placement
 from bot.tables.record import Record
 from bot.tables.render import relevance
 from bot.tables.tokens import Tokens
@@ -71,7 +72,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery(Notices, Record):
+class Delivery(Record):
     def __init__(
         self,
         client: discord.Client,
@@ -107,7 +108,9 @@ class Delivery(Notices, Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
+        self.placement = Placement(client, config, store, self.outbox)
         self.tokens = Tokens(store, client, session)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -157,6 +160,14 @@ class Delivery(Notices, Record):
             await surface(self.edit_table_message(table, render.lobby(table, tr)))
         else:
             engine = await self.service.engine(table)
+            if self.placement.pending(table):  # a rematch: its message and thread first
+                await surface(self.placement.place(table, engine))
+                table = await self.service.table(table_id)
+                if self.placement.pending(table) or table.status == "cancelled":  # cancelled: its channel is gone
+                    self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
+                    wait = 0.05 if table.status == "cancelled" else min(delays, default=BACKOFF[-1])
+                    self.worker.request(table.id, delay=max(wait, 0.05))
+                    return
             # Hands first: the player whose turn just started is waiting for theirs.
             for seat in table.seats:
                 if not seat.is_computer:
@@ -165,8 +176,8 @@ class Delivery(Notices, Record):
             await surface(self.append_record(table, tr))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
-        if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
-            await surface(self.ping_turn(table))
+        if table.status != "lobby":
+            await surface(self.notices.sync(table))
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:
@@ -183,8 +194,8 @@ class Delivery(Notices, Record):
                 await self.outbox.forget(table.id)
                 await self.tokens.forget(table.id)
             self.forget(table.id)
-        if table.clock or table.deadline is not None or table.remind_at is not None:
-            await self.rearm()  # a table without a clock changes no due time
+        if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at is not None:
+            await self.rearm()  # a table without a clock or a notice to come changes no due time
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
@@ -245,8 +256,9 @@ class Delivery(Notices, Record):
             return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
+        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
         page = await self.hooks.table_page(table)
-        await self.edit_table_message(table, render.table_message(table, engine, tr, page=page))
+        await self.edit_table_message(table, render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 
@@ -315,7 +327,8 @@ class Delivery(Notices, Record):
             self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
         tr = await self.languages.lang(user_id, table.language)
-        rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
+        header = render.dm_header(table, engine, seat, tr, jump_url(table))
+        rendered = render.prompt_message(table, engine, seat, tr, header=header)
         try:
             if token is not None:
                 try:

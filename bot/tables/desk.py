@@ -116,12 +116,13 @@ class Desk:
         return render.refusal(table.game, exc, render.seat_names(table, tr), tr)
 
     async def send_rules(self, interaction: Interaction, game: str) -> None:
+        """The game's rules, privately, in the member's language (``/<game> rules``, **Rules**)."""
         tr = member_lang(interaction)
         ui = REGISTRY[game]
         embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
         for heading, text in ui.rules(tr):
             embed.add_field(name=heading, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, embed=embed)
 
     # ---- buttons ----------------------------------------------------------------------------
     async def on_table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
@@ -199,7 +200,7 @@ class Desk:
         table, engine = outcome.table, outcome.engine
         page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
         await self.answer(
-            interaction, table, render.table_message(table, engine, Lang(table.language), page), "start"
+            interaction, table, render.table_message(table, engine, Lang(table.language), page=page), "start"
         )
 
     async def show_hand(self, interaction: Interaction, table_id: int) -> None:
@@ -246,7 +247,7 @@ class Desk:
                 await acknowledge(interaction)
             else:
                 tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
-                header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm and seat is not None else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 await update(interaction, **rendered.edit_kwargs())
             answered = True

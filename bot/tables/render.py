@@ -14,9 +14,10 @@ from bot.core import results
 from bot.core.engine import Engine, IllegalAction
 from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
+from bot.storage.rematches import DECLINED, OPEN, STARTED, Rematch
 from bot.storage.store import Seat, TableRow
 from bot.tables.choices import STYLES, Rows, choice_rows
-from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
+from bot.tables.components import ActButton, EndButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 
 IMAGE_NAME = "table.png"
@@ -40,6 +41,15 @@ class Rendered:
 
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "embed": self.embed, "attachments": self.files(), "view": self.view}
+
+
+@dataclass
+class Ending:
+    """What a finished table offers next: its rematch as stored, and the rematch table's link once
+    it is posted."""
+
+    rematch: Rematch | None = None
+    rematch_url: str | None = None
 
 
 def seat_name(seat: Seat, tr: Lang) -> str:
@@ -198,17 +208,62 @@ def table_view(table: TableRow, engine: Engine, tr: Lang) -> TableView:
     return view
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang, page: str | None = None) -> Rendered:
-    """``page``: the table's web page, which the title links to, and a finished game's replay."""
+def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item[Any]]]:
+    """The final table's line about its rematch and its buttons: **Rematch** (with **Decline** once
+    offered) while the rematch may still happen, and **Rules**. A tournament's table has no rematch."""
+    rules = EndButton("rules", table.id, label=tr("button.rules"), emoji="📖", style=discord.ButtonStyle.secondary)
+    rematch = ending.rematch
+    if table.tournament_id is not None or table.status != "finished":
+        return None, [rules]
+    if rematch is not None and rematch.state == STARTED:
+        if ending.rematch_url:
+            return tr("rematch.started", url=ending.rematch_url, id=rematch.new_table_id), [rules]
+        return tr("rematch.starting", id=rematch.new_table_id), [rules]
+    if rematch is not None and rematch.state == DECLINED:
+        seat = next((s for s in table.seats if s.user_id == rematch.declined_by and not s.is_computer), None)
+        return tr("rematch.declined", player=seat.name if seat else "—"), [rules]  # the member, not who played for them
+    if rematch is not None and rematch.state != OPEN:
+        return tr("rematch.expired"), [rules]
+    humans = [s for s in table.seats if not s.is_computer]
+    votes = set(rematch.votes) if rematch else set()
+    count = sum(s.user_id in votes for s in humans)
+    label = tr("button.rematch_count", done=count, total=len(humans)) if count else tr("button.rematch")
+    items: list[discord.ui.Item[Any]] = [
+        EndButton("rematch", table.id, label=label, emoji="🔁", style=discord.ButtonStyle.success)
+    ]
+    if rematch is None:
+        return None, [*items, rules]
+    items.append(EndButton("decline", table.id, label=tr("button.decline"), style=discord.ButtonStyle.secondary))
+    players = " · ".join(f"{'✅' if s.user_id in votes else '⏳'} {s.name}" for s in humans)
+    return tr("rematch.open", players=players, when=timestamp(rematch.expires_at)), [*items, rules]
+
+
+def dm_header(table: TableRow, engine: Engine, seat: int, tr: Lang, url: str) -> str:
+    """The top of a seat's DM: which table it is for; once the game is over, the seat's place and
+    score and who won, with the link to the final table."""
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is None:
+        return tr("dm.header", url=url)
+    ui = REGISTRY[table.game]
+    return "\n".join([tr("dm.end.title", url=url), *ui.end_lines(result, seat, seat_names(table, tr), tr)])
+
+
+def table_message(
+    table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None, page: str | None = None
+) -> Rendered:
+    """``ending``: what a finished table offers next; ``page``: the table's web page, which the title
+    links to (and, once the game is over, its replay)."""
     ui = REGISTRY[table.game]
     view = table_view(table, engine, tr)
     embed = _embed(view)
     embed.url = page
-    if engine.is_terminal() or table.status != "running":
-        links: list[discord.ui.Item[Any]] = []
+    if table.status == "finished":
+        content, items = end_controls(table, ending or Ending(), tr)
         if page:
-            links.append(discord.ui.Button(label=tr("button.replay"), url=f"{page}/replay", emoji="🎞️"))
-        return Rendered(content=None, embed=embed, view=static_view(*links), image=view.image)
+            items.append(discord.ui.Button(label=tr("button.replay"), url=f"{page}/replay", emoji="🎞️"))
+        return Rendered(content=content, embed=embed, view=static_view(*items), image=view.image)
+    if engine.is_terminal() or table.status != "running":
+        return Rendered(content=None, embed=embed, view=static_view(), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])

@@ -91,7 +91,7 @@ def test_the_platform_knows_no_game():
 
 SERVICES = {
     "store", "languages", "arrivals", "service", "lobby", "seat_ops", "hooks", "scheduler", "delivery", "computers", "speech",
-    "desk", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+    "desk", "ending", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
     "site", "web",
 }
 ROOTS = {ROOT / "bot" / "app.py", ROOT / "bot" / "wiring.py"}
@@ -263,8 +263,8 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
     assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden", "cogs.game.engine.GameEngine"}
 
 
-#: Still put together from mixins, to become objects too: the tables' delivery (its notices and
-#: public record), which is being rewritten.
+#: Still put together from mixins, to become objects too: the tables' delivery (its public record,
+#: the notices being an object of their own now), which is being rewritten.
 STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
 
 

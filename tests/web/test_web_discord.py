@@ -54,7 +54,7 @@ async def test_a_table_message_links_to_its_live_page(simcord_env, simcord_bot):
 async def test_the_finished_table_message_links_to_its_replay(simcord_env, simcord_bot, game, options):
     world = make_world(simcord_env)
     table, _home, message = await finish_with_computers(world, simcord_bot, game, options)
-    (link,) = components(message)
+    (link,) = [c for c in components(message) if c.get("url")]
     site = simcord_bot.site
     assert link["style"] == discord.ButtonStyle.link.value and link["label"] == "Replay"
     assert link["url"] == f"{PUBLIC_URL}{site.path(table.id)}/replay"
