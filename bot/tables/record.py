@@ -20,7 +20,6 @@ from bot.storage.store import TableRow
 from bot.tables import record_lines
 from bot.tables.notices import jump_url
 from bot.tables.outbox import begins
-from bot.tables.record_lines import chunks  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery as _Base
@@ -65,7 +64,9 @@ class Record(_Base):
         # A message sent by a pass killed before storing it is looked for among the bot's messages
         # since its intent, skipping those the record has stored (two deals can begin alike).
         known = await store.record_ids(table.id)
-        for part in parts:
+        for i, part in enumerate(parts):
+            if i:  # a running table's record makes one call per pace; the rest waits for the next
+                self.paced(table, self.record_edited, RECORD_PACE)
             async with self.spending(table.home_channel_id, paced=True):
                 if part.message_id is not None:  # the last message, with the lines that fit in it
                     await self.edit_message(table.home_channel_id, part.message_id, content=part.text)
