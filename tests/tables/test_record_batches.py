@@ -171,3 +171,37 @@ def test_the_record_is_the_games_own_record_of_the_whole_log(cls, ui):
     whole = ui.record(events, engine.public_view(), names, TR) + [final_line(names)]
     shown = [line for text in delivered(ui, game, "each", random.Random(7)) for line in text.splitlines()]
     assert shown == whole
+
+
+class Moves(GameUI):
+    """A game whose record names who moved."""
+
+    game_id = "moves"
+
+    def record(self, events, public, names, tr):
+        return [f"{names[e.data['seat']]} moved" for e in events]
+
+
+def test_each_line_names_the_seats_as_they_were_when_it_was_logged():
+    """A seat changing hands keeps, in its note, the seat as it was: lines before it name the
+    player who made those moves, however late they are drawn (carol's seat went to alice)."""
+    seats = [Seat(0, 10, "alice"), Seat(1, 11, "bob", away=True)]  # bob timed out for good, then left
+    rows = [
+        ("event", "moved", {"seat": 0}),
+        ("event", "moved", {"seat": 1}),
+        ("note", "clock.seat_taken_over", {"seat": 1, "was": was_seat(Seat(1, 11, "bob"))}),
+        ("event", "moved", {"seat": 1}),
+        ("note", "clock.seat_replaced", {"seat": 0, "was": was_seat(Seat(0, 12, "carol"))}),
+        ("event", "moved", {"seat": 0}),
+    ]
+    log = [{"seq": i + 1, "kind": k, "code": c, "data": json.dumps(d), "deal": 1} for i, (k, c, d) in enumerate(rows)]
+    units = draw(log, Moves(), {}, seats, TR, final_line)
+    assert [line for unit in units for line in unit.lines] == [
+        "carol moved",
+        "bob moved",
+        "🤖 bob (computer) timed out too often: a computer plays this seat from now on."
+        " The host can hand it to someone with /table replace.",
+        "bob (computer) moved",
+        "🔁 alice has taken over the seat.",
+        "alice moved",
+    ]
