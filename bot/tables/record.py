@@ -36,7 +36,7 @@ RECORD_PACE = 5
 class Record(_Base):
     async def append_record(self, table: TableRow, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
-        store = self.service.store
+        store = self.store
         rows = await store.log_after(table.id, table.recorded)
         if not rows:
             return

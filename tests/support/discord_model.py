@@ -18,7 +18,7 @@ TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 EPHEMERAL, LOADING = 64, 128
 TIMESTAMP = "2024-01-01T00:00:00.000000+00:00"
 
-# What the bot's role allows (README "Setting up the bot", plus what own-channel games need).
+# What the bot's role allows (README "Invite and permissions", plus what own-channel games need).
 PERMISSIONS = {
     "manage_channels": 1 << 4,
     "view_channel": 1 << 10,
