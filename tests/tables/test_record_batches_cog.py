@@ -35,7 +35,7 @@ async def open_table(world, bot, game: str, options: dict) -> int:
         picker = await host.click(lobby, custom_id=f"tt:bot:{table_id}")
         await host.click(picker.response, custom_id=f"tt:bot:normal:{table_id}")
     assert (await bot.service.table(table_id)).status == "running"
-    assert await bot.service.hand_to_computer(table_id, host.id)
+    assert await bot.seat_ops.hand_to_computer(table_id, host.id)
     return table_id
 
 
