@@ -17,7 +17,7 @@ from bot.events import render as view
 from bot.events.command_options import EXPORT_CHOICES, names_an_event
 from bot.events.create_command import create_command
 from bot.events.standings import TIE_BREAKS
-from bot.events.store import Tournament
+from bot.storage.events import Tournament
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 

@@ -18,7 +18,7 @@ from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
 from bot.events.seating import awaiting_confirmation
-from bot.events.store import Tournament
+from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls

@@ -13,8 +13,8 @@ from bot.core.i18n import Lang
 from bot.events import fairness as fair
 from bot.events.buttons import EventButton
 from bot.events.standings import Standing
-from bot.events.store import RoundTable, Tournament
 from bot.ratings import charts
+from bot.storage.events import RoundTable, Tournament
 from bot.tables.components import static_view
 from bot.tables.render import Rendered, clock_name, timestamp
 

@@ -17,7 +17,7 @@ from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.ranking import Ranking
 from bot.events.standings import bye_points
-from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.storage.events import Entrant, Tournament, TournamentStore
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
 

@@ -29,8 +29,8 @@ from bot.events.lookup import get_tournament
 from bot.events.ranking import Ranking
 from bot.events.seating import RoundSeating, members_per_unit, pairing_units, places_at_table, unit_size
 from bot.events.standings import default_points, place_points
-from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.events import Tournament, TournamentStore
 from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.lobby_ops import LobbyOps

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 #: Floating-point sums of shared points (e.g. thirds) can differ in the last bit for equal values;
 #: keys are rounded to this many decimals before comparing so such values still tie.
@@ -78,6 +79,22 @@ class Finish:
     size: int = 0  # number of places at the table (units: teams in a team game); 0 for a bye
     opponents: tuple[int, ...] = ()  # players faced (not partners)
     bye: bool = False
+
+
+def finishes(results: list[dict[str, Any]]) -> list[Finish]:
+    """The finishes of a tournament's stored results (``TournamentStore.results``)."""
+    return [
+        Finish(
+            round=r["round"],
+            player=r["user_id"],
+            points=r["points"],
+            place=r["place"],
+            size=r["size"],
+            opponents=tuple(r["opponents"]),
+            bye=r["bye"],
+        )
+        for r in results
+    ]
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class Record(_Base):
         )
         if not units:
             return  # every row waits for a later one (a trick won, before it is taken)
-        last = await store.last_record(table.id)
+        last = await store.surfaces.last_record(table.id)
         parts = record_lines.pack(last, units, RECORD_LIMIT)
         if not parts:  # lines that show nothing: stored with the pass's last write (``_refresh``)
             self.recorded_later[table.id] = units[-1].upto
@@ -63,7 +63,7 @@ class Record(_Base):
         home = self.messageable(table.home_channel_id)
         # A message sent by a pass killed before storing it is looked for among the bot's messages
         # since its intent, skipping those the record has stored (two deals can begin alike).
-        known = await store.record_ids(table.id)
+        known = await store.surfaces.record_ids(table.id)
         for i, part in enumerate(parts):
             if i:  # a running table's record makes one call per pace; the rest waits for the next
                 self.paced(table, self.record_edited, RECORD_PACE)
@@ -83,7 +83,7 @@ class Record(_Base):
             # Each message is stored with the position its lines reach: a pass put off or killed
             # after it goes on from there, into the same message while it has room.
             async with store.transaction():
-                await store.set_record(table.id, part.part, part.deal, message_id, part.text)
+                await store.surfaces.set_record(table.id, part.part, part.deal, message_id, part.text)
                 if part.message_id is None:
                     known.add(message_id)
                     await self.outbox.done(table.id, f"record:{part.part}")
