@@ -85,7 +85,6 @@ async def test_paces_left_by_another_process_do_not_hold_a_table_with_nothing_ne
     now = asyncio.get_running_loop().time()
     surfaces.record_edited[table.id] = surfaces.message_edited[table.id] = now
     await bot.service.store.db.execute("UPDATE game_tables SET dirty = 1 WHERE id = ?", (table.id,))
-    await bot.service.store.db.commit()
     surfaces.request(table.id)
     await simcord_env.settle()
     assert not await dirty(bot)
