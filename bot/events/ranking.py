@@ -50,7 +50,7 @@ class Ranking:
         for entrant in tournament.entrants:
             if entrant.team is not None:
                 teams[entrant.team].append(entrant.user_id)
-        dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
+        dropped = {e.team for e in tournament.entrants if e.status == "dropped" and e.team is not None}
         return team_standings(
             dict(sorted(teams.items())),
             finishes(await self.store.results(tournament.id)),

@@ -46,6 +46,11 @@ def side_places(table: TableRow, result: dict) -> list[int]:
     return [1 + sum(other < mine for other in worst) for mine in worst]
 
 
+def humans(table: TableRow, side: list[int]) -> list[tuple[int, str]]:
+    """The ids and names of a side's people: computer seats are not rated."""
+    return [(seat.user_id, seat.name) for seat in (table.seats[s] for s in side) if seat.user_id is not None]
+
+
 def player_of(row: Row) -> Player:
     return Player(row["user_id"], row["name"], ratings.Rating(row["mu"], row["sigma"]), row["games"], row["wins"])
 
@@ -105,31 +110,29 @@ class RatingStore:
 
     async def _settle(self, table: TableRow) -> None:
         result = json.loads(table.result) if table.result else None
-        rate = table.rated and table.status == "finished" and result and table.guild_id is not None
+        guild_id = table.guild_id
+        if not (table.rated and table.status == "finished" and result and guild_id is not None):
+            return
         changes: list[tuple[int, str, ratings.Rating, int, int]] = []
-        if rate:
-            places = side_places(table, result)
-            groups = [
-                (place, [table.seats[s] for s in side if not table.seats[s].is_computer])
-                for place, side in zip(places, sides(table), strict=True)
-            ]
-            groups = [(place, members) for place, members in groups if members]
-            if len(groups) >= 2:
-                current = []
-                for _place, members in groups:
-                    team = []
-                    for seat in members:
-                        known = await self.player(table.guild_id, table.game, seat.user_id)
-                        team.append(known.rating if known else ratings.fresh())
-                    current.append(team)
-                # Places among the rated humans only: computer seats do not count.
-                human_places = [1 + sum(p < mine for p, _ in groups) for mine, _ in groups]
-                updated = ratings.rate(current, human_places)
-                for (place, members), team in zip(groups, updated, strict=True):
-                    for seat, new in zip(members, team, strict=True):
-                        changes.append((seat.user_id, seat.name, new, place, len(places)))
+        places = side_places(table, result)
+        groups = [(place, humans(table, side)) for place, side in zip(places, sides(table), strict=True)]
+        groups = [(place, members) for place, members in groups if members]
+        if len(groups) >= 2:
+            current = []
+            for _place, members in groups:
+                team = []
+                for user_id, _name in members:
+                    known = await self.player(guild_id, table.game, user_id)
+                    team.append(known.rating if known else ratings.fresh())
+                current.append(team)
+            # Places among the rated humans only: computer seats do not count.
+            human_places = [1 + sum(p < mine for p, _ in groups) for mine, _ in groups]
+            updated = ratings.rate(current, human_places)
+            for (place, members), team in zip(groups, updated, strict=True):
+                for (user_id, name), new in zip(members, team, strict=True):
+                    changes.append((user_id, name, new, place, len(places)))
         stamp = now()
         for pos, (user_id, name, new, place, count) in enumerate(changes):
             await self.rows.record(
-                table.id, table.guild_id, table.game, user_id, name, (new.mu, new.sigma), place, count, stamp, pos
+                table.id, guild_id, table.game, user_id, name, (new.mu, new.sigma), place, count, stamp, pos
             )

@@ -72,6 +72,13 @@ class Tournament:
     def entrant(self, user_id: int) -> Entrant | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
 
+    def signed_up(self, user_id: int) -> Entrant:
+        """The entrant of a player known to be signed up (seated, paired, ranked)."""
+        entrant = self.entrant(user_id)
+        if entrant is None:
+            raise KeyError(f"tournament {self.id}: {user_id} is not signed up")
+        return entrant
+
     @property
     def active(self) -> list[Entrant]:
         return [e for e in self.entrants if e.active]
@@ -85,7 +92,7 @@ class Tournament:
 class RoundTable:
     round: int
     number: int
-    players: list[int]
+    players: list[int | None]  # seat order (None: a computer fill-in); number 0 lists the byes
     table_id: int | None
 
 
@@ -206,7 +213,7 @@ class TournamentStore:
 
     # ---- rounds -----------------------------------------------------------------------------
     async def add_round(
-        self, tournament_id: int, number: int, tables: list[list[int]], byes: list[int]
+        self, tournament_id: int, number: int, tables: list[list[int | None]], byes: list[int]
     ) -> None:
         """Store a round's seating and advance the round counter in one transaction."""
         rows = [(tournament_id, number, i + 1, json.dumps(p), None) for i, p in enumerate(tables)]
@@ -255,7 +262,7 @@ class TournamentStore:
         )
 
     async def set_round_players(
-        self, tournament_id: int, number: int, table_no: int, players: list[int]
+        self, tournament_id: int, number: int, table_no: int, players: list[int | None]
     ) -> None:
         await self.db.execute(
             "UPDATE tournament_tables SET players = ? WHERE tournament_id = ? AND round = ? AND number = ?",

@@ -21,15 +21,18 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.database import IntegrityError, Params, Row
 from bot.storage.dialect import POSTGRESQL, numbered
 from bot.storage.locks import MIGRATE, TABLE
 
 T = TypeVar("T")
+#: A connection of the pool, as ``Pool.acquire`` hands it out.
+Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 __all__ = ["IntegrityError", "PostgresDatabase"]
 
@@ -44,11 +47,11 @@ class PostgresDatabase:
     dialect = POSTGRESQL
     shared = True  # several processes may use the database at once
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self.pool = pool
         #: (connection, task) of the transaction the current task runs in. The task is kept because a
         #: task started inside a transaction inherits this variable, but not the transaction.
-        self._owner: ContextVar[tuple[asyncpg.Connection, asyncio.Task[Any] | None] | None] = ContextVar(
+        self._owner: ContextVar[tuple[Conn, asyncio.Task[Any] | None] | None] = ContextVar(
             f"pg_owner_{id(self)}", default=None
         )
 
@@ -62,12 +65,10 @@ class PostgresDatabase:
 
     # ---- statements -----------------------------------------------------------------------------
     async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
-        rows: list[Row] = await self._on(lambda conn: conn.fetch(numbered(sql), *params))
-        return rows
+        return list(await self._on(lambda conn: conn.fetch(numbered(sql), *params)))
 
     async def fetchrow(self, sql: str, params: Params = ()) -> Row | None:
-        row: Row | None = await self._on(lambda conn: conn.fetchrow(numbered(sql), *params))
-        return row
+        return await self._on(lambda conn: conn.fetchrow(numbered(sql), *params))
 
     async def fetchval(self, sql: str, params: Params = ()) -> Any:
         return await self._on(lambda conn: conn.fetchval(numbered(sql), *params))
@@ -82,7 +83,7 @@ class PostgresDatabase:
         if args:
             await self._on(lambda conn: conn.executemany(numbered(sql), args))
 
-    async def _on(self, run: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+    async def _on(self, run: Callable[[Conn], Awaitable[T]]) -> T:
         """``run`` on the current transaction's connection, or on any pooled one; a constraint
         violation raised as the ``IntegrityError`` callers catch for SQLite too."""
         try:
@@ -95,7 +96,7 @@ class PostgresDatabase:
             raise IntegrityError(str(exc)) from exc
 
     # ---- transactions ---------------------------------------------------------------------------
-    def _held(self) -> asyncpg.Connection | None:
+    def _held(self) -> Conn | None:
         owner = self._owner.get()
         if owner is not None and owner[1] is asyncio.current_task():
             return owner[0]

@@ -186,7 +186,9 @@ class DonguriEngine(Engine):
 
     def explain_illegal(self, seat: int, action: str) -> IllegalAction:
         card = action.removeprefix("play:")
-        if not action.startswith("play:") or card not in self.hands[seat]:
+        if not action.startswith("play:") or card not in _ACTIONS:
+            return IllegalAction("unknown_action")  # not a card of this game: nothing to name
+        if card not in self.hands[seat]:
             return IllegalAction("not_in_hand", card=card)
         return IllegalAction("must_follow", suit=suit_of(self.trick[0][1]))
 

@@ -46,6 +46,7 @@ DEFAULT_JOKERS = 0
 OPTION_LAYOUT = "layout"
 DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
+ALL_CARDS = frozenset(standard_deck() + list(JOKER_CODES))
 
 
 class SaizenEngine(Engine):
@@ -212,6 +213,8 @@ class SaizenEngine(Engine):
         if parts[0] != "play" or len(parts) not in (2, 3):
             return IllegalAction("bad_action", action=action)
         card = parts[1]
+        if card not in ALL_CARDS:
+            return IllegalAction("bad_action", action=action)
         if card not in self.hands[seat]:
             return IllegalAction("not_in_hand", card=card)
         assert self.trick is not None
