@@ -253,10 +253,19 @@ class Delivery(Record):
         state = self.message_state(table, engine)
         if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
+        rendered = None
+        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
+        if table.id not in self.message_states and not table.redraw:
+            # Just after a start-up, or once another process delivered the table, what the message
+            # shows is known only by its fingerprint: a message that shows this already is not
+            # held back by the pace of its last edit.
+            rendered = render.table_message(table, engine, tr, ending)
+            if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
+                self.message_states[table.id] = state
+                return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
-        await self.edit_table_message(table, render.table_message(table, engine, tr, ending))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

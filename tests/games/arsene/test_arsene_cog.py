@@ -226,7 +226,9 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     assert to_act(world) == [winner]
 
     await winner.user.click(dms(winner)[-1], label=f"Push to {target_name}")
-    assert f"{winner.name} pushes the trick to {target_name}." in record(world)
+    # The trick's line waited for the push: one line, as if both had reached the record at once.
+    assert f"**{winner.name}** wins with" in record(world).splitlines()[-1]
+    assert record(world).splitlines()[-1].endswith(f" and pushes it to **{target_name}**.")
     after = await engine(world)
     assert after.tricks[target] == public["players"][target]["tricks"] + 1
     last = embed_text(table_message(world))
