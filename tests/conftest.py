@@ -67,10 +67,9 @@ async def bots(bot_config):
     made = []
     yield made
     for bot in made:
-        store = getattr(bot, "store", None)
-        if store is not None:
-            del bot.store
-            await store.close()
+        services = bot.__dict__.pop("services", None)
+        if services is not None:
+            await services.store.close()
 
 
 @pytest.fixture
@@ -86,15 +85,13 @@ def restart(simcord_env, bot_config, bots):
 
     async def do_restart():
         for old in bots:
-            if hasattr(old, "scheduler"):
-                old.scheduler.stop()
-            for service in ("computers", "delivery"):
-                if hasattr(old, service):
-                    await getattr(old, service).worker.close()
-            store = getattr(old, "store", None)
-            if store is not None:
-                del old.store
-                await store.close()
+            services = old.__dict__.pop("services", None)
+            if services is not None:
+                services.scheduler.stop()
+                await services.computers.worker.close()
+                await services.delivery.worker.close()
+                await services.session.close()
+                await services.store.close()
         fresh = create_bot(bot_config)
         bots.append(fresh)
         await simcord_env.restart_bot(fresh)
@@ -129,25 +126,20 @@ async def database(request, tmp_path):
 
 @pytest_asyncio.fixture
 async def world(database):
-    """The tournament service and ratings on a real database, without Discord."""
+    """The tournament service, the tables and ratings on a real database, without Discord."""
     from bot.core.games import REGISTRY, register
-    from bot.events.service import TournamentService
-    from bot.events.store import TournamentStore
-    from bot.ratings.store import RatingStore
     from bot.storage.store import Store
-    from bot.tables.service import TableService
     from cogs.donguri.render import DonguriUI
     from cogs.final_quest.render import FinalQuestUI
     from cogs.othello_torite.render import OthelloToriteUI
     from cogs.saizen.render import SaizenUI
+    from tests.support.platform import platform
 
     for ui in (DonguriUI(), FinalQuestUI(), OthelloToriteUI(), SaizenUI()):
         if ui.game_id not in REGISTRY:
             register(ui)
     store = await Store.open(database)
-    tables = TableService(store)
-    service = TournamentService(TournamentStore(store.db), RatingStore(store.db), tables)
-    yield service
+    yield platform(store)
     await store.close()
 
 

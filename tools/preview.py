@@ -152,7 +152,7 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     if dm is not None:
         await shoot(env, shown.user.dm_channel, [shown.user], dm, out / f"{game}-3-dm.png", width, locale)
     for member in members:
-        await bot.service.hand_to_computer(table_id, member.id)
+        await bot.seat_ops.hand_to_computer(table_id, member.id)
     await bot.service.play_computers(table_id)  # the rest at once, rather than at the worker's pace
     await bot.delivery.refresh(table_id)
     for _ in range(500):  # until the delivery worker has shown the finished table and its record

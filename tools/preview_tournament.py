@@ -47,7 +47,7 @@ async def main(out_dir: pathlib.Path, width: int) -> None:
             for member in members:
                 await member.click(event, label="Sign up")
             await shoot(env, channel, [olga], titled(channel, "🏆")[0], out_dir / "t1-signup.png", width)
-            await olga.click(event, label="Organizer: start")
+            await olga.click(event, label="Organiser: start")
             round_post = next(m for m in channel.history() if "Round 1" in (m.content or ""))
             await shoot(env, channel, [members[0]], round_post, out_dir / "t2-round.png", width)
             for _ in range(300):

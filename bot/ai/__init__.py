@@ -3,7 +3,9 @@
 Levels: ``easy`` plays a uniformly random legal move; ``normal`` and ``hard`` search (see
 ``bot.ai.search``) with about 100 ms and 1 s of CPU per move on the reference 2-core machine.
 A player only ever sees ``engine.determinize(seat, rng)`` and the seat's own legal moves, never the
-real hidden state, and the same seed gives the same move on any machine and under any load: the
+real hidden state: ``choose_action`` hands a game's player and the search that copy, not the game
+(its seed and log are the copy's own too, so replaying them leads nowhere near the real deal). The
+same seed gives the same move on any machine and under any load: the
 budget is a number of steps, counted on a virtual clock calibrated per game (``GameAI.move_us``,
 ``iteration_us``; ``benchmarks/ai_calibration.py`` fits them). No clock is read while choosing.
 """
@@ -43,11 +45,12 @@ def choose_action(
         raise ValueError(f"seat {seat} has nothing to play")
     rng = random.Random(seed)
     budget = BUDGET_MS[level] if budget_ms is None else budget_ms
-    ai = get(engine.game_id)
-    if ai.player is not None:
-        return ai.player(engine, seat, level, budget, rng)
-    if len(legal) == 1:
-        return legal[0]
-    if level == "easy" or budget <= 0 or not searches(engine):
+    if not searches(engine):
         return rng.choice(legal)
-    return Search(engine, seat, ai, rng, budget * 1000 * TARGET_SHARE).run()
+    ai = get(engine.game_id)
+    if ai.player is None and (len(legal) == 1 or level == "easy" or budget <= 0):
+        return legal[0] if len(legal) == 1 else rng.choice(legal)
+    view = engine.determinize(seat, rng)  # all a computer player is handed of the game
+    if ai.player is not None:
+        return ai.player(view, seat, level, budget, rng)
+    return Search(view, seat, ai, rng, budget * 1000 * TARGET_SHARE).run()

@@ -24,8 +24,10 @@ class GameAI:
       (``engine.deal_number`` changes) and this value stands for the rest of the game.
     - ``playout(engine, seat, rng) -> action``: the move of ``seat`` (one of ``engine.to_act()``) in
       a playout; default: a uniformly random legal action.
-    - ``player(engine, seat, level, budget_ms, rng) -> action``: a complete player that replaces the
-      generic search at every level. It must read only what ``seat`` may know.
+    - ``player(view, seat, level, budget_ms, rng) -> action``: a complete player that replaces the
+      generic search at every level. ``view`` is a determinization for ``seat``
+      (``engine.determinize(seat, rng)``), never the real game: it agrees with everything ``seat``
+      has seen, and the player may determinize it again.
     - ``move_us`` and ``iteration_us``: CPU microseconds one simulated move, and the fixed part of
       one search iteration (a determinization, a new node, an evaluation), take on the reference
       machine. The search charges these instead of reading a clock, so its choices stay

@@ -1,7 +1,8 @@
 """Information-Set Monte-Carlo Tree Search (SO-ISMCTS, Cowling, Powley & Whitehouse 2012).
 
 Each iteration draws a fresh determinization of the root (a full state consistent with what the
-searching seat knows, from ``Engine.determinize``), walks one tree shared by all determinizations
+searching seat knows, from ``Engine.determinize``; ``choose_action`` hands over a determinization
+as the root, never the game), walks one tree shared by all determinizations
 choosing among the moves legal in *this* determinization (UCB with availability counts), adds one
 node, then plays out. So the seat never reads hidden state, and its opponents' unseen cards vary
 from iteration to iteration instead of being guessed once.

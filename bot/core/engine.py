@@ -4,6 +4,10 @@ Engines are pure: no discord, no database, no clock, no global random. A game is
 described by (num_players, options, seed, action log), so the platform stores only that and
 rebuilds an engine by replaying the log. Actions are short strings (they travel inside button
 custom ids, at most 60 characters); engines return codes and data, never prose.
+
+A determinization (what a computer player is handed) is a game state but not a replayable game: its
+seed is a fresh one and its log is the past as its seat saw it, so neither leads back to the real
+deal or to the deals still to come.
 """
 
 from __future__ import annotations
@@ -12,10 +16,13 @@ import copy
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 if TYPE_CHECKING:
     from bot.core.options import Option
+
+
+Copy = TypeVar("Copy", bound="Engine")
 
 
 class IllegalAction(Exception):
@@ -49,10 +56,13 @@ class Engine:
     #: The table options (``bot.core.options.Option``): checked here before ``setup``, and the
     #: source of the ``/new`` parameters, the lobby summary and the tournament choices.
     declared_options: ClassVar[tuple[Option, ...]] = ()
+    #: Action kinds (the text before the first ``:``) that only the acting seat sees, such as a card
+    #: given face down: in ``seen_history`` another seat sees the kind alone (``dummy:?``).
+    secret_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, num_players: int, seed: int, options: dict[str, Any] | None = None) -> None:
         if not self.min_players <= num_players <= self.max_players:
-            raise IllegalAction("bad_player_count", n=num_players)
+            raise IllegalAction("bad_player_count", n=num_players, count=num_players)
         self.num_players = num_players
         self.seed = seed
         self.options: dict[str, Any] = self.check_options(options or {})
@@ -150,8 +160,36 @@ class Engine:
         ``resample_from_infostate``: unseen cards are dealt at random (respecting pile sizes and known
         voids), and the future (later deals, ``self.rng``) is resampled so it stays unknown. It must
         read nothing hidden from ``seat``: two states that ``seat`` cannot tell apart give the same
-        result for the same ``rng``. Perfect-information games return a clone."""
+        result for the same ``rng``. Perfect-information games return a clone. Every implementation
+        ends with ``blind`` (its seed, generator and log), so that replaying the copy's seed and log
+        cannot rebuild the real game."""
         raise NotImplementedError
+
+    def seen_history(self, seat: int) -> list[tuple[int, str]]:
+        """The action log as ``seat`` saw it: another seat's action of a ``secret_kinds`` kind keeps
+        only its kind (``dummy:?``). Engines whose secrecy depends on more than the kind override it."""
+        secret = self.secret_kinds
+        if not secret:
+            return list(self.history)
+        # A search determinizes the same position thousands of times: the redacted log is kept.
+        cached = self.__dict__.get("_seen_cache")
+        if cached is None or cached[0] != seat or cached[1] != len(self.history):
+            seen = []
+            for s, action in self.history:
+                kind = action.partition(":")[0]
+                seen.append((s, kind + ":?") if s != seat and kind in secret else (s, action))
+            cached = self._seen_cache = (seat, len(self.history), seen)
+        return list(cached[2])
+
+    def blind(self, other: Copy, seat: int, rng: random.Random) -> Copy:
+        """Make ``other``, a determinization for ``seat``, forget what ``seat`` does not know: a seed
+        and generator of its own drawn from ``rng`` (later deals come from them), and the log as
+        ``seat`` saw it (``seen_history``). Returns ``other``."""
+        other.seed = rng.getrandbits(64)
+        other.rng = random.Random(other.seed)
+        other.__dict__.pop("_seen_cache", None)  # copied from this game: redacted for another seat, maybe
+        other.history = self.seen_history(seat)
+        return other
 
     def apply_fast(self, seat: int, action: str) -> None:
         """Apply a move known to be legal, skipping validation: the search path."""

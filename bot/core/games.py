@@ -94,7 +94,7 @@ class GameUI:
         if tr.has(own):
             return tr(own)
         if tr.has(f"{option.key}.value"):
-            return tr(f"{option.key}.value", value=value)
+            return tr(f"{option.key}.value", value=value, count=value)
         return option.token(value)
 
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:

@@ -1,7 +1,8 @@
 """One translation function over TOML message catalogs: ``bot/locales`` and ``cogs/*/locales``.
 
 Keys are dotted paths (``error.not_your_turn``, ``donguri.event.trick_won``). A value may be a
-table with ``one``/``other`` forms, chosen by the ``count`` placeholder. A key missing in a
+table with ``one``/``other`` forms, chosen by the ``count`` parameter. A parameter may be a ``Term``,
+put in the reader's language when the text is drawn. A key missing in a
 language falls back to English; a key missing everywhere shows as the key itself, which the
 catalog tests catch.
 """
@@ -62,7 +63,27 @@ def has(key: str, language: str = FALLBACK) -> bool:
     return key in catalog(language) or key in catalog(FALLBACK)
 
 
+class Term:
+    """A catalog text that is put into a message in the message's language, known only when it is
+    shown: an error raised with ``option=Term("donguri.cmd.new.length.name")`` names the option
+    as the member who reads it sees it (「長さ」 or "length")."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.key = key
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"Term({self.key!r})"
+
+    def text(self, language: str) -> str:
+        return t(self.key, language, **self.params)
+
+
 def t(key: str, language: str = FALLBACK, /, **params: Any) -> str:
+    if any(isinstance(v, Term) for v in params.values()):
+        params = {k: v.text(language) if isinstance(v, Term) else v for k, v in params.items()}
     value = catalog(language).get(key)
     if value is None:
         value = catalog(FALLBACK).get(key)
@@ -90,13 +111,17 @@ class Lang:
     def has(self, key: str) -> bool:
         return has(key, self.language)
 
-    def join(self, names: Iterable[str]) -> str:
-        """Names inside a sentence, as the language writes a list: "A, B and C", 「A、B、C」.
+    def join(self, items: Iterable[str], *, conjunction: bool = True) -> str:
+        """Every list of names, cards or details in a text people read, as the language writes it:
+        "A, B and C" / 「A、B、C」; without the conjunction (a roster, card numbers, the details of a
+        result) "A, B, C" / 「A、B、C」.
 
         The separators are catalog entries (``list.separator``, ``list.last``), so a sentence
         never carries English commas into Japanese.
         """
-        names = list(names)
-        if len(names) < 2:
-            return "".join(names)
-        return self("list.separator").join(names[:-1]) + self("list.last") + names[-1]
+        items = list(items)
+        if len(items) < 2:
+            return "".join(items)
+        separator = self("list.separator")
+        last = self("list.last") if conjunction else separator
+        return separator.join(items[:-1]) + last + items[-1]

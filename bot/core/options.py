@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.engine import IllegalAction
+from bot.core.i18n import Term
 
 KINDS = (bool, int, str)
 
@@ -115,3 +116,10 @@ def contains(values: list[Any], value: Any) -> bool:
 
 def find(declared: tuple[Option, ...], name: str) -> Option | None:
     return next((option for option in declared if option.name == name), None)
+
+
+def shown_name(declared: tuple[Option, ...], name: str) -> Term | str:
+    """An option as the reader sees it in the commands (「長さ」, "length"), for a message about it;
+    a name the game does not declare stays as typed."""
+    option = find(declared, name)
+    return Term(f"{option.key}.name") if option is not None else name

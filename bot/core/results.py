@@ -55,7 +55,7 @@ def seat_results(ui: GameUI, result: dict[str, Any], names: list[str], tr: Lang)
         if seat in absent:
             details.append(tr("result.timed_out"))
         name = f"**{names[seat]}**" if winner else names[seat]
-        rows.append(Row(place_mark(result["ranks"][seat]), name, ", ".join(details)))
+        rows.append(Row(place_mark(result["ranks"][seat]), name, tr.join(details, conjunction=False)))
     return rows
 
 

@@ -3,20 +3,17 @@ commands that use them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.options import find
+from bot.core.interaction import Interaction
+from bot.core.options import find, shown_name
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import checked_options
-
-if TYPE_CHECKING:
-    from bot.app import TabletopBot
 
 FORMAT_CHOICES = [
     Choice(name=locale_str("Swiss", key="cmd.tournament.format.swiss"), value="swiss"),
@@ -95,7 +92,7 @@ MAX_CHOICE = 100
 
 
 async def autocomplete_option(
-    interaction: discord.Interaction[TabletopBot], current: str
+    interaction: Interaction, current: str
 ) -> list[Choice[str]]:
     """The chosen game's options not picked in another field, each value worded as the lobby shows
     it ("Length: short (…)"); the choice's value is ``name=value``."""
@@ -117,28 +114,24 @@ def chosen_options(game: str, picked: list[str | None]) -> dict[str, Any]:
     for text in filter(None, picked):
         name, sep, token = text.partition("=")
         option = find(declared, name.strip())
-        if not sep or option is None or option.name in options:
+        if option is None:
             raise UserError("tournament.error.bad_options", option=text[:40])
+        if option.name in options:
+            raise UserError("tournament.error.repeated_option", option=shown_name(declared, option.name))
+        if not sep:
+            raise UserError("tournament.error.bad_options", option=shown_name(declared, option.name))
         options[option.name] = option.read(token)
     return checked_options(game, options)
 
 
-async def autocomplete_event(interaction: discord.Interaction[TabletopBot], current: str) -> list[Choice[int]]:
-    """This server's tournaments whose number or name contains what was typed."""
-    if interaction.guild is None:
-        return []
-    store = interaction.client.tournaments.service.store
-    found = await store.in_guild(interaction.guild.id, ("signup", "running", "finished"))
-    return [
-        Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
-        for t in found
-        if current.lower() in f"#{t.id} {t.name}".lower()
-    ][:25]
+def names_an_event(choices):
+    """The optional ``tournament`` parameter every organizer and standings command shares, with
+    ``choices`` (a method of the cog) suggesting this server's events."""
+    return lambda func: _names_an_event(func, choices)
 
 
-def names_an_event(func):
-    """The optional ``tournament`` parameter every organizer and standings command shares."""
-    func = app_commands.autocomplete(tournament=autocomplete_event)(func)
+def _names_an_event(func, choices):
+    func = app_commands.autocomplete(tournament=choices)(func)
     description = locale_str(
         "Which tournament (default: the newest here)", key="cmd.tournament.opt.tournament.description"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -10,34 +11,58 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events import render as view
 from bot.events.command_options import EXPORT_CHOICES, names_an_event
-from bot.events.create_command import CreateCommand
+from bot.events.create_command import create_command
 from bot.events.standings import TIE_BREAKS
 from bot.events.store import Tournament
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.events.desk import TournamentDesk
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
 
 
 class TournamentCommands(
-    CreateCommand,
     commands.GroupCog,
     group_name=locale_str("tournament", key="cmd.tournament.name"),
     group_description=locale_str("Run and follow tournaments", key="cmd.tournament.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        tournaments: TournamentDesk,
+        table_desk: Desk,
+        delivery: Delivery,
+        config: Config,
+        rearm: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.desk = tournaments
+        self.table_desk = table_desk  # answers every interaction, whatever happens
+        self.delivery = delivery
+        # /tournament create: declared and done in its own module, with what it uses (the config's
+        # default language; ``rearm``, as a new event may have set a sign-up deadline).
+        group = self.app_command
+        assert group is not None  # a GroupCog's commands are its group's
+        group.add_command(create_command(tournaments, table_desk, config, rearm))
 
-    @property
-    def desk(self):
-        return self.bot.tournaments
+    async def event_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """This server's tournaments whose number or name contains what was typed."""
+        if interaction.guild is None:
+            return []
+        found = await self.desk.service.store.in_guild(interaction.guild.id, ("signup", "running", "finished"))
+        return [
+            app_commands.Choice(name=f"#{t.id} {t.name}"[:100], value=t.id)
+            for t in found
+            if current.lower() in f"#{t.id} {t.name}".lower()
+        ][:25]
 
     async def pick(
-        self, interaction: discord.Interaction[TabletopBot], number: int | None, open_only: bool = True
+        self, interaction: Interaction, number: int | None, open_only: bool = True
     ) -> Tournament:
         """The event named by id, or the newest one of this server (this channel's first)."""
         if interaction.guild is None:
@@ -54,16 +79,16 @@ class TournamentCommands(
             raise UserError("tournament.error.none")
         return (here or found)[0]
 
-    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
-        await self.bot.desk.guarded(interaction, None, work)
+    async def run(self, interaction: Interaction, work) -> None:
+        await self.table_desk.guarded(interaction, None, work)
 
     # ---- organizers ---------------------------------------------------------------------------
     @command(
         "cmd.tournament.start",
-        "Organizer: close sign-up and seat round 1",
+        "Organiser: close sign-up and seat round 1",
     )
-    @names_an_event
-    async def start(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -76,10 +101,10 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.next",
-        "Organizer: seat the next round",
+        "Organiser: seat the next round",
     )
-    @names_an_event
-    async def next(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
@@ -91,21 +116,21 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.add",
-        "Organizer: sign a member up",
+        "Organiser: sign a member up",
         options_key="cmd.tournament.opt",
         member="The member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def add(
-        self, interaction: discord.Interaction[TabletopBot], member: discord.Member, tournament: int | None = None
+        self, interaction: Interaction, member: discord.Member, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             if member.bot:
                 raise UserError("tournament.error.bot_member")
-            await self.desk.service.sign_up(event.id, (member.id, display(member)), late=True)
-            await self.bot.desk.reply(
+            await self.desk.service.entrants.sign_up(event.id, (member.id, display(member)), late=True)
+            await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.add", player=member.mention)
             )
             await self.desk.refresh(event.id)
@@ -114,38 +139,38 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.remove",
-        "Organizer: take a player out (results so far are kept)",
+        "Organiser: take a player out (results so far are kept)",
         options_key="cmd.tournament.opt",
         member="The member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def remove(
-        self, interaction: discord.Interaction[TabletopBot], member: discord.User, tournament: int | None = None
+        self, interaction: Interaction, member: discord.User, tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
-            _event, changed = await self.desk.service.drop(event.id, member.id)
-            await self.bot.desk.reply(
+            _event, changed = await self.desk.service.entrants.drop(event.id, member.id)
+            await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.remove", player=member.mention)
             )
             for table_id in changed:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
 
     @command(
         "cmd.tournament.replace",
-        "Organizer: a new member takes over a player's entry and seats",
+        "Organiser: a new member takes over a player's entry and seats",
         options_key="cmd.tournament.opt",
         member=("The player leaving", "cmd.tournament.opt.leaving"),
         new_member="Who takes over",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def replace(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         member: discord.User,
         new_member: discord.Member,
         tournament: int | None = None,
@@ -155,27 +180,27 @@ class TournamentCommands(
             self.desk.require_organizer(interaction, event)
             if new_member.bot:
                 raise UserError("tournament.error.bot_member")
-            _event, changed = await self.desk.service.replace(
+            _event, changed = await self.desk.service.entrants.replace(
                 event.id, member.id, (new_member.id, display(new_member))
             )
             text = member_lang(interaction)(
                 "tournament.done.replace", old=member.mention, new=new_member.mention
             )
-            await self.bot.desk.reply(interaction, text)
+            await self.table_desk.reply(interaction, text)
             for table_id in changed:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
 
     @command(
         "cmd.tournament.swap",
-        "Organizer: two players trade places in a round's seating before it is confirmed",
+        "Organiser: two players trade places in a round's seating before it is confirmed",
         options_key="cmd.tournament.opt",
         member="The member",
         other="The other member",
     )
-    @names_an_event
+    @names_an_event(event_choices)
     async def swap(
         self,
         interaction: discord.Interaction,
@@ -186,24 +211,24 @@ class TournamentCommands(
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
-            await self.desk.service.swap(event.id, member.id, other.id)
+            await self.desk.service.controls.swap(event.id, member.id, other.id)
             text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
-            await self.bot.desk.reply(interaction, text)
+            await self.table_desk.reply(interaction, text)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
 
     @command(
         "cmd.tournament.cancel",
-        "Organizer: cancel the tournament (open tables play on, unrated by it)",
+        "Organiser: cancel the tournament (open tables play on, unrated by it)",
     )
-    @names_an_event
-    async def cancel(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await self.desk.service.cancel(event.id)
-            await self.bot.desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
+            await self.table_desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())
@@ -213,12 +238,12 @@ class TournamentCommands(
         "cmd.tournament.standings",
         "Current standings, with the tie-breaks",
     )
-    @names_an_event
-    async def standings(self, interaction: discord.Interaction[TabletopBot], tournament: int | None = None) -> None:
+    @names_an_event(event_choices)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
-            rows = await self.desk.service.standings(event)
-            teams = await self.desk.service.team_standings(event)
+            rows = await self.desk.service.ranking.standings(event)
+            teams = await self.desk.service.ranking.team_standings(event)
             results = await self.desk.service.store.results(event.id)
             rendered = view.standings_message(
                 event, rows, results, member_lang(interaction), event.status == "finished", event.round, teams
@@ -234,9 +259,9 @@ class TournamentCommands(
         kind="File format",
     )
     @app_commands.choices(kind=EXPORT_CHOICES)
-    @names_an_event
+    @names_an_event(event_choices)
     async def export(
-        self, interaction: discord.Interaction[TabletopBot], kind: str = "csv", tournament: int | None = None
+        self, interaction: Interaction, kind: str = "csv", tournament: int | None = None
     ) -> None:
         async def work():
             event = await self.pick(interaction, tournament, open_only=False)
@@ -249,7 +274,7 @@ class TournamentCommands(
         "cmd.tournament.help",
         "How tournaments are seated and ranked",
     )
-    async def help(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def help(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
         for section in ("formats", "seating", "points", "options", "tie_breaks", "drops", "timeouts", "ratings"):
@@ -263,6 +288,3 @@ class TournamentCommands(
             )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-
-async def setup(bot) -> None:
-    await bot.add_cog(TournamentCommands(bot))

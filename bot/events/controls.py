@@ -1,40 +1,29 @@
-"""What an organizer controls around a round: a check-in window before the start, a deadline for
-each round, and a look at each round's seating (swap two players, seat it again, confirm) before
-its tables open. A part of TournamentService, kept apart to keep each file readable."""
+"""What an organizer controls around a round: a check-in window before the start, and a look at
+each round's seating (swap two players, seat it again, confirm) before its tables open."""
 
 from __future__ import annotations
 
-import asyncio
-from collections import defaultdict
-from typing import TYPE_CHECKING
-
 from bot.core.errors import UserError
-from bot.events.store import Tournament
-
-if TYPE_CHECKING:
-    from bot.events.store import TournamentStore
-    from bot.tables import TableService
+from bot.events.lookup import get_tournament
+from bot.events.seating import RoundSeating, awaiting_confirmation
+from bot.events.store import Tournament, TournamentStore
+from bot.storage.locks import KeyedLocks
 
 
 class OrganizerControls:
-    store: TournamentStore
-    tables: TableService
-    locks: defaultdict[int, asyncio.Lock]
-
-    async def get(self, tournament_id: int) -> Tournament:
-        raise NotImplementedError
-
-    async def _seat_round(self, tournament: Tournament, number: int) -> None:
-        raise NotImplementedError
+    def __init__(self, store: TournamentStore, locks: KeyedLocks, seating: RoundSeating) -> None:
+        self.store = store
+        self.locks = locks  # the service's: one event's changes, one at a time across processes
+        self.seating = seating
 
     async def open_checkin(self, tournament_id: int) -> Tournament:
         await self.store.update(tournament_id, checkin_open=1)
-        return await self.get(tournament_id)
+        return await get_tournament(self.store, tournament_id)
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         """A signed-up player confirms they will play; at the start, those who did not are removed."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
+            tournament = await get_tournament(self.store, tournament_id)
             entrant = tournament.entrant(user_id)
             if entrant is None:
                 raise UserError("tournament.error.not_in")
@@ -42,25 +31,11 @@ class OrganizerControls:
                 raise UserError("tournament.error.checkin_closed")
             entrant.checked_in = 1
             await self.store.put_entrant(tournament_id, entrant)
-            return await self.get(tournament_id)
-
-    async def start_round_clock(self, tournament: Tournament) -> None:
-        if tournament.round_hours:
-            deadline = self.tables.now() + tournament.round_hours * 3600
-            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
-
-    # ---- the organizer's look at a round before its tables open -----------------------------
-    @staticmethod
-    def awaiting_confirmation(tournament: Tournament) -> bool:
-        return (
-            tournament.status == "running"
-            and bool(tournament.confirm_pairings)
-            and tournament.round_confirmed < tournament.round
-        )
+            return await get_tournament(self.store, tournament_id)
 
     async def _unconfirmed(self, tournament_id: int) -> Tournament:
-        tournament = await self.get(tournament_id)
-        if not self.awaiting_confirmation(tournament):
+        tournament = await get_tournament(self.store, tournament_id)
+        if not awaiting_confirmation(tournament):
             raise UserError("tournament.error.already_confirmed")
         return tournament
 
@@ -69,16 +44,16 @@ class OrganizerControls:
         async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             await self.store.update(tournament.id, round_confirmed=tournament.round)
-            await self.start_round_clock(tournament)
-            return await self.get(tournament_id)
+            await self.seating.start_clock(tournament)
+            return await get_tournament(self.store, tournament_id)
 
     async def repair(self, tournament_id: int) -> Tournament:
         """Seat the round again from the current entrants and standings (after adds or drops)."""
         async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             await self.store.delete_round(tournament.id, tournament.round)
-            await self._seat_round(tournament, tournament.round)
-            return await self.get(tournament_id)
+            await self.seating.seat_round(tournament, tournament.round)
+            return await get_tournament(self.store, tournament_id)
 
     async def swap(self, tournament_id: int, first: int, second: int) -> Tournament:
         """Two players trade places in the round's seating (a seat, or a bye)."""
@@ -96,4 +71,4 @@ class OrganizerControls:
                 await self.store.set_round_players(tournament.id, row.round, row.number, players)
                 if row.number == 0:
                     await self.store.move_bye(tournament.id, row.round, old, new)
-            return await self.get(tournament_id)
+            return await get_tournament(self.store, tournament_id)

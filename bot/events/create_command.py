@@ -1,9 +1,15 @@
-"""/tournament create: every option of a new event, checked and stored before sign-up opens; a mixin of
-``TournamentCommands``, kept apart to keep each file readable."""
+"""/tournament create: every option of a new event, checked and stored before sign-up opens.
+
+A command of the ``/tournament`` group, built here with what it uses and added to the group by
+``TournamentCommands``: its declaration (two dozen options) and its work are kept together, and
+the cog's own file stays readable. discord.py calls a command made from a plain function without
+a cog, so nothing here reaches into the cog.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -11,6 +17,7 @@ from discord import app_commands
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import language_of
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events.command_options import (
     CLOCK_CHOICES,
@@ -28,19 +35,24 @@ from bot.events.command_options import (
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.member_locale import member_lang
+from bot.tables.opening import require
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
-    from bot.events.commands import TournamentCommands as _Base
-else:
-    _Base = object
+    from bot.core.config import Config
+    from bot.events.desk import TournamentDesk
+    from bot.tables.desk import Desk
 
 
-class CreateCommand(_Base):
+def create_command(
+    tournaments: TournamentDesk, table_desk: Desk, config: Config, rearm: Callable[[], Awaitable[None]]
+) -> app_commands.Command[Any, ..., None]:
+    """``/tournament create``: ``table_desk`` answers the interaction whatever happens, and ``rearm``
+    tells the scheduler that a sign-up deadline may have been set."""
+
     @command(
         "cmd.tournament.create",
-        "Organizer: open sign-up for a tournament here",
+        "Organiser: open sign-up for a tournament here",
         options_key="cmd.tournament.opt",
         game="The game",
         name="The tournament's name",
@@ -50,7 +62,7 @@ class CreateCommand(_Base):
         points="Points per finishing place, e.g. 3,1,0 (default depends on the table size)",
         clock="Time per move (default 1 day)",
         on_timeout="When a player runs out of time (default: a computer takes over after 3)",
-        signup_hours="Close sign-up and start after this many hours (default: the organizer starts)",
+        signup_hours="Close sign-up and start after this many hours (default: the organiser starts)",
         auto_next="Start the next round as soon as a round ends (default yes)",
         advance="Elimination: players per table who go through (default 1)",
         group_size="Round robin: players per group (default twice the table size)",
@@ -61,8 +73,8 @@ class CreateCommand(_Base):
         pairing="Swiss: group by standings, or avoid repeat tablemates first (default depends on table size)",
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
-        confirm_pairings="Show each round's seating first; the organizer may swap players, then confirms",
-        checkin_minutes="With signup_hours: check-in opens this long before the start; no-shows are removed",
+        confirm_pairings="Show each round's seating before the tables open; the organiser may swap two players, then confirms",
+        checkin_minutes="With signup_hours: how many minutes before the start check-in opens; no-shows are removed",
         computer_level="How strong computers are when they fill seats or play for absent players (default hard)",
     )
     @app_commands.choices(
@@ -76,8 +88,7 @@ class CreateCommand(_Base):
     )
     @app_commands.autocomplete(game=autocomplete_game, **dict.fromkeys(OPTION_SLOTS, autocomplete_option))
     async def create(
-        self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         game: str,
         name: app_commands.Range[str, 1, 80],
         format: str = "swiss",
@@ -105,7 +116,7 @@ class CreateCommand(_Base):
             tr = member_lang(interaction)
             if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError("tournament.error.text_channel")
-            self.desk.require_organizer(interaction)
+            tournaments.require_organizer(interaction)
             if game not in REGISTRY:
                 raise UserError("tournament.error.bad_game")
             if (
@@ -113,11 +124,11 @@ class CreateCommand(_Base):
                 and speech_mode(interaction.guild.me.guild_permissions) is None
             ):
                 # Such games get a channel per table, opened by the bot for every round.
-                self.bot.desk.require(
+                require(
                     tr, interaction.guild.me.guild_permissions, ("manage_channels", "manage_roles")
                 )
             perms = interaction.channel.permissions_for(interaction.guild.me)
-            self.bot.desk.require(
+            require(
                 tr,
                 perms,
                 (
@@ -129,8 +140,8 @@ class CreateCommand(_Base):
                     "send_messages_in_threads",
                 ),
             )
-            language = language_of(interaction.guild_locale or self.bot.config.default_language)
-            tournament = await self.desk.service.create(
+            language = language_of(interaction.guild_locale or config.default_language)
+            tournament = await tournaments.service.create(
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,
                 organizer_id=interaction.user.id,
@@ -148,7 +159,7 @@ class CreateCommand(_Base):
                 group_size=group_size,
                 teams=teams,
                 language=language,
-                seed=self.desk.new_seed(),
+                seed=tournaments.new_seed(),
                 options=chosen_options(game, [option1, option2, option3]),
                 pairing_mode=pairing,
                 fill=fill,
@@ -158,8 +169,10 @@ class CreateCommand(_Base):
                 computer_level=computer_level,
             )
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.post(tournament)
-            await self.bot.scheduler.rearm()
+            await tournaments.post(tournament)
+            await rearm()
             await interaction.followup.send(tr("tournament.created", id=tournament.id), ephemeral=True)
 
-        await self.run(interaction, work())
+        await table_desk.guarded(interaction, None, work())
+
+    return create

@@ -14,12 +14,13 @@ import discord
 
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
-from bot.events.service import TournamentService
-from bot.events.store import Tournament, TournamentStore
-from bot.ratings.store import RatingStore
+from bot.events.seating import awaiting_confirmation
+from bot.events.store import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
+from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls
 from bot.tables.delivery import fingerprint, jump_url
 from bot.tables.member_locale import member_lang
@@ -27,36 +28,60 @@ from bot.tables.opening import display
 from bot.tables.render import timestamp
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.events.service import TournamentService
+    from bot.storage.store import Store
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
+    from bot.tables.seat_ops import SeatOps
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
 
 class TournamentDesk:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
-        self.ratings = RatingStore(bot.store.db)
-        self.service = TournamentService(TournamentStore(bot.store.db), self.ratings, bot.service)
+    def __init__(
+        self,
+        client: discord.Client,
+        config: Config,
+        store: Store,
+        service: TournamentService,
+        tables: TableService,
+        seat_ops: SeatOps,
+        delivery: Delivery,
+        desk: Desk,
+        opening: Opening,
+    ) -> None:
+        self.client = client
+        self.config = config
+        self.store = store
+        self.service = service
+        self.tables = tables
+        self.seat_ops = seat_ops  # a computer takes the seats of players gone when a round runs out
+        self.delivery = delivery
+        self.desk = desk  # answers interactions
+        self.opening = opening  # places each round's tables
         # Taken before the service's own lock of the same event, never after it.
-        self.locks = KeyedLocks(bot.store.db, EVENT_DESK)
+        self.locks = KeyedLocks(store.db, EVENT_DESK)
         # Tables finish concurrently (delivery and computer workers): one live message per event.
-        self.live_locks = KeyedLocks(bot.store.db, EVENT_LIVE)
+        self.live_locks = KeyedLocks(store.db, EVENT_LIVE)
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
 
     # ---- who may organize ---------------------------------------------------------------------
-    def is_organizer(self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None) -> bool:
+    def is_organizer(self, interaction: Interaction, tournament: Tournament | None = None) -> bool:
         user = interaction.user
         if tournament is not None and user.id == tournament.organizer_id:
             return True
         perms = getattr(user, "guild_permissions", None)
         if perms is not None and perms.manage_guild:
             return True
-        wanted = self.bot.config.organizer_role
+        wanted = self.config.organizer_role
         roles = getattr(user, "roles", [])
         return bool(wanted) and any(wanted in (r.name, str(r.id)) for r in roles)
 
     def require_organizer(
-        self, interaction: discord.Interaction[TabletopBot], tournament: Tournament | None = None
+        self, interaction: Interaction, tournament: Tournament | None = None
     ) -> None:
         if not self.is_organizer(interaction, tournament):
             raise UserError("tournament.error.organizer_only")
@@ -72,7 +97,7 @@ class TournamentDesk:
         urls, done = {}, await self.service.store.recorded_tables(tournament.id)
         for row in rows:
             if row.table_id:
-                table = await self.bot.service.store.get_table(row.table_id)
+                table = await self.store.get_table(row.table_id)
                 if table is not None and table.message_id:
                     urls[row.table_id] = jump_url(table)
         can_advance = (
@@ -80,11 +105,11 @@ class TournamentDesk:
             and tournament.round_done >= tournament.round
             and not tournament.auto_next
         )
-        pending = self.service.awaiting_confirmation(tournament)
-        winner = ""
+        pending = awaiting_confirmation(tournament)
+        winner: list[str] = []
         if tournament.status == "finished":
-            teams = await self.service.team_standings(tournament)
-            ranked = teams if teams is not None else await self.service.standings(tournament)
+            teams = await self.service.ranking.team_standings(tournament)
+            ranked = teams if teams is not None else await self.service.ranking.standings(tournament)
             winner = view.winners(tournament, ranked, teams is not None)
         rendered = view.event_message(
             tournament, rows, urls, done, Lang(tournament.language), can_advance, winner, pending
@@ -92,7 +117,7 @@ class TournamentDesk:
         key = fingerprint(rendered)
         if self.shown.get(tournament.id) == key:
             return
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         try:
             with paced_calls():  # under load, hands and pings go first
                 await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
@@ -103,28 +128,28 @@ class TournamentDesk:
 
     async def post(self, tournament: Tournament) -> None:
         rendered = view.event_message(tournament, [], {}, set(), Lang(tournament.language), False)
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         message = await channel.send(**rendered.send_kwargs())
         await self.service.store.update(tournament.id, message_id=message.id)
 
     # ---- buttons ------------------------------------------------------------------------------
-    async def on_button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
-        await self.bot.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
+    async def on_button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
+        await self.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
 
-    async def _button(self, interaction: discord.Interaction[TabletopBot], verb: str, tournament_id: int) -> None:
+    async def _button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
         tr = member_lang(interaction)
         user = interaction.user
         if verb == "join":
-            await self.service.sign_up(tournament_id, (user.id, display(user)))
-            await self.bot.desk.reply(interaction, tr("tournament.done.join"))
+            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
+            await self.desk.reply(interaction, tr("tournament.done.join"))
         elif verb == "checkin":
-            await self.service.check_in(tournament_id, user.id)
-            await self.bot.desk.reply(interaction, tr("tournament.done.checkin"))
+            await self.service.controls.check_in(tournament_id, user.id)
+            await self.desk.reply(interaction, tr("tournament.done.checkin"))
         elif verb == "drop":
-            _tournament, changed = await self.service.drop(tournament_id, user.id)
-            await self.bot.desk.reply(interaction, tr("tournament.done.drop"))
+            _tournament, changed = await self.service.entrants.drop(tournament_id, user.id)
+            await self.desk.reply(interaction, tr("tournament.done.drop"))
             for table_id in changed:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
         elif verb == "start":
             self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -139,9 +164,9 @@ class TournamentDesk:
             self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
             if verb == "confirm":
-                await self.service.confirm(tournament_id)
+                await self.service.controls.confirm(tournament_id)
             else:
-                await self.service.repair(tournament_id)
+                await self.service.controls.repair(tournament_id)
             await self.open_round(tournament_id)
             await interaction.followup.send(tr(f"tournament.done.{verb}"), ephemeral=True)
         await self.refresh(tournament_id)
@@ -159,33 +184,38 @@ class TournamentDesk:
         """Open, seat and show every table of the current round, then announce it with pings; when
         the organizer confirms seatings, first show the seating and wait for the confirmation."""
         tournament = await self.service.get(tournament_id)
-        if self.service.awaiting_confirmation(tournament):
+        if awaiting_confirmation(tournament):
             await self.refresh(tournament_id)
             return
-        guild = self.bot.get_guild(tournament.guild_id)
+        guild = self.client.get_guild(tournament.guild_id)
         channel = guild.get_channel(tournament.channel_id) if guild else None
         if channel is None:
             log.warning("tournament %s: its channel is gone", tournament.id)
             return
         fresh = False
-        for table_id in await self.service.open_tables(tournament):
-            table = await self.bot.service.table(table_id)
+        for table_id in await self.service.seating.open_tables(tournament):
+            table = await self.tables.table(table_id)
             if table.message_id is None:
-                await self.bot.desk.place_table(guild, channel, table)
+                await self.opening.place_table(guild, channel, table)
                 fresh = True
             else:
-                await self.bot.delivery.refresh(table_id)
+                await self.delivery.refresh(table_id)
         if fresh:
             rows = await self.service.store.round_tables(tournament.id, tournament.round)
             homes = {}
             for row in rows:
                 if row.table_id:
-                    homes[row.table_id] = f"<#{(await self.bot.service.table(row.table_id)).home_channel_id}>"
+                    homes[row.table_id] = f"<#{(await self.tables.table(row.table_id)).home_channel_id}>"
             text = view.round_announcement(tournament, rows, homes, Lang(tournament.language))
             await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
         await self.refresh(tournament_id)
         # Tables finished while the bot was away (or at once) still need their results recorded.
         await self.after_round_change(tournament_id)
+
+    async def on_table_finished(self, table: TableRow) -> None:
+        """A listener of ``TableHooks.finished``: only tournament tables concern the events."""
+        if table.tournament_id is not None:
+            await self.table_finished(table)
 
     async def table_finished(self, table) -> None:
         """A tournament table ended: record it, and close the round when it was the last one."""
@@ -206,8 +236,8 @@ class TournamentDesk:
         tournament = await self.service.get(tournament_id)
         if tournament.status not in ("running", "finished") or not tournament.round:
             return
-        rows = await self.service.standings(tournament)
-        teams = await self.service.team_standings(tournament)
+        rows = await self.service.ranking.standings(tournament)
+        teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         tables = [
             r for r in await self.service.store.round_tables(tournament.id, tournament.round) if r.number
@@ -216,7 +246,7 @@ class TournamentDesk:
         done = sum(1 for r in tables if r.table_id in recorded)
         tr = Lang(tournament.language)
         rendered = view.live_message(tournament, rows, results, tr, teams, done, len(tables))
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         if tournament.standings_message_id:
             try:
                 with paced_calls():
@@ -251,10 +281,10 @@ class TournamentDesk:
 
     async def post_standings(self, tournament: Tournament, final: bool) -> None:
         tr = Lang(tournament.language)
-        rows = await self.service.standings(tournament)
-        teams = await self.service.team_standings(tournament)
+        rows = await self.service.ranking.standings(tournament)
+        teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
         await channel.send(**rendered.send_kwargs())
         if final:
@@ -271,7 +301,7 @@ class TournamentDesk:
         """Sign-up deadlines: start the event, or cancel it when too few signed up. Round deadlines:
         remind the players still playing, then let computers finish their tables. Of several
         processes sharing the database, one at a time does this; the others find it done."""
-        async with self.bot.store.db.lease(TIMERS, 0) as mine:
+        async with self.store.db.lease(TIMERS, 0) as mine:
             if mine:
                 await self._run_due(now)
 
@@ -299,7 +329,7 @@ class TournamentDesk:
             except UserError as exc:
                 await self.service.cancel(tournament.id)
                 tr = Lang(tournament.language)
-                channel = self.bot.delivery.messageable(tournament.channel_id)
+                channel = self.delivery.messageable(tournament.channel_id)
                 await channel.send(
                     tr(
                         "tournament.cancelled_at_deadline",
@@ -311,7 +341,7 @@ class TournamentDesk:
 
     async def open_checkin(self, tournament: Tournament) -> None:
         """Check-in opens: everyone signed up is pinged to confirm they will play."""
-        tournament = await self.service.open_checkin(tournament.id)
+        tournament = await self.service.controls.open_checkin(tournament.id)
         tr = Lang(tournament.language)
         text = tr(
             "tournament.checkin_opens",
@@ -319,7 +349,7 @@ class TournamentDesk:
             when=timestamp(tournament.signup_deadline),
             players=" ".join(f"<@{e.user_id}>" for e in tournament.entrants),
         )
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
         await self.refresh(tournament.id)
 
@@ -341,7 +371,7 @@ class TournamentDesk:
             when=timestamp(tournament.round_deadline),
             players=" ".join(f"<@{p}>" for p in players),
         )
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
 
     async def round_expired(self, tournament: Tournament) -> None:
@@ -351,13 +381,13 @@ class TournamentDesk:
         if not late:
             return
         tr = Lang(tournament.language)
-        channel = self.bot.delivery.messageable(tournament.channel_id)
+        channel = self.delivery.messageable(tournament.channel_id)
         await channel.send(tr("tournament.round_expired", n=tournament.round, name=tournament.name))
         for row in late:
             for player in row.players:
                 if player is not None:
-                    await self.bot.service.hand_to_computer(row.table_id, player, tournament.computer_level)
-            await self.bot.delivery.refresh(row.table_id)
+                    await self.seat_ops.hand_to_computer(row.table_id, player, tournament.computer_level)
+            await self.delivery.refresh(row.table_id)
 
     async def recover(self) -> None:
         for tournament in await self.service.store.with_status("running", "finished"):

@@ -1,32 +1,30 @@
 """Who is in a tournament: signing up (late entries too), dropping out and handing an entry to a new
-player. A mixin of ``TournamentService``, kept apart to keep each file readable."""
+player, with the tables in play following each change."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.core.errors import UserError
-from bot.events.store import Entrant, Tournament
-
-if TYPE_CHECKING:
-    from bot.events.service import TournamentService as _Base
-else:
-    _Base = object
+from bot.events.lookup import get_tournament
+from bot.events.ranking import Ranking
+from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.storage.locks import KeyedLocks
+from bot.tables.seat_ops import SeatOps
 
 MAX_ENTRANTS = 200
 
 
-class Entrants(_Base):
-    @staticmethod
-    def require_organizer(tournament: Tournament, is_organizer: bool) -> None:
-        if not is_organizer:
-            raise UserError("tournament.error.organizer_only")
+class Entrants:
+    def __init__(self, store: TournamentStore, locks: KeyedLocks, ranking: Ranking, seat_ops: SeatOps) -> None:
+        self.store = store
+        self.locks = locks  # the service's: one event's changes, one at a time across processes
+        self.ranking = ranking  # a late entry's tie-break rating is frozen as it joins
+        self.seat_ops = seat_ops  # a computer or the new player takes the seats of one who leaves
 
     async def sign_up(self, tournament_id: int, user: tuple[int, str], late: bool = False) -> Tournament:
         """Enter the event; ``late`` (the organizer adding someone) also admits a Swiss event under
         way, from its next round and without points for the rounds missed."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
+            tournament = await get_tournament(self.store, tournament_id)
             open_late = late and tournament.status == "running" and tournament.format == "swiss"
             if tournament.status != "signup" and not open_late:
                 raise UserError("tournament.error.signup_closed")
@@ -37,22 +35,22 @@ class Entrants(_Base):
             joined = 1 + max((e.joined for e in tournament.entrants), default=0)
             entrant = Entrant(user[0], user[1], joined, checked_in=int(bool(tournament.checkin_open)))
             if open_late:  # the tie-break rating is frozen when an entry starts playing
-                entrant.rating = (await self.live_ratings(tournament, [user[0]])).get(user[0], 0.0)
+                entrant.rating = (await self.ranking.live_ratings(tournament, [user[0]])).get(user[0], 0.0)
             await self.store.put_entrant(tournament_id, entrant)
-            return await self.get(tournament_id)
+            return await get_tournament(self.store, tournament_id)
 
     async def drop(self, tournament_id: int, user_id: int) -> tuple[Tournament, list[int]]:
         """Leave the event. Before it starts the entry is removed; later the player is marked dropped,
         keeps their results, is not seated again, and a computer finishes their open tables.
         Returns the tables that changed."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
+            tournament = await get_tournament(self.store, tournament_id)
             entrant = tournament.entrant(user_id)
             if entrant is None or entrant.status == "dropped":
                 raise UserError("tournament.error.not_in")
             if tournament.status == "signup":
                 await self.store.delete_entrant(tournament_id, user_id)
-                return await self.get(tournament_id), []
+                return await get_tournament(self.store, tournament_id), []
             if tournament.status != "running":
                 raise UserError("tournament.error.over")
             entrant.status = "dropped"
@@ -60,16 +58,16 @@ class Entrants(_Base):
             changed = []
             for row in await self.store.round_tables(tournament_id, tournament.round):
                 if row.table_id and user_id in row.players:
-                    if await self.tables.hand_to_computer(row.table_id, user_id, tournament.computer_level):
+                    if await self.seat_ops.hand_to_computer(row.table_id, user_id, tournament.computer_level):
                         changed.append(row.table_id)
-            return await self.get(tournament_id), changed
+            return await get_tournament(self.store, tournament_id), changed
 
     async def replace(
         self, tournament_id: int, old: int, new: tuple[int, str]
     ) -> tuple[Tournament, list[int]]:
         """A new player takes over an entry: its results so far, its team, and its open seats."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
+            tournament = await get_tournament(self.store, tournament_id)
             if tournament.status not in ("signup", "running"):
                 raise UserError("tournament.error.over")
             entrant = tournament.entrant(old)
@@ -83,6 +81,6 @@ class Entrants(_Base):
                 if old in row.players:
                     row.players = [new[0] if p == old else p for p in row.players]
                     await self.store.set_round_players(tournament_id, row.round, row.number, row.players)
-                    if row.table_id and await self.tables.hand_over(row.table_id, old, new):
+                    if row.table_id and await self.seat_ops.hand_over(row.table_id, old, new):
                         changed.append(row.table_id)
-            return await self.get(tournament_id), changed
+            return await get_tournament(self.store, tournament_id), changed

@@ -65,7 +65,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
     """The event's results and standings as files: ``challonge`` (CSV to import there), ``csv`` or
     ``json``."""
     results = await service.store.results(tournament.id)
-    rows = await service.standings(tournament)
+    rows = await service.ranking.standings(tournament)
     slug = f"tournament-{tournament.id}"
     if kind == "challonge":
         tables = await service.store.round_tables(tournament.id)
@@ -151,7 +151,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
     event["tables"] = [asdict(r) for r in rounds]
     event["results"] = results
     event["standings"] = [asdict(s) for s in rows]
-    teams = await service.team_standings(tournament)
+    teams = await service.ranking.team_standings(tournament)
     if teams is not None:
         event["team_standings"] = [
             asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams

@@ -1,23 +1,20 @@
-"""Standings for the service: tie-break ratings frozen when each entry started playing, final
-standings read back once stored, and fixed teams ranked as teams. A part of TournamentService."""
+"""An event's standings: tie-break ratings frozen when each entry started playing, final standings
+read back once stored, and fixed teams ranked as teams."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from bot.events import fairness as fair
 from bot.events.standings import Standing, standings, team_standings
-from bot.events.store import Tournament
-
-if TYPE_CHECKING:
-    from bot.events.store import TournamentStore
-    from bot.ratings.store import RatingStore
+from bot.events.store import Tournament, TournamentStore
+from bot.ratings.store import RatingStore
 
 
 class Ranking:
-    store: TournamentStore
-    ratings: RatingStore
+    def __init__(self, store: TournamentStore, ratings: RatingStore) -> None:
+        self.store = store
+        self.ratings = ratings
 
     async def live_ratings(self, tournament: Tournament, players: list[int]) -> dict[int, float]:
         return await self.ratings.conservative(tournament.guild_id, tournament.game, players)

@@ -11,10 +11,11 @@ import discord
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.events import fairness as fair
+from bot.events.buttons import EventButton
 from bot.events.standings import Standing
 from bot.events.store import RoundTable, Tournament
 from bot.ratings import charts
-from bot.tables.components import EventButton, static_view
+from bot.tables.components import static_view
 from bot.tables.render import Rendered, clock_name, timestamp
 
 COLOUR = 0xC9A227
@@ -46,13 +47,13 @@ def row_name(t: Tournament, row: Standing, teams: bool) -> str:
     return t.name_of(row.player)
 
 
-def winners(t: Tournament, rows: list[Standing], teams: bool, mention: bool = False) -> str:
+def winners(t: Tournament, rows: list[Standing], teams: bool, mention: bool = False) -> list[str]:
     """Who won: the first of the prize places (a team names both partners)."""
     top = fair.podium(rows)[:1]
     if not top:
-        return ""
+        return []
     players = team_members(t, top[0].player) if teams else [top[0].player]
-    return ", ".join(f"<@{p}>" if mention else t.name_of(p) for p in players)
+    return [f"<@{p}>" if mention else t.name_of(p) for p in players]
 
 
 def settings_text(t: Tournament, tr: Lang) -> str:
@@ -101,7 +102,7 @@ def entrants_text(t: Tournament, tr: Lang) -> str:
         names.append(name)
     if len(t.entrants) > MAX_LISTED:
         names.append(tr("tournament.more", count=len(t.entrants) - MAX_LISTED))
-    return ", ".join(names) or "—"
+    return tr.join(names, conjunction=False) or "—"
 
 
 def event_message(
@@ -111,17 +112,19 @@ def event_message(
     done: set[int],
     tr: Lang,
     can_advance: bool,
-    winner: str = "",
+    winner: list[str] | None = None,
     pending: bool = False,
 ) -> Rendered:
-    """``pending``: the round is seated and waits for the organizer to confirm it."""
+    """``winner``: who won a finished event; ``pending``: the round is seated and waits for the
+    organizer to confirm it."""
     title = tr("tournament.title", name=t.name, game=tr(f"{t.game}.name"))
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = tr(
         f"tournament.state.{t.status}",
         round=t.round,
+        count=t.round,
         organizer=f"<@{t.organizer_id}>",
-        winner=tr("tournament.winner", names=winner) if winner else "",
+        winner=tr("tournament.winner", names=tr.join(winner), count=len(winner)) if winner else "",
     ).strip()
     embed.add_field(name=tr("tournament.settings"), value=settings_text(t, tr), inline=False)
     if t.status == "signup" and t.signup_deadline:
@@ -146,7 +149,7 @@ def event_message(
         link = urls.get(row.table_id or 0)
         label = tr("tournament.table_no", n=row.number)
         label = f"[{label}]({link})" if link else label
-        lines.append(f"{mark} {label}: " + ", ".join(player_name(t, p, tr) for p in row.players))
+        lines.append(f"{mark} {label}: " + tr.join((player_name(t, p, tr) for p in row.players), conjunction=False))
     if lines:
         if pending:
             lines.insert(0, tr("tournament.pairings_pending", n=t.round))
@@ -200,11 +203,11 @@ def round_announcement(t: Tournament, rows: list[RoundTable], homes: dict[int, s
         lines.append(tr("tournament.round_ends", when=timestamp(t.round_deadline, "F")))
     for row in rows:
         if row.number == 0:
-            mentions = " ".join(f"<@{p}>" for p in row.players)
+            mentions = tr.join(f"<@{p}>" for p in row.players)
             lines.append(tr("tournament.bye_line", players=mentions))
         else:
-            mentions = " ".join(
-                f"<@{p}>" if p is not None else tr("tournament.computer") for p in row.players
+            mentions = tr.join(
+                (f"<@{p}>" if p is not None else tr("tournament.computer") for p in row.players), conjunction=False
             )
             link = homes.get(row.table_id or 0, "")
             lines.append(f"**{tr('tournament.table_no', n=row.number)}** {mentions} {link}".rstrip())
@@ -285,6 +288,8 @@ def standings_message(
         embed.add_field(name=tr("tournament.podium"), value="\n".join(podium) or "—", inline=False)
     embed.description = "\n".join(lines) or "—"
     footer = tr("tournament.tie_breaks")
+    if any(r["bye"] for r in results):  # the picture marks a bye "B"
+        footer += " · " + tr("tournament.bye_mark")
     if any(r.dropped for r in shown):
         footer += "\n" + tr("tournament.dropped_rule")
     embed.set_footer(text=footer)
@@ -304,18 +309,22 @@ def live_message(
 ) -> Rendered:
     """The standings message kept in the event channel and edited as each table ends."""
     rendered = standings_message(t, rows, results, tr, t.status == "finished", t.round, team_rows)
-    rendered.embed.title = tr("tournament.live_standings", name=t.name, n=t.round, done=done, tables=tables)
+    rendered.embed.title = tr(
+        "tournament.live_standings", name=t.name, n=t.round, done=done, tables=tables, count=tables
+    )
     return rendered
 
 
 def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = False) -> Rendered:
     """The champion (both partners of a winning team) and the podium of those who played on."""
     embed = discord.Embed(title=tr("tournament.champion", name=t.name), colour=COLOUR)
-    champion = winners(t, rows, teams, mention=True)
+    champions = winners(t, rows, teams, mention=True)
     medals = [
         f"{m} {row_name(t, r, teams)}" for m, r in zip(("🥇", "🥈", "🥉"), fair.podium(rows), strict=False)
     ]
-    text = tr("tournament.champion_text", player=champion) if champion else "—"
+    # Each name addressed on its own (「A さん、B さん」), as the turn ping does.
+    named = tr.join(tr("clock.addressee", player=p) for p in champions)
+    text = tr("tournament.champion_text", player=named, count=len(champions)) if champions else "—"
     embed.description = "\n".join([text, "", *medals]) if medals else text
     embed.set_image(url="attachment://table.png")
     return Rendered(embed=embed, image=charts.podium_image([r.points for r in fair.podium(rows)]))

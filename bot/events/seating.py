@@ -1,8 +1,8 @@
 """Seating a tournament round: who sits together (pairing units), in which order, at which
 tables, and opening those tables.
 
-A mixin of ``TournamentService``; the fairness rules it follows are in ``fairness.py`` and
-``pairing.py``.
+The fairness rules it follows are in ``fairness.py`` and ``pairing.py``; the pairing units and
+places below are plain functions of the event, used by the whole service.
 """
 
 from __future__ import annotations
@@ -11,51 +11,72 @@ import asyncio
 import random
 from collections import Counter, defaultdict
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from bot.core.games import REGISTRY
 from bot.events import fairness as fair
 from bot.events import pairing
-from bot.events.store import Entrant, Tournament
+from bot.events.ranking import Ranking
+from bot.events.standings import bye_points
+from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.tables.lobby_ops import LobbyOps
+from bot.tables.service import TableService
 
-if TYPE_CHECKING:
-    from bot.events.service import TournamentService as _Base
-else:
-    _Base = object
+
+def unit_size(tournament: Tournament) -> tuple[int, int]:
+    """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
+    cls = REGISTRY[tournament.game].engine
+    teams = cls.teams(tournament.table_size)
+    if tournament.teams == "fixed":
+        return len(teams), len(teams)
+    if teams is not None:
+        return tournament.table_size, tournament.table_size
+    # Any size the game allows: one drop must not cost a third of the field a bye.
+    return tournament.table_size, min(cls.min_players, tournament.table_size)
 
 
-class RoundSeating(_Base):
-    def unit_size(self, tournament: Tournament) -> tuple[int, int]:
-        """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
-        cls = REGISTRY[tournament.game].engine
-        teams = cls.teams(tournament.table_size)
-        if tournament.teams == "fixed":
-            return len(teams), len(teams)
-        if teams is not None:
-            return tournament.table_size, tournament.table_size
-        # Any size the game allows: one drop must not cost a third of the field a bye.
-        return tournament.table_size, min(cls.min_players, tournament.table_size)
+def places_at_table(tournament: Tournament) -> int:
+    """Places at a full table: teams in a team game, otherwise seats."""
+    teams = REGISTRY[tournament.game].engine.teams(tournament.table_size)
+    return len(teams) if teams else tournament.table_size
 
-    def places(self, tournament: Tournament) -> int:
-        """Places at a full table: teams in a team game, otherwise seats."""
-        teams = REGISTRY[tournament.game].engine.teams(tournament.table_size)
-        return len(teams) if teams else tournament.table_size
 
-    def members_per_unit(self, tournament: Tournament) -> int:
-        return 2 if tournament.teams == "fixed" else 1
+def members_per_unit(tournament: Tournament) -> int:
+    return 2 if tournament.teams == "fixed" else 1
 
-    def units(self, tournament: Tournament) -> dict[int, list[int]]:
-        """Who is paired together: teams whose members are all still in, or single players."""
-        if tournament.teams != "fixed":
-            return {e.user_id: [e.user_id] for e in tournament.active}
-        teams: defaultdict[int, list[Entrant]] = defaultdict(list)
-        for entrant in tournament.entrants:
-            teams[entrant.team].append(entrant)
-        return {
-            team: [e.user_id for e in members]
-            for team, members in sorted(teams.items())
-            if all(e.active for e in members)
-        }
+
+def pairing_units(tournament: Tournament) -> dict[int, list[int]]:
+    """Who is paired together: teams whose members are all still in, or single players."""
+    if tournament.teams != "fixed":
+        return {e.user_id: [e.user_id] for e in tournament.active}
+    teams: defaultdict[int, list[Entrant]] = defaultdict(list)
+    for entrant in tournament.entrants:
+        teams[entrant.team].append(entrant)
+    return {
+        team: [e.user_id for e in members]
+        for team, members in sorted(teams.items())
+        if all(e.active for e in members)
+    }
+
+
+def sides_of(tournament: Tournament, seats: int) -> list[list[int]]:
+    return REGISTRY[tournament.game].engine.teams(seats) or [[s] for s in range(seats)]
+
+
+def awaiting_confirmation(tournament: Tournament) -> bool:
+    """The round is seated and waits for the organizer to confirm it before its tables open."""
+    return (
+        tournament.status == "running"
+        and bool(tournament.confirm_pairings)
+        and tournament.round_confirmed < tournament.round
+    )
+
+
+class RoundSeating:
+    def __init__(self, store: TournamentStore, tables: TableService, lobby: LobbyOps, ranking: Ranking) -> None:
+        self.store = store
+        self.tables = tables
+        self.lobby = lobby  # a round's tables are created seated, and started, through it
+        self.ranking = ranking
 
     async def order(self, tournament: Tournament) -> list[int]:
         """Pairing units, best standing first (rating breaks ties; round 1 is by rating alone)."""
@@ -63,10 +84,10 @@ class RoundSeating(_Base):
 
     async def unit_points(self, tournament: Tournament) -> dict[int, float]:
         """Each pairing unit's standings points, best standing first."""
-        units = self.units(tournament)
+        units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         ordered: dict[int, float] = {}
-        for row in await self.standings(tournament):
+        for row in await self.ranking.standings(tournament):
             unit = unit_of.get(row.player)
             if unit is not None and unit not in ordered:
                 ordered[unit] = row.points
@@ -74,7 +95,7 @@ class RoundSeating(_Base):
 
     async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
         """Seat round ``number``: tables as user ids in seat order, and the players with a bye."""
-        units = self.units(tournament)
+        units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         past = await self.store.round_tables(tournament.id)
         met: Counter = Counter()
@@ -86,10 +107,10 @@ class RoundSeating(_Base):
                 continue
             present = sorted({unit_of[p] for p in row.players if p in unit_of})
             met.update(pairing.pair_key(a, b) for a, b in combinations(present, 2))
-            for side in self.sides_of(tournament, len(row.players)):
+            for side in sides_of(tournament, len(row.players)):
                 members = [row.players[s] for s in side]
                 partnered.update(pairing.pair_key(a, b) for a, b in combinations(members, 2))
-        size, min_size = self.unit_size(tournament)
+        size, min_size = unit_size(tournament)
         points = await self.unit_points(tournament)
         order = list(points)
         seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
@@ -118,7 +139,7 @@ class RoundSeating(_Base):
                 computers = fair.computer_units(fair.computer_fill(len(order), size, min_size))
                 fair.keep_apart(met, computers)
                 for unit in computers:
-                    units[unit] = [None] * self.members_per_unit(tournament)
+                    units[unit] = [None] * members_per_unit(tournament)
                     points[unit] = min(points.values(), default=0.0)
             colours = fair.colour_history(past) if size == 2 and not tournament.teams else None
             laid = await asyncio.to_thread(
@@ -131,7 +152,7 @@ class RoundSeating(_Base):
                 seed,
                 points,
                 fair.pairing_mode(tournament, size),
-                fair.place_value(tournament.points, self.places(tournament)),
+                fair.place_value(tournament.points, places_at_table(tournament)),
                 colours,
             )
         tables = [
@@ -140,9 +161,6 @@ class RoundSeating(_Base):
         ]
         byes = [uid for unit in laid.byes for uid in units[unit]]
         return tables, byes
-
-    def sides_of(self, tournament: Tournament, seats: int) -> list[list[int]]:
-        return REGISTRY[tournament.game].engine.teams(seats) or [[s] for s in range(seats)]
 
     def seat_order(
         self,
@@ -168,7 +186,7 @@ class RoundSeating(_Base):
         if tournament.teams == "fixed":
             seats = sum(len(units[u]) for u in table)
             order = [0] * seats
-            for unit, side in zip(table, self.sides_of(tournament, seats), strict=True):
+            for unit, side in zip(table, sides_of(tournament, seats), strict=True):
                 members = list(units[unit])
                 rng.shuffle(members)
                 for seat, user_id in zip(side, members, strict=True):
@@ -178,10 +196,26 @@ class RoundSeating(_Base):
             table = pairing.team_seating(table, partnered)
         return [uid for unit in table for uid in units[unit]]  # computer fill-ins become empty seats
 
+    async def seat_round(self, tournament: Tournament, number: int) -> None:
+        """Store round ``number``'s seating and its byes; its clock starts now, or once the organizer
+        confirms the seating where they do."""
+        tables, byes = await self.plan(tournament, number)
+        await self.store.add_round(tournament.id, number, tables, byes)
+        if not tournament.confirm_pairings:
+            await self.start_clock(tournament)
+        points = bye_points(tournament.points, places_at_table(tournament))
+        rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
+        await self.store.add_results(tournament.id, rows)
+
+    async def start_clock(self, tournament: Tournament) -> None:
+        if tournament.round_hours:
+            deadline = self.tables.now() + tournament.round_hours * 3600
+            await self.store.update(tournament.id, round_deadline=deadline, round_reminded=0)
+
     async def open_tables(self, tournament: Tournament) -> list[int]:
         """Open (or finish opening, after a restart) every table of the current round, once its
         seating is confirmed where the organizer confirms seatings."""
-        if self.awaiting_confirmation(tournament):
+        if awaiting_confirmation(tournament):
             return []
         opened = []
         for row in await self.store.round_tables(tournament.id, tournament.round):
@@ -190,7 +224,7 @@ class RoundSeating(_Base):
             table_id = row.table_id
             if table_id is None:
                 players = [(uid, tournament.name_of(uid)) for uid in row.players]
-                table_id = await self.tables.create_seated(
+                table_id = await self.lobby.create_seated(
                     tournament.game,
                     guild_id=tournament.guild_id,
                     channel_id=tournament.channel_id,
@@ -207,7 +241,7 @@ class RoundSeating(_Base):
             table = await self.tables.table(table_id)
             if table.status == "lobby":
                 seed = random.Random(f"{tournament.seed}:{row.round}:{row.number}:deal").randrange(2**62)
-                await self.tables.start(table_id, None, seed, shuffle=False)
+                await self.lobby.start(table_id, None, seed, shuffle=False)
                 opened.append(table_id)
             elif table.message_id is None:
                 opened.append(table_id)

@@ -3,6 +3,10 @@
 Every step is stored before it is shown and can be taken again safely: a round's seating is saved
 before its tables open, a table's result is recorded once however often it is reported, and a
 round is closed only when every one of its tables has a recorded result.
+
+The service creates an event, runs its rounds and records its results; its parts do the rest:
+``entrants`` (sign-up, drops, replacements), ``controls`` (the organizer's check-in and look at a
+seating), ``seating`` (a round's tables) and ``ranking`` (standings).
 """
 
 from __future__ import annotations
@@ -16,17 +20,21 @@ from typing import Any
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
+from bot.core.options import shown_name
 from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.controls import OrganizerControls
 from bot.events.entrants import Entrants
+from bot.events.lookup import get_tournament
 from bot.events.ranking import Ranking
-from bot.events.seating import RoundSeating
-from bot.events.standings import bye_points, default_points, place_points
+from bot.events.seating import RoundSeating, members_per_unit, pairing_units, places_at_table, unit_size
+from bot.events.standings import default_points, place_points
 from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
 from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
+from bot.tables.lobby_ops import LobbyOps
+from bot.tables.seat_ops import SeatOps
 from bot.tables.service import CLOCKS, LEVELS, TIMEOUT_POLICIES, TableService
 
 FORMATS = ("swiss", "round_robin", "elimination")
@@ -35,18 +43,24 @@ MAX_ROUNDS = 20
 MAX_ROUND_HOURS = 24 * 14
 
 
-class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
-    def __init__(self, store: TournamentStore, ratings: RatingStore, tables: TableService) -> None:
+class TournamentService:
+    def __init__(
+        self,
+        store: TournamentStore,
+        ratings: RatingStore,
+        tables: TableService,
+        lobby: LobbyOps,
+        seat_ops: SeatOps,
+    ) -> None:
         self.store = store
-        self.ratings = ratings
-        self.tables = tables
         self.locks = KeyedLocks(store.db, TOURNAMENT)  # rounds open and close once, across processes
+        self.ranking = Ranking(store, ratings)
+        self.seating = RoundSeating(store, tables, lobby, self.ranking)
+        self.controls = OrganizerControls(store, self.locks, self.seating)
+        self.entrants = Entrants(store, self.locks, self.ranking, seat_ops)
 
     async def get(self, tournament_id: int) -> Tournament:
-        tournament = await self.store.get(tournament_id)
-        if tournament is None:
-            raise UserError("tournament.error.none")
-        return tournament
+        return await get_tournament(self.store, tournament_id)
 
     # ---- creating -----------------------------------------------------------------------------
     async def create(
@@ -96,7 +110,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
         places = len(cls.teams(size) or range(size))
         if format == "elimination":
             if not 1 <= advance < places:
-                raise UserError("tournament.error.bad_advance", max=places - 1)
+                raise UserError("tournament.error.bad_advance", max=places - 1, count=places - 1)
             rounds = 0  # until the final table has played
         elif format == "round_robin":
             group_size = group_size or 2 * size
@@ -113,9 +127,8 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
         try:
             cls(size, 0, options or {})  # the engine checks its own options
         except IllegalAction as exc:
-            raise UserError(
-                "tournament.error.bad_options", option=str(exc.params.get("option", "?"))
-            ) from None
+            option = shown_name(cls.declared_options, str(exc.params.get("option", "?")))
+            raise UserError("tournament.error.bad_options", option=option) from None
         if clock not in CLOCKS or fill not in fair.FILLS:
             raise UserError("error.bad_setting")
         if pairing_mode is not None and pairing_mode not in pairing.PAIRING_MODES:
@@ -170,10 +183,10 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
                     if not entrant.checked_in:
                         await self.store.delete_entrant(tournament.id, entrant.user_id)
                 tournament = await self.get(tournament_id)
-            size, min_size = self.unit_size(tournament)
+            size, min_size = unit_size(tournament)
             players = [e.user_id for e in tournament.active]
             # Ratings break ties as they stand now: later rated games must not reorder this event.
-            frozen = await self.live_ratings(tournament, players)
+            frozen = await self.ranking.live_ratings(tournament, players)
             for entrant in tournament.active:
                 entrant.rating = frozen.get(entrant.user_id, 0.0)
                 await self.store.put_entrant(tournament.id, entrant)
@@ -186,12 +199,12 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
                         entrant.team = number
                         await self.store.put_entrant(tournament.id, entrant)
                 tournament = await self.get(tournament_id)
-            units = self.units(tournament)
-            needed = min_size * (self.members_per_unit(tournament))
+            units = pairing_units(tournament)
+            needed = min_size * (members_per_unit(tournament))
             if len(units) < min_size:
                 raise UserError("tournament.error.too_few", min=needed)
             if tournament.format == "round_robin":
-                order = await self.order(tournament)
+                order = await self.seating.order(tournament)
                 for number, group in enumerate(pairing.round_robin_groups(order, tournament.group_size), 1):
                     for unit in group:
                         for user_id in units[unit]:
@@ -208,7 +221,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
                     rounds = min(needed, MAX_ROUNDS)
                     await self.store.update(tournament.id, rounds=rounds)
                 tournament = await self.get(tournament_id)
-            await self._seat_round(tournament, 1)
+            await self.seating.seat_round(tournament, 1)
             return await self.get(tournament_id)
 
     async def next_round(self, tournament_id: int) -> Tournament:
@@ -222,17 +235,8 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
             rows = await self.store.round_tables(tournament.id, tournament.round)
             if self.is_last_round(tournament, rows, await self.everyone_met(tournament)):
                 raise UserError("tournament.error.over")
-            await self._seat_round(tournament, tournament.round + 1)
+            await self.seating.seat_round(tournament, tournament.round + 1)
             return await self.get(tournament_id)
-
-    async def _seat_round(self, tournament: Tournament, number: int) -> None:
-        tables, byes = await self.plan(tournament, number)
-        await self.store.add_round(tournament.id, number, tables, byes)
-        if not tournament.confirm_pairings:
-            await self.start_round_clock(tournament)
-        points = bye_points(tournament.points, self.places(tournament))
-        rows = [{"round": number, "user_id": uid, "points": points, "bye": True} for uid in byes]
-        await self.store.add_results(tournament.id, rows)
 
     # ---- results ----------------------------------------------------------------------------
     async def record(self, table: TableRow) -> Tournament | None:
@@ -246,7 +250,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
             return tournament
         result = json.loads(table.result) if table.result else {"ranks": [1] * len(table.seats)}
         places = side_places(table, result)
-        points = place_points(tournament.points, places, self.places(tournament))
+        points = place_points(tournament.points, places, places_at_table(tournament))
         groups = sides(table)
         scores = result.get("scores") or [None] * len(table.seats)
         rows = []
@@ -286,7 +290,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
         """Round robin: every pair still in each group has met (drops can make rounds unneeded)."""
         if tournament.format != "round_robin":
             return False
-        units = self.units(tournament)
+        units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         groups: defaultdict[int, list[int]] = defaultdict(list)
         for unit, members in units.items():
@@ -312,7 +316,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
                 tournament.status == "running"
             ):
                 # The final standings are stored: later rated games or edits cannot reorder them.
-                players, teams = await self.standings(tournament), await self.team_standings(tournament)
+                players, teams = await self.ranking.standings(tournament), await self.ranking.team_standings(tournament)
                 await self.store.update(
                     tournament.id,
                     status="finished",
@@ -322,7 +326,7 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
             return await self.get(tournament_id)
 
     async def _eliminate(self, tournament: Tournament, rows) -> None:
-        units = self.units(tournament)
+        units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         results = {
             (r["table_id"], r["user_id"]): r["place"]
@@ -344,10 +348,10 @@ class TournamentService(Entrants, OrganizerControls, Ranking, RoundSeating):
             for unit in places:
                 (through if unit in advancing else out).update(units[unit])
         cls = REGISTRY[tournament.game].engine
-        if 1 < len(through) < cls.min_players * self.members_per_unit(tournament):
+        if 1 < len(through) < cls.min_players * members_per_unit(tournament):
             # Too few left for a final table: the best of those just knocked out fill it.
-            best = [s.player for s in await self.standings(tournament) if s.player in out]
-            while best and len(through) < cls.min_players * self.members_per_unit(tournament):
+            best = [s.player for s in await self.ranking.standings(tournament) if s.player in out]
+            while best and len(through) < cls.min_players * members_per_unit(tournament):
                 unit = unit_of[best[0]]
                 through.update(units[unit])
                 best = [p for p in best if p not in units[unit]]

@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.ratings import charts
 from bot.ratings import model as ratings
@@ -23,13 +24,14 @@ from bot.tables.member_locale import member_lang
 from bot.tables.render import IMAGE_NAME
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.ratings.store import RatingStore
+    from bot.tables.desk import Desk
 
 LEADERBOARD_SIZE = 20
 RECENT = 5
 
 
-async def autocomplete_game(interaction: discord.Interaction[TabletopBot], current: str) -> list[Choice[str]]:
+async def autocomplete_game(interaction: Interaction, current: str) -> list[Choice[str]]:
     """The registered games whose name (in the member's language) or id contains what was typed."""
     tr = member_lang(interaction)
     return [
@@ -40,12 +42,9 @@ async def autocomplete_game(interaction: discord.Interaction[TabletopBot], curre
 
 
 class RatingCommands(commands.Cog):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
-
-    @property
-    def store(self):
-        return self.bot.tournaments.ratings
+    def __init__(self, store: RatingStore, desk: Desk) -> None:
+        self.store = store
+        self.desk = desk  # answers every interaction, whatever happens
 
     @command(
         "cmd.leaderboard",
@@ -53,7 +52,7 @@ class RatingCommands(commands.Cog):
         game="The game",
     )
     @app_commands.autocomplete(game=autocomplete_game)
-    async def leaderboard(self, interaction: discord.Interaction[TabletopBot], game: str) -> None:
+    async def leaderboard(self, interaction: Interaction, game: str) -> None:
         async def work():
             tr = member_lang(interaction)
             if interaction.guild is None:
@@ -72,7 +71,7 @@ class RatingCommands(commands.Cog):
             embed.set_footer(text=tr("rating.explained"))
             await interaction.response.send_message(embed=embed)
 
-        await self.bot.desk.guarded(interaction, None, work())
+        await self.desk.guarded(interaction, None, work())
 
     @command(
         "cmd.profile",
@@ -82,7 +81,7 @@ class RatingCommands(commands.Cog):
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def profile(
-        self, interaction: discord.Interaction[TabletopBot], member: discord.User | None = None, game: str | None = None
+        self, interaction: Interaction, member: discord.User | None = None, game: str | None = None
     ) -> None:
         async def work():
             tr = member_lang(interaction)
@@ -95,7 +94,7 @@ class RatingCommands(commands.Cog):
             chosen = game or (games[0] if games else None)
             player = await self.store.player(interaction.guild.id, chosen, who.id) if chosen else None
             if player is None:
-                await self.bot.desk.reply(interaction, tr("rating.unrated", player=who.mention))
+                await self.desk.reply(interaction, tr("rating.unrated", player=who.mention))
                 return
             history = await self.store.history(interaction.guild.id, chosen, who.id)
             values = [ratings.display(ratings.Rating(h["mu"], h["sigma"])) for h in history]
@@ -114,15 +113,12 @@ class RatingCommands(commands.Cog):
             embed.add_field(name=tr("rating.recent"), value="\n".join(recent) or "—", inline=False)
             others = [tr(f"{g}.name") for g in games if g != chosen]
             if others:
-                embed.add_field(name=tr("rating.other_games"), value=", ".join(others), inline=False)
+                embed.add_field(name=tr("rating.other_games"), value=tr.join(others, conjunction=False), inline=False)
             embed.set_footer(text=tr("rating.explained"))
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
             image = charts.rating_history_image(values)
             file = discord.File(io.BytesIO(image), filename=IMAGE_NAME)
             await interaction.response.send_message(embed=embed, file=file)
 
-        await self.bot.desk.guarded(interaction, None, work())
+        await self.desk.guarded(interaction, None, work())
 
-
-async def setup(bot) -> None:
-    await bot.add_cog(RatingCommands(bot))

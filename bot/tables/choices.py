@@ -2,7 +2,7 @@
 
 A prompt is rendered for every seat whose turn starts and in every click's answer. Building
 discord.ui items for a hand of buttons cost more than the rest of the render, and nothing reads
-them back: every component here is found again by its custom id (``components.dispatch``). The JSON
+them back: discord.py finds every component again by its custom id (``components``). The JSON
 is the same as discord.py's (a test compares them).
 """
 

@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 import discord
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.storage.store import Store
+    from bot.tables.computers import Computers
+    from bot.tables.delivery import Delivery
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +37,24 @@ def now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+class Source(Protocol):
+    """Stored timers of one kind: the table clocks below, a tournament's sign-up and round deadlines."""
+
+    async def next_due(self) -> float | None: ...
+
+    async def run_due(self, now: float) -> None: ...
+
+
 class Scheduler:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, is_closed: Callable[[], bool]) -> None:
+        self.is_closed = is_closed
         self.handle: asyncio.TimerHandle | None = None
         self.armed_for: float | None = None
         self.busy = asyncio.Lock()
         self.task: asyncio.Task | None = None  # the run started by the timer, kept until it ends
         self.wanted = False  # a re-arm was asked for during a run
-        #: Other stored timers (tournament sign-up deadlines): objects with ``next_due()`` and ``run_due(now)``.
-        self.sources: list = []
+        #: The stored timers, run in this order: the table clocks first, then the tournaments'.
+        self.sources: list[Source] = []
 
     async def rearm(self) -> None:
         """Arm the timer for the next due time (or disarm when nothing is due); during a run, leave
@@ -54,9 +66,9 @@ class Scheduler:
 
     async def _arm(self, started: float | None = None) -> None:
         """``started``: when the run that just ended began; what was due by then is retried later."""
-        if self.bot.is_closed():
+        if self.is_closed():
             return
-        times = [await self.bot.store.next_due()] + [await source.next_due() for source in self.sources]
+        times = [await source.next_due() for source in self.sources]
         due = min((t for t in times if t is not None), default=None)
         if due is not None and started is not None and due <= started:
             log.warning("a deadline due at %s is still due after a run; retrying later", due)
@@ -85,23 +97,9 @@ class Scheduler:
 
     async def run_due(self) -> None:
         async with self.busy:
-            if self.bot.is_closed():
+            if self.is_closed():
                 return
             started = now()
-            store = self.bot.store
-            for table_id in await store.claim_due(started, started + CLAIM):
-                try:
-                    table = await self.bot.service.table(table_id)
-                    if table.deadline is not None and table.deadline <= now():
-                        computers = getattr(self.bot, "computers", None)
-                        choose = await computers.for_timeout(table.id) if computers else None
-                        await self.bot.service.expire(table.id, choose)
-                        await self.bot.delivery.refresh(table.id)
-                    elif table.remind_at is not None and table.remind_at <= now():
-                        await self.bot.delivery.remind(table)
-                    await store.release_due(table_id)
-                except Exception:  # the claim stays: the table is tried again when it runs out
-                    log.exception("table %s: clock handling failed", table_id)
             for source in self.sources:
                 try:
                     await source.run_due(now())
@@ -119,3 +117,33 @@ class Scheduler:
             self.handle = None
         if self.task is not None:
             self.task.cancel()
+
+
+class TableClocks:
+    """The tables' deadlines and reminders, as a ``Scheduler`` source: a passed deadline makes the
+    timeout move (thought out by the computers first), a reminder pings."""
+
+    def __init__(
+        self, store: Store, service: TableService, delivery: Delivery, timeout_moves: Computers
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.delivery = delivery
+        self.timeout_moves = timeout_moves
+
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    async def run_due(self, started: float) -> None:
+        for table_id in await self.store.claim_due(started, started + CLAIM):
+            try:
+                table = await self.service.table(table_id)
+                if table.deadline is not None and table.deadline <= now():
+                    choose = await self.timeout_moves.for_timeout(table.id)
+                    await self.service.expire(table.id, choose)
+                    await self.delivery.refresh(table.id)
+                elif table.remind_at is not None and table.remind_at <= now():
+                    await self.delivery.remind(table)
+                await self.store.release_due(table_id)
+            except Exception:  # the claim stays: the table is tried again when it runs out
+                log.exception("table %s: clock handling failed", table_id)

@@ -11,13 +11,17 @@ from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.tables import render
 from bot.tables.delivery import jump_url
 from bot.tables.member_locale import member_lang
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.storage.store import Store
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
+    from bot.tables.seat_ops import SeatOps
 
 
 class TableCommands(
@@ -25,41 +29,44 @@ class TableCommands(
     group_name=locale_str("table", key="cmd.table.name"),
     group_description=locale_str("Manage the table in this channel", key="cmd.table.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, seat_ops: SeatOps, delivery: Delivery, desk: Desk) -> None:
+        self.store = store
+        self.seat_ops = seat_ops
+        self.delivery = delivery
+        self.desk = desk  # answers every interaction, whatever happens
 
-    async def here(self, interaction: discord.Interaction[TabletopBot]):
-        tables = await self.bot.service.store.tables_here(interaction.channel_id or 0)
+    async def here(self, interaction: Interaction):
+        tables = await self.store.tables_here(interaction.channel_id or 0)
         if not tables:
             raise UserError("error.no_table_here")
         return tables[0]
 
-    async def run(self, interaction: discord.Interaction[TabletopBot], work) -> None:
+    async def run(self, interaction: Interaction, work) -> None:
         async def guarded():
             table = await self.here(interaction)
             text = await work(table)
             await interaction.response.send_message(text, ephemeral=True)
-            await self.bot.delivery.refresh(table.id)
+            await self.delivery.refresh(table.id)
 
-        await self.bot.desk.guarded(interaction, None, guarded())
+        await self.desk.guarded(interaction, None, guarded())
 
     @command(
         "cmd.table.pause",
         "Host: pause the table; the clock stops for everyone",
     )
-    async def pause(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def pause(self, interaction: Interaction) -> None:
         await self.set_paused(interaction, True)
 
     @command(
         "cmd.table.resume",
         "Host: resume a paused table",
     )
-    async def resume(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def resume(self, interaction: Interaction) -> None:
         await self.set_paused(interaction, False)
 
-    async def set_paused(self, interaction: discord.Interaction[TabletopBot], paused: bool) -> None:
+    async def set_paused(self, interaction: Interaction, paused: bool) -> None:
         async def work(table):
-            await self.bot.service.pause(table.id, interaction.user.id, paused)
+            await self.seat_ops.pause(table.id, interaction.user.id, paused)
             return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
 
         await self.run(interaction, work)
@@ -71,11 +78,11 @@ class TableCommands(
         member="Who takes the seat",
     )
     async def replace(
-        self, interaction: discord.Interaction[TabletopBot], seat: app_commands.Range[int, 1, 8], member: discord.Member
+        self, interaction: Interaction, seat: app_commands.Range[int, 1, 8], member: discord.Member
     ) -> None:
         async def work(table):
             name = member.display_name
-            await self.bot.service.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
+            await self.seat_ops.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
             return member_lang(interaction)("table_cmd.replaced", player=name, seat=seat)
 
         await self.run(interaction, work)
@@ -84,25 +91,26 @@ class TableCommands(
         "cmd.table.abandon",
         "Host: end this table without a result",
     )
-    async def abandon(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def abandon(self, interaction: Interaction) -> None:
         async def work(table):
-            await self.bot.service.abandon(table.id, interaction.user.id)
+            await self.seat_ops.abandon(table.id, interaction.user.id)
             return member_lang(interaction)("table_cmd.abandoned")
 
         await self.run(interaction, work)
 
 
 class PlayerCommands(commands.Cog):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, store: Store) -> None:
+        self.client = client  # the servers' names
+        self.store = store
 
     @command(
         "cmd.mygames",
         "Your open tables in every server, with whose turn it is",
     )
-    async def mygames(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def mygames(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
-        tables = await self.bot.service.store.tables_of_user(interaction.user.id)
+        tables = await self.store.tables_of_user(interaction.user.id)
         if not tables:
             await interaction.response.send_message(tr("mygames.none"), ephemeral=True)
             return
@@ -111,7 +119,7 @@ class PlayerCommands(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     def line(self, table, user_id: int, tr: Lang) -> str:
-        guild = self.bot.get_guild(table.guild_id) if table.guild_id else None
+        guild = self.client.get_guild(table.guild_id) if table.guild_id else None
         where = f"{guild.name} <#{table.home_channel_id}>" if guild else f"<#{table.home_channel_id}>"
         if table.status == "lobby":
             status, turn = tr("mygames.lobby"), ""
@@ -141,12 +149,8 @@ class PlayerCommands(commands.Cog):
         "Turn DMs for your turns on or off",
         turn_dms="DM me when it is my turn",
     )
-    async def notifications(self, interaction: discord.Interaction[TabletopBot], turn_dms: bool) -> None:
-        await self.bot.service.store.set_turn_dms(interaction.user.id, turn_dms)
+    async def notifications(self, interaction: Interaction, turn_dms: bool) -> None:
+        await self.store.set_turn_dms(interaction.user.id, turn_dms)
         key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"
         await interaction.response.send_message(member_lang(interaction)(key), ephemeral=True)
 
-
-async def setup(bot) -> None:
-    await bot.add_cog(TableCommands(bot))
-    await bot.add_cog(PlayerCommands(bot))

@@ -11,6 +11,7 @@ import discord
 
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.components import LevelButton, static_view
 from bot.tables.in_time import send_private
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.desk import Desk
 
-Interaction = discord.Interaction["TabletopBot"]
 STYLES = {"easy": discord.ButtonStyle.success, "normal": discord.ButtonStyle.primary, "hard": discord.ButtonStyle.danger}
 
 
@@ -47,8 +47,8 @@ async def on_level(desk: Desk, interaction: Interaction, level: str, table_id: i
 
     async def work() -> None:
         await desk.checked(interaction, table_id)
-        table = await desk.service.add_computer(table_id, interaction.user.id, level)
-        if desk.service.ready_to_start(table):
+        table = await desk.lobby.add_computer(table_id, interaction.user.id, level)
+        if desk.lobby.ready_to_start(table):
             await desk.start(interaction, table_id, None)
             return
         await desk.answer(interaction, table, render.lobby(table, Lang(table.language)), f"bot_{level}")

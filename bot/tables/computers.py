@@ -18,7 +18,8 @@ from bot.storage.store import TableRow
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.tables.service import TableService
 
 log_ = logging.getLogger(__name__)
 
@@ -28,10 +29,12 @@ def move_seed(table: TableRow, engine: Engine) -> int:
 
 
 class Computers:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, service: TableService, config: Config, moved: Callable[[int], None]) -> None:
+        self.service = service
+        self.config = config  # ``computer_search = false``: computers play at random
+        self.moved = moved  # a computer's move was committed: its table is to be shown
         self.worker = Worker("computers", self.step, limit=2)
-        bot.service.on_computer_turn = self.worker.request
+        service.on_computer_turn = self.worker.request
 
     async def choose(self, table: TableRow, engine: Engine, seat: int) -> str:
         """The move a computer of this seat's level makes. The search runs in a worker process from
@@ -39,7 +42,7 @@ class Computers:
         seat, and the event loop keeps answering other tables meanwhile."""
         legal = engine.legal_actions(seat)
         level = table.seats[seat].level
-        if not self.bot.config.computer_search or level == "easy" or len(legal) == 1:
+        if not self.config.computer_search or level == "easy" or len(legal) == 1:
             return random.Random(move_seed(table, engine)).choice(legal)
         log = list(engine.history)
         try:
@@ -55,9 +58,9 @@ class Computers:
         """Moves for the members whose time ran out, thought out at their seats' level before
         ``expire`` locks the table; they count only if the table has not moved on meanwhile.
         At ``easy`` (or without search) the game's own timeout move stands, as before."""
-        service = self.bot.service
+        service = self.service
         table = await service.table(table_id)
-        if table.status != "running" or table.on_timeout == "end" or not self.bot.config.computer_search:
+        if table.status != "running" or table.on_timeout == "end" or not self.config.computer_search:
             return None
         engine = await service.engine(table)
         picks: dict[int, str] = {}
@@ -72,7 +75,7 @@ class Computers:
         return choose
 
     async def step(self, table_id: int) -> None:
-        service = self.bot.service
+        service = self.service
         table = await service.table(table_id)
         engine = await service.engine(table)
         seat = service.computer_to_act(table, engine)
@@ -83,8 +86,8 @@ class Computers:
         action = await self.choose(table, engine, seat)
         # False when the table moved on while thinking; whoever moved it woke this worker again.
         if await service.computer_move(table_id, table.version, seat, action):
-            self.bot.delivery.request(table_id)
+            self.moved(table_id)
 
     async def recover(self) -> None:
-        for table_id in await self.bot.service.store.computer_tables():
+        for table_id in await self.service.store.computer_tables():
             self.worker.request(table_id)

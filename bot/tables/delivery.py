@@ -15,27 +15,32 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
+from bot.core.config import Config
 from bot.core.engine import Engine
 from bot.core.i18n import Lang
-from bot.storage.store import TableRow
+from bot.storage.store import Store, TableRow
 from bot.tables import render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
+from bot.tables.hooks import TableHooks
+from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
 from bot.tables.render import relevance
-from bot.tables.rest_shares import rest_share
 from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.service import TableService
+    from bot.tables.speech import Speech
 
 log = logging.getLogger(__name__)
 TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
@@ -66,11 +71,31 @@ def retryable(exc: BaseException) -> bool:
 
 
 class Delivery(Notices, Record):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        client: discord.Client,
+        config: Config,
+        store: Store,
+        service: TableService,
+        budgets: Budgets,
+        languages: MemberLanguages,
+        speech: Speech,
+        hooks: TableHooks,
+        rearm: Callable[[], Awaitable[None]],
+        session: aiohttp.ClientSession,
+    ) -> None:
+        self.client = client
+        self.config = config
+        self.store = store
+        self.service = service
+        self.budgets = budgets
+        self.languages = languages
+        self.speech = speech
+        self.hooks = hooks
+        #: Asks the clock to re-read the next due time (a move may have set a deadline).
+        self.rearm = rearm
         self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
-        self.budgets = Budgets(bot.config.channel_budget, rest_share(bot.config))
         #: table id -> what its table message was last rendered from (see ``message_state``), and when.
         self.message_states: dict[int, tuple] = {}
         self.message_edited: dict[int, float] = {}
@@ -80,15 +105,14 @@ class Delivery(Notices, Record):
         self.recorded_later: dict[int, int] = {}
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
-        self.outbox = Outbox(bot)
-        self.tokens = Tokens(bot)
-
-    @property
-    def service(self):
-        return self.bot.service
+        self.outbox = Outbox(store, client)
+        self.tokens = Tokens(store, client, session)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
-        return self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
+        channel = self.client.get_channel(channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            return channel
+        return self.client.get_partial_messageable(channel_id)
 
     def request(self, table_id: int) -> None:
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
@@ -138,19 +162,19 @@ class Delivery(Notices, Record):
             await surface(self.update_table_message(table, engine, tr))
             await surface(self.append_record(table, tr))
         if table.speech:
-            await surface(self.bot.speech.sync(table, engine.public_view() if engine else None))
+            await surface(self.speech.sync(table, engine.public_view() if engine else None))
         if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
             await surface(self.ping_turn(table))
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:
-                await self.service.store.update_table(table.id, recorded=recorded)
+                await self.store.update_table(table.id, recorded=recorded)
             self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
             self.worker.request(table.id, delay=max(min(delays), 0.05))
             return
         self.attempts.pop(table.id, None)
         if table.dirty or recorded is not None:
-            await self.service.store.clear_dirty(table.id, table.version, recorded=recorded)
+            await self.store.clear_dirty(table.id, table.version, recorded=recorded)
         if table.status in ("finished", "cancelled"):
             if not table.settled:
                 await self.settle(table)
@@ -158,7 +182,7 @@ class Delivery(Notices, Record):
                 await self.tokens.forget(table.id)
             self.forget(table.id)
         if table.clock or table.deadline is not None or table.remind_at is not None:
-            await self.bot.scheduler.rearm()  # a table without a clock changes no due time
+            await self.rearm()  # a table without a clock changes no due time
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
@@ -173,7 +197,7 @@ class Delivery(Notices, Record):
         Discord answers with (nothing reads it) nor keeps the view in discord.py's view store: every
         button here is a dynamic item, found again by its custom id."""
         with handle_message_parameters(**fields) as params:
-            await self.bot.http.edit_message(channel_id, message_id, params=params)
+            await self.client.http.edit_message(channel_id, message_id, params=params)
 
     async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """A member's DM channel, opened once: discord.py keeps only the latest 128 private channels,
@@ -181,12 +205,12 @@ class Delivery(Notices, Record):
         (``deliver_hand`` stores it once a hand has reached it)."""
         channel_id = self.dms.get(user_id)
         if channel_id is None:
-            store = self.service.store
+            store = self.store
             channel_id = await store.dm_channel(user_id)
             if channel_id is None:
-                user = self.bot.get_user(user_id)
+                user = self.client.get_user(user_id)
                 if user is None:
-                    user = await self.bot.fetch_user(user_id)
+                    user = await self.client.fetch_user(user_id)
                 if user.dm_channel is None:
                     await user.create_dm()
                 channel_id = user.dm_channel.id  # stored once a hand has been sent there
@@ -198,28 +222,11 @@ class Delivery(Notices, Record):
 
     async def forget_dm(self, user_id: int) -> None:
         self.dms.pop(user_id, None)
-        await self.service.store.forget_dm_channel(user_id)
+        await self.store.forget_dm_channel(user_id)
 
     async def settle(self, table: TableRow) -> None:
-        """After a table ends: its rating change, then its tournament result (each recorded once)."""
-        if table.rated or table.tournament_id is not None:
-            ratings = self.bot.tournaments.ratings
-            if await ratings.settle(table):
-                changes = await ratings.changes(table.id)
-                if changes:
-                    tr = Lang(table.language)
-                    parts = [
-                        tr("rating.change", name=n, before=b, after=a, delta=f"{a - b:+d}")
-                        for n, b, a in changes
-                    ]
-                    home = self.messageable(table.home_channel_id)
-                    with paced_calls():
-                        await home.send(
-                            tr("rating.changes", changes=" · ".join(parts))[:2000],
-                            allowed_mentions=discord.AllowedMentions.none(),
-                        )
-        if table.tournament_id is not None:
-            await self.bot.tournaments.table_finished(table)
+        """After a table ends: whatever listens for it (its rating, its tournament result) runs."""
+        await self.hooks.table_finished(table)
 
     # ---- the table message ------------------------------------------------------------------------
     @staticmethod
@@ -244,7 +251,7 @@ class Delivery(Notices, Record):
         """A paced surface (the table message, the record) was edited now. With processes sharing
         the database the time is stored too, so the next process to deliver the table keeps the pace."""
         last[table_id] = asyncio.get_running_loop().time()
-        store = self.service.store
+        store = self.store
         if store.db.shared:
             await store.set_pace(table_id, surface, time.time())
 
@@ -252,7 +259,7 @@ class Delivery(Notices, Record):
         """Raise ``Later`` while a running table's surface changed less than its pace ago."""
         if table.status != "running" or table.id not in last:
             return
-        pace = pace * CHANNEL_WINDOW / self.bot.config.channel_budget
+        pace = pace * CHANNEL_WINDOW / self.config.channel_budget
         left = last[table.id] + pace - asyncio.get_running_loop().time()
         if left > 0:
             raise Later(left)
@@ -269,24 +276,24 @@ class Delivery(Notices, Record):
             except discord.NotFound:
                 log.warning("table %s: its message is gone; posting it again", table.id)
                 message = await channel.send(**rendered.send_kwargs())
-                await self.service.store.update_table(table.id, message_id=message.id)
+                await self.store.update_table(table.id, message_id=message.id)
         await self.mark(table.id, TABLE_MESSAGE, key)
         if table.redraw:
-            await self.service.store.redrawn(table.id, table.redraw)
+            await self.store.redrawn(table.id, table.redraw)
         await self.drawn(table)
 
     async def drawn(self, table: TableRow) -> None:
         """The table message, drawn from ``table``, reached Discord. A drawing from a later version
         (a click's answer, or another process's pass) may have reached it first and be covered now:
         if the table moved on, the next pass draws it again whatever the fingerprints say."""
-        if await self.service.store.redraw_if_moved(table.id, table.version):
+        if await self.store.redraw_if_moved(table.id, table.version):
             self.request(table.id)
 
     # ---- hands by DM --------------------------------------------------------------------------------
     async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:
         """One DM per deal per player, edited when what they can do changes."""
         deal = engine.deal_number
-        store = self.service.store
+        store = self.store
         key = relevance(table, engine, seat)
         shown = self.shown.get((table.id, seat))
         if shown == key:
@@ -304,7 +311,7 @@ class Delivery(Notices, Record):
         if token is None:
             self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
-        tr = await self.bot.desk.lang_of(user_id, table.language)
+        tr = await self.languages.lang(user_id, table.language)
         rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
         try:
             if token is not None:
@@ -352,7 +359,7 @@ class Delivery(Notices, Record):
         token = await self.tokens.for_private_hand(table.id, seat)
         if token is None or token.shows == key:
             return
-        tr = await self.bot.desk.lang_of(table.seats[seat].user_id, table.language)
+        tr = await self.languages.lang(table.seats[seat].user_id, table.language)
         try:
             await self.tokens.edit(table.id, seat, token, **render.prompt_message(table, engine, seat, tr).edit_kwargs())
         except discord.HTTPException:  # dismissed, or the token expired
@@ -373,7 +380,7 @@ class Delivery(Notices, Record):
             self.shown.pop((table_id, surface), None)
         else:
             self.shown[(table_id, surface)] = key
-        store = self.service.store
+        store = self.store
         if store.db.shared:
             stored = f"{ANSWERED}:{key[1]}" if isinstance(key, tuple) else key
             await store.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
@@ -382,7 +389,7 @@ class Delivery(Notices, Record):
         """What the table's surfaces show, and when its paced ones last changed, as the process that
         delivered them last stored it."""
         self.forget(table_id)
-        store = self.service.store
+        store = self.store
         for surface, stored in (await store.shown(table_id)).items():
             answered = stored.startswith(f"{ANSWERED}:")
             key = (ANSWERED, stored.split(":", 1)[1]) if answered else stored
@@ -393,7 +400,7 @@ class Delivery(Notices, Record):
             last[table_id] = now - max(0.0, wall - at)
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
-        store = self.service.store
+        store = self.store
         told_before = await store.any_failed_delivery(table.id, seat)
         await store.set_delivery(table.id, seat, deal, None, None, True)
         if not told_before:
@@ -407,7 +414,7 @@ class Delivery(Notices, Record):
     async def recover(self) -> None:
         """After a start-up: every table whose last change may not have reached Discord is queued;
         the worker redraws them a few at a time while new clicks are served."""
-        for table_id in await self.service.store.dirty_ids():
+        for table_id in await self.store.dirty_ids():
             self.request(table_id)
 
     def describe(self) -> dict[str, Any]:

@@ -16,40 +16,45 @@ from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.computer_levels import ask_level
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
-from bot.tables.in_time import acknowledge, in_time, send_private, update
-from bot.tables.member_locale import member_lang
-from bot.tables.opening import Opening, display
+from bot.tables.in_time import Arrivals, acknowledge, in_time, send_private, update
+from bot.tables.member_locale import MemberLanguages, member_lang
+from bot.tables.opening import display
 from bot.tables.service import TableService
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.delivery import Delivery
+    from bot.tables.lobby_ops import LobbyOps
 
 log = logging.getLogger(__name__)
 
 UNKNOWN_INTERACTION = 10062  # the interaction expired: it can no longer be answered
 
 
-class Desk(Opening):
-    def __init__(self, bot: TabletopBot, service: TableService) -> None:
-        self.bot = bot
+class Desk:
+    def __init__(
+        self,
+        service: TableService,
+        lobby: LobbyOps,
+        delivery: Delivery,
+        arrivals: Arrivals,
+        languages: MemberLanguages,
+    ) -> None:
         self.service = service
-
-    @property
-    def delivery(self):
-        return self.bot.delivery
+        self.lobby = lobby
+        self.delivery = delivery
+        self.arrivals = arrivals
+        self.languages = languages
 
     async def lang_of(self, user_id: int | None, default: str) -> Lang:
         """The language of a member's private messages when no interaction carries it: the one their
         last interaction carried (bot.tables.member_locale), else ``default`` (the table's)."""
-        languages = getattr(self.bot, "languages", None)
-        if languages is None:
-            return Lang(default)
-        return await languages.lang(user_id, default)
+        return await self.languages.lang(user_id, default)
 
-    async def checked(self, interaction: discord.Interaction[TabletopBot], table_id: int):
+    async def checked(self, interaction: Interaction, table_id: int):
         """The table, if this interaction may touch it: from the table's own server, or from the DM
         of a member seated there. A forged id from elsewhere changes nothing."""
         table = await self.service.table(table_id)
@@ -57,7 +62,7 @@ class Desk(Opening):
         return table
 
     @staticmethod
-    def check(interaction: discord.Interaction[TabletopBot], table) -> None:
+    def check(interaction: Interaction, table) -> None:
         """``checked`` on a table already read."""
         if interaction.guild_id is None:
             if table.seat_of(interaction.user.id) is None:
@@ -66,19 +71,19 @@ class Desk(Opening):
             raise UserError("error.wrong_server")
 
     # ---- replies ----------------------------------------------------------------------------
-    async def reply(self, interaction: discord.Interaction[TabletopBot], text: str) -> None:
+    async def reply(self, interaction: Interaction, text: str) -> None:
         await send_private(interaction, content=text)
 
-    async def guarded(self, interaction: discord.Interaction[TabletopBot], table_id: int | None, work) -> None:
+    async def guarded(self, interaction: Interaction, table_id: int | None, work) -> None:
         """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
         ephemeral message."""
         try:
-            await in_time(interaction, self.bot.arrivals.left(interaction), work)
+            await in_time(interaction, self.arrivals.left(interaction), work)
         except Exception as exc:
             await self.report(interaction, table_id, exc)
 
     async def report(
-        self, interaction: discord.Interaction[TabletopBot], table_id: int | None, exc: BaseException
+        self, interaction: Interaction, table_id: int | None, exc: BaseException
     ) -> None:
         """Tell the member what went wrong; an unexpected error is logged under an id they see."""
         tr = member_lang(interaction)
@@ -112,7 +117,7 @@ class Desk(Opening):
         key = f"{table.game}.error.{exc.code}"
         return tr(key if tr.has(key) else f"error.{exc.code}", **params)
 
-    async def send_rules(self, interaction: discord.Interaction[TabletopBot], game: str) -> None:
+    async def send_rules(self, interaction: Interaction, game: str) -> None:
         tr = member_lang(interaction)
         ui = REGISTRY[game]
         embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
@@ -121,25 +126,25 @@ class Desk(Opening):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # ---- buttons ----------------------------------------------------------------------------
-    async def on_table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
+    async def on_table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         await self.guarded(interaction, table_id, self._table_button(interaction, verb, table_id))
 
-    async def _table_button(self, interaction: discord.Interaction[TabletopBot], verb: str, table_id: int) -> None:
+    async def _table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         user = interaction.user
-        service = self.service
+        lobby = self.lobby
         await self.checked(interaction, table_id)
         if verb == "hand":
             await self.show_hand(interaction, table_id)
             return
         if verb == "join":
-            table = await service.join(table_id, (user.id, display(user)))
+            table = await lobby.join(table_id, (user.id, display(user)))
         elif verb == "leave":
-            table = await service.leave(table_id, user.id)
+            table = await lobby.leave(table_id, user.id)
         elif verb == "bot":
-            await ask_level(self, interaction, await service.table(table_id))
+            await ask_level(self, interaction, await self.service.table(table_id))
             return
         elif verb == "cancel":
-            table = await service.cancel(table_id, user.id)
+            table = await lobby.cancel(table_id, user.id)
             await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")
             return
         elif verb == "start":
@@ -147,13 +152,13 @@ class Desk(Opening):
             return
         else:
             raise UserError("error.stale")
-        if service.ready_to_start(table):
+        if lobby.ready_to_start(table):
             await self.start(interaction, table_id, None)
             return
         await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
 
     async def answer(
-        self, interaction: discord.Interaction[TabletopBot], table, rendered: render.Rendered, done: str
+        self, interaction: Interaction, table, rendered: render.Rendered, done: str
     ) -> None:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
@@ -166,19 +171,19 @@ class Desk(Opening):
         await self.delivery.refresh(table.id)
 
     @staticmethod
-    def on_table_message(interaction: discord.Interaction[TabletopBot], table) -> bool:
+    def on_table_message(interaction: Interaction, table) -> bool:
         return interaction.message is not None and interaction.message.id == table.message_id
 
-    async def on_kick(self, interaction: discord.Interaction[TabletopBot], table_id: int, position: int) -> None:
+    async def on_kick(self, interaction: Interaction, table_id: int, position: int) -> None:
         async def work():
             await self.checked(interaction, table_id)
-            table = await self.service.remove(table_id, interaction.user.id, position)
+            table = await self.lobby.remove(table_id, interaction.user.id, position)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
 
     async def on_setting(
-        self, interaction: discord.Interaction[TabletopBot], table_id: int, what: str, value: str
+        self, interaction: Interaction, table_id: int, what: str, value: str
     ) -> None:
         async def work():
             await self.checked(interaction, table_id)
@@ -186,19 +191,19 @@ class Desk(Opening):
                 setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
                 setting, chosen = {"lang": "language", "tmo": "on_timeout"}.get(what, what), value
-            table = await self.service.configure(table_id, interaction.user.id, setting, chosen)
+            table = await self.lobby.configure(table_id, interaction.user.id, setting, chosen)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
 
         await self.guarded(interaction, table_id, work())
 
-    async def start(self, interaction: discord.Interaction[TabletopBot], table_id: int, user_id: int | None) -> None:
-        outcome = await self.service.start(table_id, user_id, secrets.randbits(63))
+    async def start(self, interaction: Interaction, table_id: int, user_id: int | None) -> None:
+        outcome = await self.lobby.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
         await self.answer(
             interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
         )
 
-    async def show_hand(self, interaction: discord.Interaction[TabletopBot], table_id: int) -> None:
+    async def show_hand(self, interaction: Interaction, table_id: int) -> None:
         table = await self.checked(interaction, table_id)
         if table.status != "running":
             raise UserError("error.table_closed")
@@ -210,11 +215,11 @@ class Desk(Opening):
         await send_private(interaction, **rendered.send_kwargs())
 
     async def on_act(
-        self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str
+        self, interaction: Interaction, table_id: int, version: int, action: str
     ) -> None:
         await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
 
-    async def _act(self, interaction: discord.Interaction[TabletopBot], table_id: int, version: int, action: str) -> None:
+    async def _act(self, interaction: Interaction, table_id: int, version: int, action: str) -> None:
         """The move is committed, then answered in one call: the clicked hand is redrawn in the
         interaction response itself; every other surface follows through the delivery worker."""
         in_dm = interaction.guild_id is None
@@ -255,7 +260,7 @@ class Desk(Opening):
                 self.delivery.request(table_id)
 
     # ---- moves by slash command ----------------------------------------------------------------
-    async def seat_here(self, interaction: discord.Interaction[TabletopBot], game: str):
+    async def seat_here(self, interaction: Interaction, game: str):
         """(table, engine, seat) of the member's running ``game`` table in this channel or thread."""
         for table in await self.service.store.running_tables_at(game, interaction.channel_id or 0):
             seat = table.seat_of(interaction.user.id)
@@ -263,7 +268,7 @@ class Desk(Opening):
                 return table, await self.service.engine(table), seat
         raise UserError("error.no_table_here")
 
-    async def autocomplete_actions(self, interaction: discord.Interaction[TabletopBot], game: str, label) -> list:
+    async def autocomplete_actions(self, interaction: Interaction, game: str, label) -> list:
         """Autocomplete choices for the member's legal actions here; ``label(action)`` names each."""
         try:
             _table, engine, seat = await self.seat_here(interaction, game)
@@ -273,7 +278,7 @@ class Desk(Opening):
 
     async def play_command(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         game: str,
         action: str,
         announce: str | None = None,
@@ -304,8 +309,8 @@ class Desk(Opening):
 
         await self.guarded(interaction, None, work())
 
-    async def on_unknown(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def on_unknown(self, interaction: Interaction) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unknown_button"))
 
-    async def on_stale(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def on_stale(self, interaction: Interaction) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unplayable"))

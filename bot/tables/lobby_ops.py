@@ -1,26 +1,29 @@
-"""The lobby of a table: opening it, seats taken and left, computers added, settings, cancelling.
+"""The lobby of a table: opening it, seats taken and left, computers added, settings, cancelling,
+and the start.
 
-A mixin of ``TableService``, which owns the locks, the engine cache and the commit of a move; these
-change only the lobby's rows, each under the table's lock.
+``TableService`` owns the locks, the engine cache and the commit; these change the lobby's rows,
+each under the table's lock, and the start commits the game's first version through it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import random
+from collections.abc import Sequence
+from typing import Any
 
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
 from bot.storage.store import Seat, TableRow
+from bot.tables.service import Outcome, TableService, require_host
 from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, TIMEOUT_POLICIES
 
-if TYPE_CHECKING:
-    from bot.tables.service import TableService as _Base
-else:
-    _Base = object
 
+class LobbyOps:
+    def __init__(self, tables: TableService) -> None:
+        self.tables = tables
+        self.store = tables.store  # the service's: its transactions run inside the table's lock
 
-class LobbyOps(_Base):
     async def open(
         self,
         game: str,
@@ -48,7 +51,7 @@ class LobbyOps(_Base):
             rated=int(rated),
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
-        return await self.table(table_id)
+        return await self.tables.table(table_id)
 
     async def create_seated(
         self,
@@ -57,7 +60,7 @@ class LobbyOps(_Base):
         guild_id: int,
         channel_id: int,
         host_id: int,
-        players: list[tuple[int | None, str]],
+        players: Sequence[tuple[int | None, str]],
         options: dict[str, Any],
         language: str,
         clock: int | None,
@@ -92,64 +95,64 @@ class LobbyOps(_Base):
         await self.store.update_table(table_id, **ids)
 
     async def _lobby(self, table_id: int) -> TableRow:
-        table = await self.table(table_id)
+        table = await self.tables.table(table_id)
         if table.status != "lobby":
             raise UserError("error.not_in_lobby")
         return table
 
     async def join(self, table_id: int, user: tuple[int, str]) -> TableRow:
-        async with self.locked(table_id):
+        async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             if table.seat_of(user[0]) is not None:
                 raise UserError("error.already_seated")
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             await self._reseat(table, [*table.seats, Seat(0, user[0], user[1])])
-            return await self.table(table_id)
+            return await self.tables.table(table_id)
 
     async def leave(self, table_id: int, user_id: int) -> TableRow:
-        async with self.locked(table_id):
+        async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
             if table.seat_of(user_id) is None:
                 raise UserError("error.not_seated")
             if user_id == table.host_id:
                 raise UserError("error.host_cannot_leave")
             await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
-            return await self.table(table_id)
+            return await self.tables.table(table_id)
 
     async def add_computer(self, table_id: int, user_id: int, level: str = "normal") -> TableRow:
         if level not in LEVELS:
             raise UserError("error.bad_level")
-        async with self.locked(table_id):
+        async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
-            self._require_host(table, user_id)
+            require_host(table, user_id)
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             number = 1 + sum(s.is_computer for s in table.seats)
             await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
-            return await self.table(table_id)
+            return await self.tables.table(table_id)
 
     async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
-        async with self.locked(table_id):
+        async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
-            self._require_host(table, user_id)
+            require_host(table, user_id)
             target = next((s for s in table.seats if s.position == position), None)
             if target is None:
                 raise UserError("error.no_such_seat")
             if target.user_id == table.host_id:
                 raise UserError("error.host_cannot_leave")
             await self._reseat(table, [s for s in table.seats if s.position != position])
-            return await self.table(table_id)
+            return await self.tables.table(table_id)
 
     async def cancel(self, table_id: int, user_id: int) -> TableRow:
-        async with self.locked(table_id):
-            table = await self.table(table_id)
-            self._require_host(table, user_id)
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            require_host(table, user_id)
             if table.status not in ("lobby", "running"):
                 raise UserError("error.table_closed")
             await self.store.bump(table_id, status="cancelled", computer_turn=0)
-            self.forget(table_id)
-            return await self.table(table_id)
+            self.tables.forget(table_id)
+            return await self.tables.table(table_id)
 
     async def _reseat(self, table: TableRow, seats: list[Seat]) -> None:
         async with self.store.transaction():
@@ -158,21 +161,37 @@ class LobbyOps(_Base):
             )
             await self.store.bump(table.id)
 
-    @staticmethod
-    def _require_host(table: TableRow, user_id: int) -> None:
-        if user_id != table.host_id:
-            raise UserError("error.host_only")
-
     def ready_to_start(self, table: TableRow) -> bool:
         return table.status == "lobby" and len(table.seats) >= table.size
+
+    async def start(self, table_id: int, user_id: int | None, seed: int, shuffle: bool = True) -> Outcome:
+        """Start the table (``user_id`` None: started because it filled up, or by an event)."""
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            if user_id is not None:
+                require_host(table, user_id)
+            cls = REGISTRY[table.game].engine
+            if len(table.seats) < cls.min_players:
+                raise UserError("error.too_few_players", min=cls.min_players)
+            seats = list(table.seats)
+            if shuffle:
+                random.Random(seed).shuffle(seats)
+            seats = [Seat(i, s.user_id, s.name, s.away, s.timeouts, s.level) for i, s in enumerate(seats)]
+            table.seats, table.seed, table.status = seats, seed, "running"
+            engine = cls(len(seats), seed, table.options)
+            async with self.store.transaction():
+                await self.store.set_seats(table_id, seats)
+                await self.store.update_table(table_id, status="running", seed=seed)
+                await self.tables.commit(table, engine, [], set())
+            return await self.tables.committed(table_id, engine)
 
     async def configure(self, table_id: int, user_id: int, setting: str, value: Any) -> TableRow:
         """The host's lobby settings: ``clock`` (seconds per move or None), ``on_timeout``, ``language``."""
         allowed = {"clock": (None, *CLOCKS), "on_timeout": TIMEOUT_POLICIES, "language": LANGUAGES}
         if setting not in allowed or value not in allowed[setting]:
             raise UserError("error.bad_setting")
-        async with self.locked(table_id):
+        async with self.tables.locked(table_id):
             table = await self._lobby(table_id)
-            self._require_host(table, user_id)
+            require_host(table, user_id)
             await self.store.bump(table_id, **{setting: value})
-            return await self.table(table_id)
+            return await self.tables.table(table_id)

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.core.i18n import Lang, language_of
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
     from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
 
 
-def member_lang(interaction: discord.Interaction[TabletopBot]) -> Lang:
+def member_lang(interaction: discord.Interaction[Any]) -> Lang:
     return Lang(language_of(interaction.locale))
 
 

@@ -39,7 +39,7 @@ class Notices:
         fresh = [s for s in table.ping_seats if s in table.turn_seats]
         waiting = [table.seats[s] for s in (fresh or table.turn_seats)]
         waiting = [s for s in waiting if not s.played_by_computer]
-        store = self.service.store
+        store = self.store
         home = self.messageable(table.home_channel_id)
         if table.ping_message_id:
             async with self.spending(table.home_channel_id):
@@ -68,7 +68,7 @@ class Notices:
         """Once per move clock: the players still waited for are told time is running out. The
         reminder takes the place of the turn ping, so the thread keeps one live notice."""
         waiting = [table.seats[s] for s in table.turn_seats if not table.seats[s].played_by_computer]
-        store = self.service.store
+        store = self.store
         if not waiting:
             await store.update_table(table.id, remind_at=None)
             return
@@ -93,9 +93,9 @@ class Notices:
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         for seat in seats:
-            if not await self.service.store.turn_dms(seat.user_id):
+            if not await self.store.turn_dms(seat.user_id):
                 continue
-            tr = await self.bot.desk.lang_of(seat.user_id, table.language)
+            tr = await self.languages.lang(seat.user_id, table.language)
             try:
                 dm = await self.dm_channel(seat.user_id)
                 await dm.send(tr(key, game=tr(f"{table.game}.name"), id=table.id, url=jump_url(table), when=when))

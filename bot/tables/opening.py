@@ -11,12 +11,18 @@ from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, has, language_of
+from bot.core.interaction import Interaction
+from bot.core.options import shown_name
 from bot.tables import render
 from bot.tables.member_locale import member_lang
 from bot.tables.speech import OVERWRITES, speech_mode
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.tables.delivery import Delivery
+    from bot.tables.desk import Desk
+    from bot.tables.lobby_ops import LobbyOps
+    from bot.tables.service import TableService
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
@@ -30,30 +36,46 @@ def display(user: discord.abc.User) -> str:
 def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
     """The game's options as its engine declares them, defaults filled. A bad one is refused in the
     game's own words when it has them (``<game>.error.bad_<option>``, then ``<game>.error.bad_option``)."""
+    engine = REGISTRY[game].engine
     try:
-        return REGISTRY[game].engine.check_options(options)
+        return engine.check_options(options)
     except IllegalAction as exc:
         option = exc.params.get("option")
         keys = (f"{game}.error.bad_{option}", f"{game}.error.bad_option", "error.bad_option")
-        raise UserError(next(k for k in keys if has(k)), **exc.params) from None
+        params = {**exc.params, "option": shown_name(engine.declared_options, str(option))}
+        raise UserError(next(k for k in keys if has(k)), **params) from None
+
+
+def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
+    """Refuse, naming every permission missing of ``wanted``."""
+    missing = [p for p in wanted if not getattr(perms, p)]
+    if missing:
+        names = tr.join(tr(f"permission.{p}") for p in missing)
+        raise UserError("error.missing_permissions", permissions=names)
 
 
 class Opening:
-    """Mixed into ``Desk``."""
+    def __init__(
+        self, config: Config, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
+    ) -> None:
+        self.config = config
+        self.service = service
+        self.lobby = lobby
+        self.delivery = delivery
+        self.desk = desk  # answers the interaction, whatever happens
 
-    # ---- opening a table ----------------------------------------------------------------------
     async def open_table(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         game: str,
         size: int,
         options: dict[str, Any],
         rated: bool = False,
     ):
-        await self.guarded(interaction, None, self._open(interaction, game, size, options, rated))
+        await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
     async def _open(
-        self, interaction: discord.Interaction[TabletopBot], game: str, size: int, options: dict[str, Any], rated: bool
+        self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
     ):
         tr = member_lang(interaction)
         channel = interaction.channel
@@ -62,16 +84,16 @@ class Opening:
         own_channel = REGISTRY[game].channel_mode == "channel"
         in_thread = isinstance(channel, discord.Thread)
         wanted = NEEDED + (() if in_thread or own_channel else NEEDED_FOR_THREADS)
-        self.require(tr, channel.permissions_for(interaction.guild.me), wanted)
+        require(tr, channel.permissions_for(interaction.guild.me), wanted)
         speech = None
         if own_channel:
             guild_perms = interaction.guild.me.guild_permissions
             speech = speech_mode(guild_perms)
             if speech is None:
-                self.require(tr, guild_perms, ("manage_channels", "manage_roles"))
-        language = language_of(interaction.guild_locale or self.bot.config.default_language)
+                require(tr, guild_perms, ("manage_channels", "manage_roles"))
+        language = language_of(interaction.guild_locale or self.config.default_language)
         lang = Lang(language)
-        table = await self.service.open(
+        table = await self.lobby.open(
             game,
             guild_id=interaction.guild.id,
             channel_id=channel.id,
@@ -85,7 +107,7 @@ class Opening:
         if own_channel:
             home = await self.create_table_channel(interaction.guild, channel, table, lang, speech)
             message = await home.send(**render.lobby(table, lang).send_kwargs())
-            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
         else:
             message = await channel.send(**render.lobby(table, lang).send_kwargs())
@@ -95,15 +117,8 @@ class Opening:
                     name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
                 )
                 thread_id = thread.id
-            await self.service.attach(table.id, message_id=message.id, thread_id=thread_id)
+            await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
-
-    @staticmethod
-    def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
-        missing = [p for p in wanted if not getattr(perms, p)]
-        if missing:
-            names = tr.join(tr(f"permission.{p}") for p in missing)
-            raise UserError("error.missing_permissions", permissions=names)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then
@@ -114,13 +129,13 @@ class Opening:
             speech = speech_mode(guild.me.guild_permissions)
             home = await self.create_table_channel(guild, channel, table, lang, speech)
             message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
-            await self.service.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
+            await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
         else:
             message = await channel.send(**render.table_message(table, engine, lang).send_kwargs())
             thread = await message.create_thread(
                 name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
-            await self.service.attach(table.id, message_id=message.id, thread_id=thread.id)
+            await self.lobby.attach(table.id, message_id=message.id, thread_id=thread.id)
         await self.delivery.refresh(table.id)
 
     async def create_table_channel(
@@ -131,7 +146,7 @@ class Opening:
         In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
         channel stays open and out-of-turn messages are deleted instead.
         """
-        wanted = self.bot.config.games.get(table.game, {}).get("category")
+        wanted = self.config.games.get(table.game, {}).get("category")
         category = getattr(source, "category", None)
         if wanted:
             category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)

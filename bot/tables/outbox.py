@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Awaitable, Callable, Collection
-from typing import TYPE_CHECKING
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.app import TabletopBot
+from bot.storage.store import Store
 
 #: How far before the intent the history is searched: our clock against Discord's snowflakes.
 CLOCK_SKEW = datetime.timedelta(seconds=2)
@@ -26,8 +24,9 @@ HISTORY = 25
 
 
 class Outbox:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, store: Store, client: discord.Client) -> None:
+        self.store = store
+        self.client = client  # whose messages are looked for
 
     async def send_once(
         self,
@@ -42,7 +41,7 @@ class Outbox:
         """The message for ``surface`` and whether it was sent now: else an interrupted earlier
         attempt sent it, and it may show an older state. The caller stores its id and calls
         :meth:`done` in the same transaction."""
-        db = self.bot.store.db
+        db = self.store.db
         async with db.execute(
             "SELECT sent_after FROM send_intents WHERE table_id = ? AND surface = ?", (table_id, surface)
         ) as cur:
@@ -64,23 +63,23 @@ class Outbox:
         self, channel: discord.abc.Messageable, after: int, matches: Callable[[discord.Message], bool],
         known: Collection[int],
     ) -> discord.Message | None:
-        me = self.bot.user.id if self.bot.user else None
+        me = self.client.user.id if self.client.user else None
         async for message in channel.history(limit=HISTORY, after=discord.Object(after)):
             if message.author.id == me and message.id not in known and matches(message):
                 return message
         return None
 
     async def done(self, table_id: int, surface: str) -> None:
-        await self.bot.store.db.execute(
+        await self.store.db.execute(
             "DELETE FROM send_intents WHERE table_id = ? AND surface = ?", (table_id, surface)
         )
-        await self.bot.store.db.commit()
+        await self.store.db.commit()
 
 
     async def forget(self, table_id: int) -> None:
         """An ended table's intents that never completed (a send refused for good) are dropped."""
-        await self.bot.store.db.execute("DELETE FROM send_intents WHERE table_id = ?", (table_id,))
-        await self.bot.store.db.commit()
+        await self.store.db.execute("DELETE FROM send_intents WHERE table_id = ?", (table_id,))
+        await self.store.db.commit()
 
 
 def mentions_url(url: str) -> Callable[[discord.Message], bool]:

@@ -52,7 +52,7 @@ class Record(_Base):
     async def append_record(self, table: TableRow, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
         self.paced(table, self.record_edited, RECORD_PACE)
-        rows = await self.service.store.log_after(table.id, table.recorded)
+        rows = await self.store.log_after(table.id, table.recorded)
         if not rows:
             return
         # Moves may have been committed since the pass read ``table``, and the rows may hold them:
@@ -78,7 +78,7 @@ class Record(_Base):
                 lines.append(self.final_line(table, engine, names, tr))
         lines += ui.record(batch, public, names, tr)
         upto, deal = rows[-1]["seq"], rows[-1]["deal"]
-        store = self.service.store
+        store = self.store
         if not lines:  # stored with the pass's last write (``_refresh``)
             self.recorded_later[table.id] = upto
             return

@@ -17,11 +17,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.core.config import Config
+    from bot.storage.store import Store
+    from bot.tables.budget import Budgets
 
 log = logging.getLogger(__name__)
 INTERVAL = 1.0
@@ -29,7 +32,7 @@ HEARD = 3.0  # a process not heard from for this long no longer takes a part
 FLOOR = 1  # an idle process may still make a call a second
 
 
-def rest_share(config) -> int:
+def rest_share(config: Config) -> int:
     """This process's part of the bot-wide budget until it has heard from the other processes: its
     shards' share when the bot runs in several (Discord counts the calls of all of them together);
     0 stays "no limit"."""
@@ -55,30 +58,34 @@ def part(budget: int, wanted: float, wants: list[float], holdings: list[float]) 
 
 
 class RestShares:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self, store: Store, config: Config, budgets: Budgets, me: str, is_closed: Callable[[], bool]
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.budgets = budgets
+        self.me = me  # this process, as the others know it
+        self.is_closed = is_closed
         self.task: asyncio.Task | None = None
 
     def start(self) -> None:
-        if self.bot.store.db.shared and self.bot.config.rest_budget and self.task is None:
+        if self.store.db.shared and self.config.rest_budget and self.task is None:
             self.task = asyncio.get_running_loop().create_task(self.run(), name="rest-shares")
 
     async def run(self) -> None:
-        while not self.bot.is_closed():
+        while not self.is_closed():
             try:
                 await self.once()
             except Exception:
                 log.exception("sharing the REST budget failed; keeping the shards' share")
-                self.bot.delivery.budgets.rest_budget = rest_share(self.bot.config)
+                self.budgets.rest_budget = rest_share(self.config)
             await asyncio.sleep(INTERVAL)
 
     async def once(self) -> None:
-        budgets = self.bot.delivery.budgets
-        budget = self.bot.config.rest_budget
-        wanted, used = budgets.wanted(budget)
-        me = self.bot.delivery.courier.me
+        budget = self.config.rest_budget
+        wanted, used = self.budgets.wanted(budget)
         share = partial(part, budget)
-        budgets.rest_budget = await self.bot.store.rest_wants(me, wanted, used, time.time(), HEARD, share)
+        self.budgets.rest_budget = await self.store.rest_wants(self.me, wanted, used, time.time(), HEARD, share)
 
     async def stop(self) -> None:
         if self.task is not None:

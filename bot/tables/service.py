@@ -1,4 +1,6 @@
-"""The table lifecycle, with no Discord in it: lobby seats, start, actions, computer seats, end.
+"""The table lifecycle, with no Discord in it: the table's lock, its engine, moves, computers' moves,
+the clock, and the commit every change goes through. The lobby (``lobby_ops.py``) and seat changes
+in play (``seat_ops.py``) are objects of their own that commit through this one.
 
 Every change goes through a per-table lock and is one transaction: the action, its record lines,
 seat and clock changes and the table's version commit together or not at all. Discord follows the
@@ -15,7 +17,7 @@ import dataclasses
 import json
 import random
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -23,12 +25,10 @@ from typing import Any
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.storage.store import Seat, Store, TableRow
-from bot.tables.lobby_ops import LobbyOps
-from bot.tables.seat_ops import SeatOps
+from bot.storage.store import Store, TableRow
 from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note
 
-__all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService"]
+__all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService", "require_host"]
 
 # Engines of the tables in play stay built: about 10-16 KB each (32 MB at most), while a replay on
 # every move and pass, once more tables are in play than the cache holds, cost 0.8 ms per move.
@@ -42,6 +42,11 @@ def bumped(table: TableRow, fields: dict[str, Any]) -> TableRow:
     return dataclasses.replace(table, version=table.version + 1, dirty=True, **fields)
 
 
+def require_host(table: TableRow, user_id: int) -> None:
+    if user_id != table.host_id:
+        raise UserError("error.host_only")
+
+
 def wall_clock() -> float:
     return datetime.now(UTC).timestamp()
 
@@ -53,7 +58,7 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
 
 
-class TableService(LobbyOps, SeatOps):
+class TableService:
     def __init__(self, store: Store, now: Callable[[], float] = wall_clock) -> None:
         self.store = store
         self.now = now
@@ -157,28 +162,6 @@ class TableService(LobbyOps, SeatOps):
     def forget(self, table_id: int) -> None:
         self.engines.pop(table_id, None)
 
-    # ---- lobby ------------------------------------------------------------------------------
-    async def start(self, table_id: int, user_id: int | None, seed: int, shuffle: bool = True) -> Outcome:
-        """Start the table (``user_id`` None: started because it filled up, or by an event)."""
-        async with self.locked(table_id):
-            table = await self._lobby(table_id)
-            if user_id is not None:
-                self._require_host(table, user_id)
-            cls = REGISTRY[table.game].engine
-            if len(table.seats) < cls.min_players:
-                raise UserError("error.too_few_players", min=cls.min_players)
-            seats = list(table.seats)
-            if shuffle:
-                random.Random(seed).shuffle(seats)
-            seats = [Seat(i, s.user_id, s.name, s.away, s.timeouts, s.level) for i, s in enumerate(seats)]
-            table.seats, table.seed, table.status = seats, seed, "running"
-            engine = cls(len(seats), seed, table.options)
-            async with self.store.transaction():
-                await self.store.set_seats(table_id, seats)
-                await self.store.update_table(table_id, status="running", seed=seed)
-                await self._commit(table, engine, [], set())
-            return await self._committed(table_id, engine)
-
     # ---- play -------------------------------------------------------------------------------
     async def act(
         self,
@@ -215,10 +198,10 @@ class TableService(LobbyOps, SeatOps):
                 if table.seats[seat].timeouts:
                     table.seats[seat].timeouts = 0
                     await self.store.set_seats(table_id, table.seats)
-                fields = await self._commit(table, engine, events, {seat})
+                fields = await self.commit(table, engine, events, {seat})
                 if also is not None:
                     await also(bumped(table, fields), engine, seat)
-            outcome = await self._committed(table_id, engine, bumped(table, fields))
+            outcome = await self.committed(table_id, engine, bumped(table, fields))
             outcome.events = list(events)
             return outcome
 
@@ -253,17 +236,17 @@ class TableService(LobbyOps, SeatOps):
             events = engine.apply(seat, action)
             async with self.store.transaction():
                 await self.store.append_actions(table_id, index, [(seat, action, True)])
-                fields = await self._commit(table, engine, events, {seat})
-            await self._committed(table_id, engine, bumped(table, fields))
+                fields = await self.commit(table, engine, events, {seat})
+            await self.committed(table_id, engine, bumped(table, fields))
             return True
 
-    async def _commit(
+    async def commit(
         self,
         table: TableRow,
         engine: Engine,
         events: list[Event],
         movers: set[int],
-        notes: list[Note] = (),  # type: ignore[assignment]
+        notes: Sequence[Note] = (),
     ) -> dict[str, Any]:
         """Inside the caller's transaction: the record lines, the clock, the end, and a new version.
         Returns the table's fields it changed (see ``bumped``)."""
@@ -288,7 +271,7 @@ class TableService(LobbyOps, SeatOps):
         await self.store.bump(table.id, **fields)
         return fields
 
-    async def _committed(
+    async def committed(
         self, table_id: int, engine: Engine | None = None, table: TableRow | None = None
     ) -> Outcome:
         """After a commit: the cache follows the new version, and a computer to act is woken.
@@ -357,7 +340,7 @@ class TableService(LobbyOps, SeatOps):
                     await self.store.bump(
                         table_id, status="finished", result=json.dumps(result), deadline=None, remind_at=None
                     )
-                await self._committed(table_id, engine)
+                await self.committed(table_id, engine)
                 return True
             seats = list(table.seats)
             engine = engine.clone()
@@ -386,6 +369,6 @@ class TableService(LobbyOps, SeatOps):
                 await self.store.append_actions(table_id, start, moves)
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
-                await self._commit(table, engine, events, {s for s, _, _ in moves}, notes)
-            await self._committed(table_id, engine)
+                await self.commit(table, engine, events, {s for s, _, _ in moves}, notes)
+            await self.committed(table_id, engine)
             return True

@@ -14,11 +14,12 @@ import discord
 
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
-from bot.storage.store import TableRow
-from bot.tables.budget import Later
+from bot.storage.store import Store, TableRow
+from bot.tables.budget import Budgets, Later
+from bot.tables.member_locale import MemberLanguages
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
 OVERWRITES = "overwrites"
@@ -35,8 +36,19 @@ def speech_mode(perms: discord.Permissions) -> str | None:
 
 
 class Speech:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        service: TableService,
+        languages: MemberLanguages,
+        budgets: Budgets,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.service = service
+        self.languages = languages
+        self.budgets = budgets
         self.applied: dict[tuple[int, int], bool] = {}
 
     def allowed(self, table: TableRow, public: dict) -> set[int]:
@@ -49,11 +61,11 @@ class Speech:
         """Bring the channel's send permissions in line with who may speak now."""
         if table.speech != OVERWRITES:
             if table.speech == DELETE and table.status != "running" and table.locked:
-                await self.bot.service.store.update_table(table.id, locked=0)
+                await self.store.update_table(table.id, locked=0)
             return
         if table.status == "lobby":
             return  # the channel keeps its creation overwrites: nobody but the bot writes yet
-        channel = self.bot.get_channel(table.channel_id)
+        channel = self.client.get_channel(table.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
         allowed = self.allowed(table, public or {})
@@ -83,24 +95,23 @@ class Speech:
             everyone.send_messages = None
             reason = Lang(table.language)("speech.audit_over", id=table.id)
             await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
-            await self.bot.service.store.update_table(table.id, locked=0)
+            await self.store.update_table(table.id, locked=0)
         elif not table.locked:
-            await self.bot.service.store.update_table(table.id, locked=1)
+            await self.store.update_table(table.id, locked=1)
 
     async def on_message(self, message: discord.Message) -> None:
         """Fallback enforcement: delete what an out-of-turn member writes, and say why in private."""
         if message.author.bot or message.guild is None:
             return
-        tables = await self.bot.service.store.speech_tables(message.channel.id)
+        tables = await self.store.speech_tables(message.channel.id)
         for table in tables:
-            engine = await self.bot.service.engine(table)
+            engine = await self.service.engine(table)
             seat = table.seat_of(message.author.id)
             if seat is not None and seat in self.allowed(table, engine.public_view()):
                 return
             if table.speech == OVERWRITES and seat is None:
                 return  # spectators are held by the channel's own permissions
-            tr = await self.bot.languages.lang(message.author.id, table.language)  # a DM: theirs
-            delivery = self.bot.delivery
+            tr = await self.languages.lang(message.author.id, table.language)  # a DM: theirs
             try:
                 await message.delete()
             except discord.HTTPException as exc:
@@ -108,7 +119,7 @@ class Speech:
                 return
             key = "speech.not_seated" if seat is None else "speech.not_your_turn"
             try:  # the why is skipped when the bot is busy: a flood of messages must not crowd out hands
-                async with delivery.spending(None):
+                async with self.budgets.spending(None):
                     await message.author.send(tr(key, channel=message.channel.mention))
             except (Later, discord.HTTPException):
                 pass

@@ -3,7 +3,7 @@ by the others: a computer that was about to move, Discord messages that lag behi
 state, a finished table not yet rated, and deadlines set by other processes, which this process's
 timer does not know of.
 
-At start-up each process recovers what is stored (``TabletopBot._recover``); this repeats the
+At start-up each process recovers what is stored (``bot.wiring.Services.recover``); this repeats the
 check while it runs, and drops the counts of channels gone quiet. With SQLite one process owns
 the database, and this does not run.
 """
@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
 INTERVAL = 15.0
@@ -25,16 +26,27 @@ STALE = 20.0  # a table untouched this long while work on it is pending was left
 
 
 class Sweep:
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        store: Store,
+        computers: Callable[[int], None],
+        delivery: Callable[[int], None],
+        rearm: Callable[[], Awaitable[None]],
+        is_closed: Callable[[], bool],
+    ) -> None:
+        self.store = store
+        self.computers = computers  # wakes a table's computer
+        self.delivery = delivery  # brings a table's messages up to date
+        self.rearm = rearm  # re-reads the next due time, which another process may have set
+        self.is_closed = is_closed
         self.task: asyncio.Task | None = None
 
     def start(self) -> None:
-        if self.bot.store.db.shared and self.task is None:
+        if self.store.db.shared and self.task is None:
             self.task = asyncio.get_running_loop().create_task(self.run(), name="sweep")
 
     async def run(self) -> None:
-        while not self.bot.is_closed():
+        while not self.is_closed():
             await asyncio.sleep(INTERVAL)
             try:
                 await self.once()
@@ -43,13 +55,13 @@ class Sweep:
 
     async def once(self) -> None:
         before = (datetime.now(UTC) - timedelta(seconds=STALE)).isoformat(timespec="seconds")
-        computers, lagging = await self.bot.store.stalled(before)
+        computers, lagging = await self.store.stalled(before)
         for table_id in computers:
-            self.bot.computers.worker.request(table_id)
+            self.computers(table_id)
         for table_id in lagging:
-            self.bot.delivery.request(table_id)
-        await self.bot.scheduler.rearm()
-        await self.bot.store.prune_channel_calls(time.time() - 60)  # channels gone quiet (``budget``)
+            self.delivery(table_id)
+        await self.rearm()
+        await self.store.prune_channel_calls(time.time() - 60)  # channels gone quiet (``budget``)
 
     async def stop(self) -> None:
         if self.task is not None:

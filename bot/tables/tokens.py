@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
@@ -41,12 +42,10 @@ class Token:
 
 
 class Tokens:
-    def __init__(self, client: Any) -> None:
-        self.client = client  # the bot: its store, and its application id and HTTP session for the webhook
-
-    @property
-    def store(self) -> Store:
-        return self.client.service.store
+    def __init__(self, store: Store, client: discord.Client, session: aiohttp.ClientSession) -> None:
+        self.store = store
+        self.client = client  # its application id and proxy settings
+        self.session = session  # the interaction webhook's calls are not the bot's: a session of our own
 
     @staticmethod
     def of(interaction: discord.Interaction) -> Token | None:
@@ -91,7 +90,7 @@ class Tokens:
         try:
             with handle_message_parameters(**fields) as params:
                 await async_context.get().edit_original_interaction_response(
-                    self.client.application_id, token.token, session=http._HTTPClient__session,
+                    self.client.application_id, token.token, session=self.session,
                     proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
                     multipart=params.multipart, files=params.files,
                 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
@@ -12,13 +11,15 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang, language_of
+from bot.core.interaction import Interaction
 from bot.core.translator import command, game_options
 from bot.tables import render
 from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
 
 UI = ArseneUI()
 
@@ -28,8 +29,9 @@ class Arsene(
     group_name=locale_str("arsene", key="arsene.cmd.name"),
     group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, desk: Desk, opening: Opening) -> None:
+        self.desk = desk
+        self.opening = opening
 
     @command(
         "arsene.cmd.new",
@@ -39,40 +41,41 @@ class Arsene(
     @game_options(ArseneEngine)
     async def new(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         players: app_commands.Range[int, 3, 4] = 4,
         rated: bool = False,
         **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "arsene", players, options, rated=rated)
+        await self.opening.open_table(interaction, "arsene", players, options, rated=rated)
 
     @command("arsene.cmd.rules", "How to play Arsène")
-    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        await self.bot.desk.send_rules(interaction, "arsene")
+    async def rules(self, interaction: Interaction) -> None:
+        await self.desk.send_rules(interaction, "arsene")
 
     @command("arsene.cmd.play", "Make your move at the Arsène table here", move="Your move (type to search)")
-    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
-        await self.bot.desk.play_command(interaction, "arsene", move)
+    async def play(self, interaction: Interaction, move: str) -> None:
+        await self.desk.play_command(interaction, "arsene", move)
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
+    async def play_autocomplete(self, interaction: Interaction, current: str):
         tr = Lang(language_of(interaction.locale))
         names = await self._names(interaction)
-        found = await self.bot.desk.autocomplete_actions(
+        found = await self.desk.autocomplete_actions(
             interaction, "arsene", lambda action: UI.action_label(action, names, tr)
         )
         wanted = current.lower()
         return [app_commands.Choice(name=n[:100], value=a) for n, a in found if wanted in n.lower()][:25]
 
-    async def _names(self, interaction: discord.Interaction[TabletopBot]) -> list[str]:
+    async def _names(self, interaction: Interaction) -> list[str]:
         """Seat names of the member's table here, for "Push to <name>" labels."""
         try:
-            table, _engine, _seat = await self.bot.desk.seat_here(interaction, "arsene")
+            table, _engine, _seat = await self.desk.seat_here(interaction, "arsene")
         except UserError:
             return []
         return render.seat_names(table, Lang(language_of(interaction.locale)))
 
 
-async def setup(bot: TabletopBot) -> None:
+def cog(desk: Desk, opening: Opening) -> commands.Cog:
+    """The game's commands, and its table views registered with the platform."""
     register(UI)
-    await bot.add_cog(Arsene(bot))
+    return Arsene(desk, opening)

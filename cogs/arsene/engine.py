@@ -67,6 +67,7 @@ class ArseneEngine(ArseneSearch, ArseneViews, Engine):
     min_players = 3
     max_players = 4
     declared_options = (Option(OPT_ADVANCED, bool, False, "arsene.cmd.new.advanced"),)
+    secret_kinds = frozenset({"dummy"})  # the card a seat gives the dummy's first trick, face down
 
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:

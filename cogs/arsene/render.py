@@ -196,8 +196,9 @@ class ArseneUI(GameUI):
         hand = obs["hand"]
         phase = obs["phase"]
         if obs["result"] is not None:
+            winners = obs["result"]["winners"]
             lines.append(
-                tr("arsene.prompt.game_over", players=tr.join(names[s] for s in obs["result"]["winners"]))
+                tr("arsene.prompt.game_over", players=tr.join(names[s] for s in winners), count=len(winners))
             )
             return Prompt("\n".join(lines), self._hand_buttons(hand, set(), obs))
         if not legal:

@@ -64,8 +64,9 @@ class ArseneSearch:
     def determinize(self: ArseneEngine, seat: int, rng: random.Random) -> ArseneEngine:
         """Deal what ``seat`` has not seen, keeping every pile's size and what the table knows:
         the suits a seat failed to follow this deal, and that a seat who showed a card (no trumps)
-        held no diamond 2–10 from then on. Later deals come from a fresh generator."""
-        state = self._copy(random.Random(rng.getrandbits(64)))
+        held no diamond 2–10 from then on. Later deals come from a seed of the copy's own, and its
+        log hides the cards other seats gave the dummy (``secret_kinds``)."""
+        state = self.blind(self._copy(self.rng), seat, rng)  # the real generator is replaced there
         others = [s for s in range(self.num_players) if s != seat]
         givers = [s for s in others if s in self.dummy_cards]
         pool = sorted(

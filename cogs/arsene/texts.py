@@ -46,13 +46,6 @@ def shop_text(tricks: int, tr: Lang) -> str:
     return tr("arsene.board.to_shop", shop=shop) if shop else tr("arsene.board.no_shop")
 
 
-def listing(items: list[str], tr: Lang) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (in Japanese ``a、b、c``)."""
-    if len(items) < 2:
-        return "".join(items)
-    return tr("arsene.summary.list_sep").join(items[:-1]) + tr("arsene.summary.list_and") + items[-1]
-
-
 def clash_partners(summary: dict[str, Any], row: dict[str, Any], names: list[str], tr: Lang) -> str:
     """Everyone a clashing player shared the shop (or, in contest mode, the 0 tricks) with."""
     others = [
@@ -62,5 +55,5 @@ def clash_partners(summary: dict[str, Any], row: dict[str, Any], names: list[str
     ]
     if row["with_dummy"]:
         others.append(tr("arsene.dummy"))
-    return listing(others, tr)
+    return tr.join(others)
 

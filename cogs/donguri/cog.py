@@ -4,18 +4,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.games import register
+from bot.core.interaction import Interaction
 from bot.core.translator import command, game_options
 from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
 
 
 class Donguri(
@@ -23,8 +24,9 @@ class Donguri(
     group_name=locale_str("donguri", key="donguri.cmd.name"),
     group_description=locale_str("Donguri to Yamaneko (3–5 players)", key="donguri.cmd.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, desk: Desk, opening: Opening) -> None:
+        self.desk = desk
+        self.opening = opening
 
     @command(
         "donguri.cmd.new",
@@ -34,18 +36,19 @@ class Donguri(
     @game_options(DonguriEngine)
     async def new(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         players: app_commands.Range[int, 3, 5] = 4,
         rated: bool = False,
         **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, "donguri", players, options, rated=rated)
+        await self.opening.open_table(interaction, "donguri", players, options, rated=rated)
 
     @command("donguri.cmd.rules", "How to play Donguri to Yamaneko")
-    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        await self.bot.desk.send_rules(interaction, "donguri")
+    async def rules(self, interaction: Interaction) -> None:
+        await self.desk.send_rules(interaction, "donguri")
 
 
-async def setup(bot: TabletopBot) -> None:
+def cog(desk: Desk, opening: Opening) -> commands.Cog:
+    """The game's commands, and its table views registered with the platform."""
     register(DonguriUI())
-    await bot.add_cog(Donguri(bot))
+    return Donguri(desk, opening)

@@ -155,9 +155,9 @@ class DonguriEngine(Engine):
 
     def determinize(self, seat: int, rng: random.Random) -> DonguriEngine:
         """Other hands redealt from the cards ``seat`` has not seen (every card played this deal was
-        seen), keeping their sizes and the suits they showed they lack; later deals resampled."""
-        other = self._copy()
-        other.rng = random.Random(rng.getrandbits(64))
+        seen), keeping their sizes and the suits they showed they lack; later deals come from a seed
+        of the copy's own (every move is public, so the log stays whole)."""
+        other = self.blind(self._copy(), seat, rng)
         seen = set(self.hands[seat]).union(*self.taken, (c for _, c in self.trick))
         unseen = [c for c in self.deck if c not in seen]
         others = [s for s in range(self.num_players) if s != seat]

@@ -63,9 +63,10 @@ class DonguriUI(GameUI):
         if last:
             text = played(last["plays"], names, n, last["excluded"])
             verdict = tr(f"donguri.majority.{last['majority']}")
-            view.fields.append(
-                (tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}")
-            )
+            lines = [text, f"→ **{names[last['winner']]}** · {verdict}"]
+            if last["excluded"]:  # at four players the card played second is struck through: say why
+                lines.append(tr("donguri.excluded"))
+            view.fields.append((tr("donguri.last_trick"), "\n".join(lines)))
         footer = [tr("donguri.footer.goal")] if over else [tr("donguri.footer.marks"), tr("donguri.footer.goal")]
         if public["removed_suit"]:
             footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang
+from bot.core.interaction import Interaction
 from bot.core.translator import command, game_options
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
@@ -34,7 +35,8 @@ from cogs.final_quest.engine import (
 from cogs.final_quest.render import FinalQuestUI
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
 
 G = "final_quest"
 FACE = {"a": 1, "j": 11, "q": 12, "k": 13}
@@ -86,27 +88,24 @@ class FinalQuest(
     group_name=locale_str("finalquest", key="final_quest.cmd.name"),
     group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
-
-    @property
-    def desk(self):
-        return self.bot.desk
+    def __init__(self, desk: Desk, opening: Opening) -> None:
+        self.desk = desk
+        self.opening = opening
 
     # ---- the table ---------------------------------------------------------------------------
     @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
     @game_options(FinalQuestEngine)
     async def new(
-        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
+        self, interaction: Interaction, rated: bool = False, **options: Any
     ) -> None:
-        await self.desk.open_table(interaction, G, 4, options, rated=rated)
+        await self.opening.open_table(interaction, G, 4, options, rated=rated)
 
     @command("final_quest.cmd.rules", "How to play Final Quest")
-    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         await self.desk.send_rules(interaction, G)
 
     # ---- main actions --------------------------------------------------------------------------
-    async def target_seat(self, interaction: discord.Interaction[TabletopBot], player: discord.abc.User):
+    async def target_seat(self, interaction: Interaction, player: discord.abc.User):
         """(table, seat of ``player``) at the member's table in this channel."""
         table, _engine, _seat = await self.desk.seat_here(interaction, G)
         target = table.seat_of(player.id)
@@ -122,7 +121,7 @@ class FinalQuest(
     )
     async def ask(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         player: discord.Member,
         question: app_commands.Range[str, 1, QUESTION_MAX],
     ) -> None:
@@ -149,7 +148,7 @@ class FinalQuest(
     )
     async def check(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         player: discord.Member,
         question: str,
         number: int | None = None,
@@ -164,7 +163,7 @@ class FinalQuest(
 
     @check.autocomplete("question")
     async def question_choices(
-        self, interaction: discord.Interaction[TabletopBot], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         tr = member_lang(interaction)
         typed = current.strip().lower()
@@ -181,7 +180,7 @@ class FinalQuest(
         player="The player whose hand you name",
         cards="Three different cards, like 3 7 12",
     )
-    async def quest(self, interaction: discord.Interaction[TabletopBot], player: discord.Member, cards: str) -> None:
+    async def quest(self, interaction: Interaction, player: discord.Member, cards: str) -> None:
         async def work():
             _table, target = await self.target_seat(interaction, player)
             await self.desk.play_command(interaction, G, fq_action(target, parse_cards(cards)))
@@ -190,7 +189,7 @@ class FinalQuest(
 
     @quest.autocomplete("cards")
     async def card_choices(
-        self, interaction: discord.Interaction[TabletopBot], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         """Complete what is typed: a valid trio as is, or the typed cards plus one more number."""
         tokens = [t for t in re.split(r"[\s,;/.]+", current.strip()) if t][:HAND_SIZE]
@@ -215,7 +214,7 @@ class FinalQuest(
         "Swap one of your cards with the centre card (your turn)",
         card="The card you give to the centre",
     )
-    async def swap(self, interaction: discord.Interaction[TabletopBot], card: app_commands.Range[int, 1, 13]) -> None:
+    async def swap(self, interaction: Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"swap:{card}")
 
     @command(
@@ -223,13 +222,13 @@ class FinalQuest(
         "Show one of your cards to everyone (your turn)",
         card="The card you show",
     )
-    async def show(self, interaction: discord.Interaction[TabletopBot], card: app_commands.Range[int, 1, 13]) -> None:
+    async def show(self, interaction: Interaction, card: app_commands.Range[int, 1, 13]) -> None:
         await self.desk.play_command(interaction, G, f"show:{card}")
 
     @swap.autocomplete("card")
     @show.autocomplete("card")
     async def hand_choices(
-        self, interaction: discord.Interaction[TabletopBot], current: int
+        self, interaction: Interaction, current: int
     ) -> list[app_commands.Choice[int]]:
         verb = interaction.command.name if interaction.command else ""
         pairs = await self.desk.autocomplete_actions(interaction, G, lambda a: a.split(":")[-1])
@@ -240,10 +239,11 @@ class FinalQuest(
         ]
 
     @command("final_quest.cmd.end", "End your turn (after your action)")
-    async def end(self, interaction: discord.Interaction[TabletopBot]) -> None:
+    async def end(self, interaction: Interaction) -> None:
         await self.desk.play_command(interaction, G, "end")
 
 
-async def setup(bot: TabletopBot) -> None:
+def cog(desk: Desk, opening: Opening) -> commands.Cog:
+    """The game's commands, and its table views registered with the platform."""
     register(FinalQuestUI())
-    await bot.add_cog(FinalQuest(bot))
+    return FinalQuest(desk, opening)

@@ -51,10 +51,9 @@ class FinalQuestUI(GameUI):
         out = super().format_params(params, names)
         if isinstance(params.get("card"), str):
             out["card"] = num(params["card"])
-        if isinstance(params.get("cards"), list):
-            out["cards"] = nums(params["cards"])
-        if isinstance(params.get("options"), list):
-            out["options"] = nums(params["options"])
+        for key in ("cards", "options"):  # no language here: numbers apart, as cards are elsewhere
+            if isinstance(params.get(key), list):
+                out[key] = " ".join(str(c) if isinstance(c, int) else num(c) for c in params[key])
         return out
 
     def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[Row]:
@@ -120,10 +119,10 @@ class FinalQuestUI(GameUI):
             (tr(f"{G}.facts", turn=public["facts_from_turn"]), "\n".join(facts) or tr(f"{G}.nothing_known"))
         )
         if public["shown_ever"]:
-            view.fields.append((tr(f"{G}.view.shown_ever"), nums(public["shown_ever"])))
+            view.fields.append((tr(f"{G}.view.shown_ever"), nums(public["shown_ever"], tr)))
         if over and public.get("final_hands"):
             hands = [
-                tr(f"{G}.view.final_hand", mark=TEAM_MARK[TEAMS[s]], player=names[s], cards=nums(h))
+                tr(f"{G}.view.final_hand", mark=TEAM_MARK[TEAMS[s]], player=names[s], cards=nums(h, tr))
                 for s, h in enumerate(public["final_hands"])
             ]
             hands.append(tr(f"{G}.view.final_centre", card=num(public["final_centre"])))
@@ -144,7 +143,7 @@ class FinalQuestUI(GameUI):
                         f"{G}.view.winning_quest",
                         player=names[public["turn_seat"]],
                         target=names[hit["target"]],
-                        cards=nums(hit["named"]),
+                        cards=nums(hit["named"], tr),
                     )
                 )
             return lines
@@ -172,13 +171,14 @@ class FinalQuestUI(GameUI):
             return tr(f"{G}.main_action.swap")
         target = names[action["target"]]
         if kind == "final_quest":
-            text = tr(f"{G}.main_action.final_quest", target=target, cards=nums(action["named"]))
+            text = tr(f"{G}.main_action.final_quest", target=target, cards=nums(action["named"], tr))
         elif kind == "ask":
             text = tr(f"{G}.main_action.ask", target=target)
         else:
             text = tr(f"{G}.main_action.question", target=target, question=question_text(action, tr))
         if "answer" in action:
-            text += " " + tr(f"{G}.main_action.answered", answer=answer_word(action["answer"], tr))
+            answer = tr(f"{G}.main_action.answered", answer=answer_word(action["answer"], tr))
+            text = tr(f"{G}.main_action.with_answer", action=text, answer=answer)
         return text
 
     @staticmethod
@@ -191,7 +191,7 @@ class FinalQuestUI(GameUI):
         shown = public["public_cards"][seat]
         parts = [tr(f"{G}.view.cards", count=public["hand_counts"][seat])]
         if shown:
-            parts.append(tr(f"{G}.view.known", cards=nums(shown)))
+            parts.append(tr(f"{G}.view.known", cards=nums(shown, tr)))
         if public["swaps"][seat]:
             parts.append(tr(f"{G}.swaps", count=public["swaps"][seat]))
         return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=names[seat], info=" · ".join(parts))
@@ -261,7 +261,7 @@ class FinalQuestUI(GameUI):
         pending = obs["pending"]
         asker = names[pending["asker"]]
         key = "rebut_asker" if obs["rebuttal_mode"] == REBUTTAL_ASKER else "rebut_public"
-        return tr(f"{G}.prompt.{key}", player=asker, cards=nums(pending["named"]))
+        return tr(f"{G}.prompt.{key}", player=asker, cards=nums(pending["named"], tr))
 
     @staticmethod
     def turn_lines(engine: Engine, seat: int, obs: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
@@ -317,9 +317,11 @@ class FinalQuestUI(GameUI):
             if "card" in data:
                 params["card"] = num(data["card"])
             if "cards" in data:
-                params["cards"] = nums(data["cards"])
+                params["cards"] = nums(data["cards"], tr)
             if "answer" in data:
                 params["answer"] = answer_word(data["answer"], tr)
+            if "k" in data:
+                params["count"] = data["k"]  # "at least 1 card", "at least 2 cards"
             text = tr(f"{G}.event.{event.code}", **params)
             lines.append(f"**{text}**" if event.code in ("final_quest_correct", "round_cap_draw") else text)
         return lines

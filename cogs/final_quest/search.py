@@ -92,6 +92,20 @@ class FinalQuestSearch:
             self._apply(seat, action)
         self.history.append((seat, action))
 
+    def seen_history(self: FinalQuestEngine, seat: int) -> list[tuple[int, str]]:
+        """The log as ``seat`` saw it: another seat's swap keeps only its kind (the card went to the
+        centre face down), and so does a rebuttal shown to the asker alone, unless ``seat`` asked."""
+        private = self.rebuttal_mode == "asker"  # REBUTTAL_ASKER: ``engine`` imports this module
+        seen: list[tuple[int, str]] = []
+        asker = None
+        for s, action in self.history:
+            kind = action.partition(":")[0]
+            if kind == "fq":
+                asker = s
+            secret = kind == "swap" or (kind == "rebut" and private and seat != asker)
+            seen.append((s, kind + ":?") if secret and s != seat else (s, action))
+        return seen
+
     def determinize(self: FinalQuestEngine, seat: int, rng: random.Random) -> FinalQuestEngine:
         """A state ``seat`` cannot tell from this one: hands, centre and the hidden past drawn from
         every deal consistent with the answers, rebuttals, swaps and shows it has seen."""
@@ -106,7 +120,7 @@ class FinalQuestSearch:
             took = bit(int(own["took"][1:])) if own else None
             path.append(earlier(worlds, path[-1], fact["seat"], took, rng))
         path.reverse()  # path[i]: the world during stretch i
-        state = self._copy(random.Random(rng.getrandbits(64)))
+        state = self.blind(self._copy(self.rng), seat, rng)  # the real generator is replaced there
         state.hands = [numbers_of(path[-1][s]) for s in range(4)]
         state.centre = numbers_of(path[-1][4])[0]
         _redraw_secrets(self, state, seat, path, rng)
@@ -118,7 +132,7 @@ def _redraw_secrets(
 ) -> None:
     """Rewrite what other seats saw in secret (their swaps, asker-only rebuttals without ``seat``)
     to match the drawn past, in the private records, ``seen`` and ``rebuttals_seen`` (the action
-    log stays the real one, as the engine contract wants; nothing in play reads it)."""
+    log is the one ``seat`` saw, ``seen_history``; nothing in play reads it)."""
     others = [s for s in range(4) if s != seat]
     for s in others:
         state.private[s] = []

@@ -19,8 +19,9 @@ def num(card: str) -> str:
     return str(rank_of(card))
 
 
-def nums(cards: list[str] | list[int]) -> str:
-    return ", ".join(str(c) if isinstance(c, int) else num(c) for c in cards)
+def nums(cards: list[str] | list[int], tr: Lang) -> str:
+    """Cards as numbers in a list, as the language writes one: "1, 5, 9" / 「1、5、9」."""
+    return tr.join((str(c) if isinstance(c, int) else num(c) for c in cards), conjunction=False)
 
 
 def answer_word(answer: str, tr: Lang) -> str:
@@ -31,7 +32,7 @@ def question_text(data: dict[str, Any], tr: Lang) -> str:
     """The words of a question fact or main action (``free`` = the table talk question)."""
     question = data.get("question", "free")
     params = {name: data.get(name) for name, _values in QUESTIONS.get(question, ())}
-    return tr(f"{G}.question.{question}", **params)
+    return tr(f"{G}.question.{question}", **params, count=params.get("k"))
 
 
 def team_of_seats(seats: list[int] | tuple[int, ...], names: list[str], tr: Lang) -> str:
@@ -69,13 +70,13 @@ def fact_line(fact: dict[str, Any], names: list[str], tr: Lang, viewer: int | No
             turn=fact["turn"],
             player=player,
             target=target,
-            cards=nums(fact["named"]),
+            cards=nums(fact["named"], tr),
         )
         response = fact["response"]
         if response == "correct":
             tail = tr(f"{G}.fact.correct", target=target)
         elif response == "reveal":
-            tail = tr(f"{G}.fact.reveal", target=target, cards=nums(fact["cards"]))
+            tail = tr(f"{G}.fact.reveal", target=target, cards=nums(fact["cards"], tr))
         elif fact.get("card"):
             tail = tr(f"{G}.fact.rebuttal", target=target, card=num(fact["card"]))
         else:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.games import register
+from bot.core.interaction import Interaction
 from bot.core.translator import command, game_options
 from bot.tables.member_locale import member_lang
 from bot.tables.render import seat_names
@@ -23,7 +23,8 @@ from cogs.othello_torite.render import OthelloToriteUI, action_of, record_lines,
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
 
 GAME = "othello_torite"
 
@@ -38,19 +39,20 @@ class OthelloTorite(
     group_name=locale_str("othello", key="othello_torite.cmd.name"),
     group_description=locale_str("Othello de Torite (2 players)", key="othello_torite.cmd.description"),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, desk: Desk, opening: Opening) -> None:
+        self.desk = desk
+        self.opening = opening
 
     @command("othello_torite.cmd.new", "Open an Othello de Torite table in this channel")
     @game_options(OthelloToriteEngine)
     async def new(
-        self, interaction: discord.Interaction[TabletopBot], rated: bool = False, **options: Any
+        self, interaction: Interaction, rated: bool = False, **options: Any
     ) -> None:
-        await self.bot.desk.open_table(interaction, GAME, 2, options, rated=rated)
+        await self.opening.open_table(interaction, GAME, 2, options, rated=rated)
 
     @command("othello_torite.cmd.rules", "How to play Othello de Torite")
-    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        await self.bot.desk.send_rules(interaction, GAME)
+    async def rules(self, interaction: Interaction) -> None:
+        await self.desk.send_rules(interaction, GAME)
 
     @command(
         "othello_torite.cmd.play",
@@ -59,22 +61,22 @@ class OthelloTorite(
         square="The square, like d3 (suggestions are legal)",
     )
     @app_commands.choices(suit=SUIT_CHOICES)
-    async def play(self, interaction: discord.Interaction[TabletopBot], suit: str, square: str) -> None:
+    async def play(self, interaction: Interaction, suit: str, square: str) -> None:
         square = square.strip().lower()
         if square not in SQUARE_INDEX:
             tr = member_lang(interaction)
-            await self.bot.desk.reply(interaction, tr(f"{GAME}.error.bad_square", square=square[:10]))
+            await self.desk.reply(interaction, tr(f"{GAME}.error.bad_square", square=square[:10]))
             return
-        await self.bot.desk.play_command(interaction, GAME, action_of(suit, square))
+        await self.desk.play_command(interaction, GAME, action_of(suit, square))
 
     @play.autocomplete("square")
     async def square_choices(
-        self, interaction: discord.Interaction[TabletopBot], current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         tr = member_lang(interaction)
         suit = getattr(interaction.namespace, "suit", None)
         letter = suit[0] if suit in ("red", "blue") else None
-        pairs = await self.bot.desk.autocomplete_actions(interaction, GAME, lambda a: square_label(a, tr))
+        pairs = await self.desk.autocomplete_actions(interaction, GAME, lambda a: square_label(a, tr))
         typed = current.strip().lower()
         choices = []
         for label, action in pairs:
@@ -84,23 +86,24 @@ class OthelloTorite(
         return choices[:25]
 
     @command("othello_torite.cmd.record", "Show the game record of the Othello de Torite table here")
-    async def record(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        await self.bot.desk.guarded(interaction, None, self._record(interaction))
+    async def record(self, interaction: Interaction) -> None:
+        await self.desk.guarded(interaction, None, self._record(interaction))
 
-    async def _record(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        tables = await self.bot.service.store.running_tables_at(GAME, interaction.channel_id or 0)
+    async def _record(self, interaction: Interaction) -> None:
+        tables = await self.desk.service.store.running_tables_at(GAME, interaction.channel_id or 0)
         if not tables:
             raise UserError(f"{GAME}.record.none")
         mine = [t for t in tables if t.seat_of(interaction.user.id) is not None]
         table = (mine or tables)[-1]
-        engine = await self.bot.service.engine(table)
+        engine = await self.desk.service.engine(table)
         tr = member_lang(interaction)
         names = seat_names(table, tr)
         text = record_lines(engine.record_text()) or tr(f"{GAME}.record.empty")
         reply = tr(f"{GAME}.record.reply", id=table.id, black=names[0], white=names[1], record=text)
-        await self.bot.desk.reply(interaction, reply)
+        await self.desk.reply(interaction, reply)
 
 
-async def setup(bot: TabletopBot) -> None:
+def cog(desk: Desk, opening: Opening) -> commands.Cog:
+    """The game's commands, and its table views registered with the platform."""
     register(OthelloToriteUI())
-    await bot.add_cog(OthelloTorite(bot))
+    return OthelloTorite(desk, opening)

@@ -100,10 +100,9 @@ class OthelloToriteEngine(OthelloToriteViews, Engine):
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> OthelloToriteEngine:
-        """Perfect information: the position itself (the generator, never used in play, replaced)."""
-        other = self.clone()
-        other.rng = rng
-        return other
+        """Perfect information: the position itself (the seed and generator, never used in play,
+        replaced like every game's)."""
+        return self.blind(self.clone(), seat, rng)
 
     # ---- move generation --------------------------------------------------------------------
     def placements(self, seat: int, suit: int) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
@@ -17,13 +16,15 @@ from discord.ext import commands
 from bot.core import cards
 from bot.core.games import register
 from bot.core.i18n import LANGUAGES, t
+from bot.core.interaction import Interaction
 from bot.core.translator import command, game_options
 from bot.tables.member_locale import member_lang
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.render import SUIT, SaizenUI
 
 if TYPE_CHECKING:
-    from bot.app import TabletopBot
+    from bot.tables.desk import Desk
+    from bot.tables.opening import Opening
 
 GAME = "saizen"
 
@@ -61,8 +62,9 @@ class Saizen(
         "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
     ),
 ):
-    def __init__(self, bot: TabletopBot) -> None:
-        self.bot = bot
+    def __init__(self, desk: Desk, opening: Opening) -> None:
+        self.desk = desk
+        self.opening = opening
 
     @command(
         "saizen.cmd.new",
@@ -72,27 +74,27 @@ class Saizen(
     @game_options(SaizenEngine)
     async def new(
         self,
-        interaction: discord.Interaction[TabletopBot],
+        interaction: Interaction,
         players: app_commands.Range[int, 2, 6] = 4,
         rated: bool = False,
         **options: Any,
     ) -> None:
-        await self.bot.desk.open_table(interaction, GAME, players, options, rated=rated)
+        await self.opening.open_table(interaction, GAME, players, options, rated=rated)
 
     @command("saizen.cmd.rules", "How to play Saizen")
-    async def rules(self, interaction: discord.Interaction[TabletopBot]) -> None:
-        await self.bot.desk.send_rules(interaction, GAME)
+    async def rules(self, interaction: Interaction) -> None:
+        await self.desk.send_rules(interaction, GAME)
 
     @command(
         "saizen.cmd.play",
         "Play a card or make your chip move at your Saizen table here",
         move="A card (e.g. ♠Q), a chip move or Pass",
     )
-    async def play(self, interaction: discord.Interaction[TabletopBot], move: str) -> None:
-        await self.bot.desk.play_command(interaction, GAME, typed_action(move))
+    async def play(self, interaction: Interaction, move: str) -> None:
+        await self.desk.play_command(interaction, GAME, typed_action(move))
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: discord.Interaction[TabletopBot], current: str):
+    async def play_autocomplete(self, interaction: Interaction, current: str):
         tr = member_lang(interaction)
 
         def label(action: str) -> str:
@@ -105,7 +107,7 @@ class Saizen(
                 return tr("saizen.prompt.joker_as", suit=SUIT[parts[2]])
             return cards.label(parts[1])
 
-        found = await self.bot.desk.autocomplete_actions(interaction, GAME, label)
+        found = await self.desk.autocomplete_actions(interaction, GAME, label)
         wanted = current.strip().lower()
         return [
             app_commands.Choice(name=name, value=action)
@@ -114,6 +116,7 @@ class Saizen(
         ][:25]
 
 
-async def setup(bot: TabletopBot) -> None:
+def cog(desk: Desk, opening: Opening) -> commands.Cog:
+    """The game's commands, and its table views registered with the platform."""
     register(SaizenUI())
-    await bot.add_cog(Saizen(bot))
+    return Saizen(desk, opening)

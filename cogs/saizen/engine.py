@@ -323,9 +323,9 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
     def determinize(self, seat: int, rng: random.Random) -> SaizenEngine:
         """Hands ``seat`` has not held are redealt from the cards it has not seen, keeping their
         sizes, the cards seen played from them and the suits they showed they lack. Nothing random
-        happens after the deal, so the generator is simply the caller's."""
-        other = self._copy()
-        other.rng = rng
+        happens after the deal; the copy still gets a seed of its own (every move is public, so the
+        log stays whole)."""
+        other = self.blind(self._copy(), seat, rng)
         for holder, hand in redeal(self, seat, rng).items():
             other.hands[holder] = sort_cards(hand)
         return other

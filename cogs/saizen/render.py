@@ -114,7 +114,8 @@ class SaizenUI(GameUI):
             return super().option_label(option, value, tr)
         second = parse_layout(value)
         layout = " · ".join(
-            f"{SUIT[s]} " + ", ".join(side_tag(tr, SIDES[sw][1]) for sw in SWITCHES if (s, sw) in second)
+            f"{SUIT[s]} "
+            + tr.join((side_tag(tr, SIDES[sw][1]) for sw in SWITCHES if (s, sw) in second), conjunction=False)
             for s in SUITS
             if any((s, sw) in second for sw in SWITCHES)
         )
@@ -281,7 +282,9 @@ class SaizenUI(GameUI):
         records = trick_records(events, public)
         for index, event in enumerate(events):
             code, data = event.code, event.data
-            if code != "hand_passed" and passes:
+            if code == "game_ended":
+                passes = []  # the sets pass after the last round too, but nothing follows: say nothing
+            elif code != "hand_passed" and passes:
                 lines.append(tr("saizen.event.hands_passed", passes=" · ".join(passes)))
                 passes = []
             if code in TRICK_ENDS:

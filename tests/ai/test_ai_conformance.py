@@ -1,8 +1,8 @@
 """The search hooks of every engine (``clone``, ``determinize``, ``apply_fast``) and fair play.
 
-A determinization must look exactly like the real game to the seat it is made for, must depend on
-nothing that seat cannot see, and a computer player must choose the same move in two games that the
-seat cannot tell apart. Engines that do not implement ``determinize`` yet are skipped.
+A determinization must look exactly like the real game to the seat it is made for and must depend on
+nothing that seat cannot see (``test_ai_no_peeking`` checks it against games built without it, and
+that no computer player peeks). Engines that do not implement ``determinize`` yet are skipped.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def test_a_determinization_looks_the_same_to_its_seat(cls, n, opts):
             assert other.legal_actions(seat) == engine.legal_actions(seat)
             assert other.to_act() == engine.to_act()
             assert other.public_view() == engine.public_view()
-            assert other.history == engine.history
+            assert other.history == engine.seen_history(seat)  # the past as the seat saw it
+            assert other.seed != engine.seed
         assert snapshot(engine) == before, "determinize changed the real game"
 
 
@@ -93,6 +94,7 @@ def test_determinize_reads_nothing_hidden_from_the_seat(cls, n, opts):
             a = engine.determinize(seat, random.Random(draw))
             b = twin.determinize(seat, random.Random(draw))
             assert snapshot(a) == snapshot(b)
+            assert (a.seed, a.history, a.rng.getstate()) == (b.seed, b.history, b.rng.getstate())
 
 
 @pytest.mark.parametrize("cls,n,opts", CASES)
@@ -132,24 +134,6 @@ def test_apply_fast_reaches_the_same_game_as_apply(cls, n, opts):
             assert fast.public_view() == checked.public_view()
         assert snapshot(fast) == snapshot(checked)
         assert fast.history == checked.history
-
-
-@pytest.mark.parametrize("level", ai.LEVELS)
-@pytest.mark.parametrize("cls", engine_classes(), ids=lambda c: c.game_id)
-def test_a_computer_chooses_the_same_in_games_its_seat_cannot_tell_apart(cls, level):
-    """Same seed, different hidden cards: same move, whatever the machine's load (no clock is read)."""
-    needs_search(cls)
-    n, opts = max(cls.sample_configs(), key=lambda config: config[0])  # most hidden cards
-    differ = 0
-    for k, engine in enumerate(random_positions(cls, n, opts, 6, seed=500)):
-        seat = engine.to_act()[0]
-        twin = engine.determinize(seat, random.Random(k))
-        differ += snapshot(twin) != snapshot(engine)
-        first = ai.choose_action(engine, seat, level, budget_ms=15, seed=k)
-        assert first in engine.legal_actions(seat)
-        assert ai.choose_action(twin, seat, level, budget_ms=15, seed=k) == first
-        assert ai.choose_action(engine, seat, level, budget_ms=15, seed=k) == first
-    assert differ >= 3 or not any(engine.hidden_from(s) for s in range(n))
 
 
 @pytest.mark.parametrize("cls", engine_classes(), ids=lambda c: c.game_id)

@@ -252,7 +252,7 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     lobby = latest_table(channel)
     text = embed_text(lobby)
     assert "どんぐりと山猫" in text and "卓 #1" in text and "短め" in text
-    assert {"参加", "退出", "開始", "中止", "コンピューターを追加"} <= set(labels(lobby))
+    assert {"参加", "退出", "開始", "中止", "CPUを追加"} <= set(labels(lobby))
     assert channel.threads[-1].name.startswith("どんぐりと山猫")
 
     again = await taro.click(lobby, label="参加")
@@ -260,8 +260,8 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     english = await emma.click(lobby, label="開始")
     assert english.ephemeral and reply_text(english) == "Only the host of this table can do that."
 
-    await add_computer(taro, lobby, label="コンピューターを追加")
-    await add_computer(taro, latest_table(channel), label="コンピューターを追加")
+    await add_computer(taro, lobby, label="CPUを追加")
+    await add_computer(taro, latest_table(channel), label="CPUを追加")
     table = latest_table(channel)
     text = embed_text(table)
     assert "ディール 1/6" in text and "CPU" in text and "手番" in text

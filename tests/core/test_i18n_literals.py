@@ -220,3 +220,41 @@ def test_command_texts_come_from_the_catalogs(path):
     for default, key in pairs:
         assert en.get(key) == default, f"{key}: code says {default!r}, en catalog {en.get(key)!r}"
         assert isinstance(ja.get(key), str), f"{key} has no Japanese text"
+
+
+# ---- lists go through Lang.join -----------------------------------------------------------------
+
+#: Code that builds text people read, beyond the files above: result lines and the profile.
+LIST_FILES = ("bot/core/results.py", "bot/ratings/commands.py", "bot/events/render.py")
+
+
+def comma_joins(path: Path) -> list[str]:
+    """``", ".join(...)`` (or 「、」) in code: a list written in one language's punctuation."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        func = node.func if isinstance(node, ast.Call) else None
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "join"
+            and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)
+            and ("," in func.value.value or "、" in func.value.value)
+        ):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {func.value.value!r}.join")
+    return found
+
+
+def test_the_comma_join_check_catches_what_it_should(tmp_path, monkeypatch):
+    sample = tmp_path / "sample.py"
+    sample.write_text('a = ", ".join(x)\nb = "、".join(x)\nc = " · ".join(x)\nd = tr.join(x)\n', encoding="utf-8")
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    assert [f.split(": ", 1)[1] for f in comma_joins(sample)] == ["', '.join", "'、'.join"]
+
+
+@pytest.mark.parametrize(
+    "path", sorted({*code_files(), *(ROOT / f for f in LIST_FILES)}), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_lists_in_text_are_joined_by_the_language(path):
+    """Names, cards and details are listed with ``Lang.join``, which writes 「、」 in Japanese."""
+    found = comma_joins(path)
+    assert not found, "use tr.join(items) (or conjunction=False for a roster):\n" + "\n".join(found)

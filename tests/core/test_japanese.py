@@ -8,8 +8,24 @@ from types import SimpleNamespace
 
 import pytest
 
+from bot.core.errors import UserError
+from bot.core.games import REGISTRY
 from bot.core.i18n import Lang, catalog
+from bot.core.results import seat_results
+from bot.events.render import podium_message
+from bot.events.standings import Standing
+from bot.events.store import Entrant
 from bot.tables.delivery import ping_text
+from bot.tables.opening import checked_options
+from cogs.arsene.render import ArseneUI
+from cogs.arsene.rules_core import trick_winner
+from cogs.arsene.rules_scoring import new_holdings, score_deal
+from cogs.donguri.render import DonguriUI
+from cogs.final_quest.render import FinalQuestUI
+from cogs.final_quest.texts import fact_line
+from cogs.saizen.engine import SaizenEngine
+from cogs.saizen.render import SaizenUI
+from tests.support.othello_torite_engine import WHITE, position
 
 # ---- no sentence joined to another with ": " --------------------------------------------------
 
@@ -175,3 +191,137 @@ def test_permission_errors_say_the_bot_lacks_the_permission():
     assert "ボットに必要な権限" in ja["error.missing_permissions"]
     assert "ボットにこの操作の権限がありません" in ja["error.bot_forbidden"]
     assert not [key for key, text in japanese_texts() if "あなたの選択です" in text]
+
+
+# ---- the three rules the texts left out (review 2026-11-26, R1–R3) ----------------------------
+
+
+def rules_text(game: str, section: str, language: str) -> str:
+    return catalog(language)[f"{game}.rules.{section}.text"]
+
+
+def test_arsene_rules_say_who_wins_a_trick_as_the_engine_decides():
+    ja, en = rules_text("arsene", "play", "ja"), rules_text("arsene", "play", "en")
+    assert "リードされたスートで最も強いカード(A が最強)がトリックに勝ちます" in ja
+    assert "切り札ありのディールで切り札(ダイヤ)が出ていれば、最も強い切り札が勝ちます" in ja
+    assert "The highest card of the suit led wins (A high)" in en
+    assert "in a deal with trumps, the highest trump wins if any was played" in en
+    plays = [(0, "S13"), (1, "S1"), (2, "H1"), (3, "D2")]
+    assert trick_winner(plays, trumps=False) == (1, "S1"), "A high; another suit and an untrumped ♦ lose"
+    assert trick_winner(plays, trumps=True) == (3, "D2"), "any trump beats the suit led"
+    assert trick_winner([*plays, (0, "D11")], trumps=True) == (0, "D11"), "the highest trump"
+
+
+def test_arsene_rules_say_an_exempted_player_takes_no_token_again():
+    ja, en = rules_text("arsene", "scoring", "ja"), rules_text("arsene", "scoring", "en")
+    assert "免除は1ゲームに1回だけで、免除を受けたプレイヤーはそれ以降、見のがしトークンを受け取りません" in ja
+    assert "once per game: after that you never take a token again" in en
+    holdings = new_holdings(4)
+    holdings.exempt_used[0] = True
+    lines, *_ = score_deal(holdings, [2, 2, 3, 4], None, contest=False)  # seats 0 and 1 clash at shop 2
+    assert lines[0]["clash"] and lines[1]["clash"]
+    assert holdings.tokens == [0, 1, 0, 0], "the exempted player clashes but takes no token"
+
+
+def test_othello_rules_say_what_the_follower_plays_after_the_leader_passes():
+    ja, en = rules_text("othello_torite", "tricks", "ja"), rules_text("othello_torite", "tricks", "en")
+    assert "リーダーが置けずにパスした場合は、後手は赤と青のどちらの駒を置いても構いません" in ja
+    assert "後手。そのトリックでリーダーでない方のことで、白とは限りません" in ja, "後手 defined once (#6)"
+    assert "If the leader has to pass, the follower may place either suit" in en
+    # Black leads and cannot place; White may then place blue on f1 and red on h6: both suits.
+    engine, events = position({"g1": "Bb", "h1": "Wr", "h7": "Bb", "h8": "Wb"})
+    assert [e.code for e in events] == ["passed"] and engine.to_act() == [WHITE]
+    assert sorted(engine.legal_actions(WHITE)) == ["place:b:f1", "place:r:h6"]
+
+
+# ---- lists, commands and punctuation -----------------------------------------------------------
+
+
+def test_a_list_without_its_conjunction_follows_the_language_too():
+    en, ja = Lang("en"), Lang("ja")
+    assert en.join(["1", "5", "9"], conjunction=False) == "1, 5, 9"
+    assert ja.join(["1", "5", "9"], conjunction=False) == "1、5、9"
+    assert ja.join(["12チップ", "⌛ 時間切れ"], conjunction=False) == "12チップ、⌛ 時間切れ"
+    assert [ja.join(["A"] * n, conjunction=False) for n in (0, 1)] == ["", "A"]
+
+
+def test_japanese_lists_in_rendered_text_use_the_japanese_comma():
+    """Review #13, #14, #26: result details, Final Quest cards, Saizen layout, the champion."""
+    ja = Lang("ja")
+    assert fact_line(
+        {"kind": "final_quest", "turn": 3, "seat": 0, "target": 1, "named": [1, 5, 9], "response": "reveal", "cards": [2, 6, 10]},
+        ["たろう", "はなこ", "じろう", "さくら"],
+        ja,
+    ) == "T3: たろう が はなこ にファイナルクエスト: 1、5、9 → はなこ が手札を公開: **2、6、10**"
+    layout = SaizenUI().option_label(SaizenEngine.declared_options[1], "S:low+may", ja)
+    assert layout == "♠︎ 小、MAY"
+    result = {"ranks": [1, 2], "scores": [12, 3], "absent": [1]}
+    rows = seat_results(ArseneUI(), result, ["たろう", "はなこ"], ja)
+    assert rows[1].details == "3チップ、⌛ 時間切れ"
+
+
+def test_the_champion_message_addresses_each_winner():
+    """Review #13, #14: one さん per partner, 「、」 and 「！」; the title names the champion, not the event."""
+    team = [Entrant(5, "たろう", 0, team=1), Entrant(6, "はなこ", 0, team=1)]
+    t = SimpleNamespace(name="春の大会", entrants=team, name_of={5: "たろう", 6: "はなこ"}.get)
+    winner = Standing(1, 1, 6.0, 2.0, 2, 0.0, 1000.0, 2, 0, 2, False)
+    for language, title, text in (
+        ("ja", "🏆 春の大会 優勝者", "<@5> さん、<@6> さん、優勝おめでとうございます！"),
+        ("en", "🏆 春の大会 champion", "Congratulations, <@5> and <@6>!"),
+    ):
+        embed = podium_message(t, [winner], Lang(language), teams=True).embed
+        assert embed.title == title and embed.description.startswith(text)
+
+
+def test_a_command_named_in_japanese_text_is_given_in_both_forms():
+    """Review #4: a Japanese client shows /卓 再開, an English one /table resume: give both."""
+    bad = []
+    for key, text in japanese_texts():
+        english = re.findall(r"/(?:table|tournament|othello|finalquest|donguri|arsene|saizen)\b", text)
+        localized = re.findall(r"/(?:卓|大会|オセロ|ファイナルクエスト|どんぐり|アルセーヌ|最善)(?=[ \s`])", text)
+        if len(english) != len(localized):
+            bad.append(f"{key}: {len(localized)} Japanese, {len(english)} English")
+    assert not bad, "\n".join(bad)
+    assert "/卓 再開(/table resume)" in catalog("ja")["error.paused"]
+
+
+def test_no_half_width_exclamation_mark_after_japanese():
+    bad = [key for key, text in japanese_texts() if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]!", text)]
+    assert not bad, f"a Japanese exclamation ends with ！: {bad}"
+
+
+def test_tournament_rounds_are_kaisen_and_swiss_is_swiss_draw():
+    """Review #23: 「スイスドロー」 and 「第n回戦」; 「ラウンド」 stays for rounds inside a game."""
+    ja = catalog("ja")
+    assert ja["tournament.round"].format(n=2) == "第2回戦"
+    assert ja["cmd.tournament.format.swiss"] == "スイスドロー"
+    tournament = [(k, v) for k, v in japanese_texts() if k.startswith(("tournament.", "cmd.tournament."))]
+    assert not [k for k, v in tournament if "ラウンド" in v or "スイス式" in v]
+
+
+def test_command_descriptions_end_in_the_plain_form():
+    """Review #24: a slash command's description is a label: 「…を始める」, not 「…を始めます」."""
+    bad = [
+        f"{key}: {text}"
+        for key, text in japanese_texts()
+        if (key.startswith("cmd.") or ".cmd." in key) and key.endswith(".description") and re.search("ます|です", text)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "ja", "en"),
+    [
+        ("final_quest", {"round_cap": 0}, "オプション「ラウンド上限」に「0」は指定できません。", "The option “round_cap” cannot be “0”."),
+        ("donguri", {"length": "endless"}, "オプション「長さ」に「endless」は指定できません。", "The option “length” cannot be “endless”."),
+        ("arsene", {"speed": 3}, "オプション「speed」に「3」は指定できません。", "The option “speed” cannot be “3”."),
+    ],
+)
+def test_a_bad_option_is_named_as_the_member_sees_it(game, options, ja, en, monkeypatch):
+    """Review #35: 「(round_cap = 0)」 showed the English key to a Japanese member."""
+    ui = {"final_quest": FinalQuestUI, "donguri": DonguriUI, "arsene": ArseneUI}[game]()
+    monkeypatch.setitem(REGISTRY, game, ui)
+    with pytest.raises(UserError) as refused:
+        checked_options(game, options)
+    assert Lang("ja")(refused.value.key, **refused.value.params) == ja
+    assert Lang("en")(refused.value.key, **refused.value.params) == en

@@ -86,3 +86,160 @@ def test_the_platform_knows_no_game():
     for path in BOT.rglob("*.py"):
         games = {m for m in runtime_imports(path) if m.split(".")[0] == "cogs"}
         assert not games, f"{path.relative_to(ROOT)} imports {games}"
+
+
+SERVICES = {
+    "store", "languages", "arrivals", "service", "lobby", "seat_ops", "hooks", "scheduler", "delivery", "computers", "speech",
+    "desk", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+}
+ROOTS = {ROOT / "bot" / "app.py", ROOT / "bot" / "wiring.py"}
+
+
+def reaches_through_the_bot(tree: ast.AST) -> list[str]:
+    """``bot.<service>``, ``self.bot.<anything>``, ``client.<service>`` or ``interaction.client.<service>``:
+    a service found through the Discord client instead of handed over in a constructor."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        owner = node.value
+        owner_name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", None)
+        if owner_name == "bot" and isinstance(owner, ast.Attribute):
+            found.append(ast.unparse(node))  # self.bot.<x>: the bot kept as a locator
+        elif owner_name in ("bot", "client") and node.attr in SERVICES:
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_the_layout_check_sees_a_reach_through_the_bot():
+    code = "self.bot.delivery.refresh(1)\ninteraction.client.tournaments\nbot.store\nself.client.get_channel(1)"
+    assert sorted(reaches_through_the_bot(ast.parse(code))) == [
+        "bot.store", "interaction.client.tournaments", "self.bot.delivery"
+    ]
+
+
+def test_no_module_reaches_a_service_through_the_bot_object():
+    """Services get their collaborators in their constructor (``bot/wiring.py``), never from the bot."""
+    offenders = {}
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        if path in ROOTS:
+            continue
+        found = reaches_through_the_bot(ast.parse(path.read_text()))
+        if found:
+            offenders[str(path.relative_to(ROOT))] = found
+    assert offenders == {}
+
+
+#: Private names the project may read: the standard library's, and aiosqlite's own connection,
+#: whose statements run on the event loop's thread (``bot/storage/connection.py`` says why).
+PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute"}
+
+
+def test_no_module_reads_a_private_attribute_of_a_library():
+    """discord.py's private attributes change without notice between releases: none is read."""
+    found = []
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Attribute) or not node.attr.startswith("_"):
+                continue
+            if node.attr.startswith("__") and node.attr.endswith("__"):
+                continue  # dunders are the language's own
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            if ast.unparse(node) not in PRIVATE_ALLOWED:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node)}")
+    assert found == []
+
+
+
+def module_of(path: Path, root: Path) -> str:
+    return ".".join(path.relative_to(root).with_suffix("").parts)
+
+
+def imported_names(tree: ast.AST) -> dict[str, tuple[str, str]]:
+    """Name bound by ``from bot... import X [as Y]`` -> (module, X), under ``TYPE_CHECKING`` too."""
+    return {
+        alias.asname or alias.name: (node.module, alias.name)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "bot"
+        for alias in node.names
+    }
+
+
+def type_checking_names(tree: ast.AST) -> set[str]:
+    """Names imported under ``if TYPE_CHECKING:``: they exist for the type checker only."""
+    return {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for child in node.body
+        if isinstance(child, ast.Import | ast.ImportFrom)
+        for alias in child.names
+    }
+
+
+def is_interface(node: ast.ClassDef) -> bool:
+    """A base meant to be inherited from another file: a protocol, an ABC, an exception, or one with
+    its own constructor, rather than methods that need attributes their subclass defines."""
+    bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+    methods = [f for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
+    abstract = any("abstractmethod" in ast.unparse(d) for f in methods for d in f.decorator_list)
+    return bool(bases & {"Protocol", "ABC", "Exception"}) or abstract or any(f.name == "__init__" for f in methods)
+
+
+def spread_classes(root: Path) -> set[str]:
+    """Classes of ``root/bot`` put together from mixins in other files: a base that exists for the
+    type checker only (``if TYPE_CHECKING: from ... import X as _Base``), or a base from another
+    module that is no interface but a bundle of methods using attributes its subclass defines."""
+    trees = {module_of(p, root): ast.parse(p.read_text()) for p in sorted((root / "bot").rglob("*.py"))}
+    known = {
+        (module, node.name): node
+        for module, tree in trees.items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    found = set()
+    for module, tree in trees.items():
+        imported, hidden = imported_names(tree), type_checking_names(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for base in map(ast.unparse, node.bases):
+                origin = imported.get(base)
+                if base in hidden:
+                    found.add(f"{module}.{node.name}")
+                elif origin is not None and origin[0] != module and origin in known:
+                    if not is_interface(known[origin]):
+                        found.add(f"{module}.{node.name}")
+    return found
+
+
+def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "parts.py").write_text(
+        "from typing import Protocol\n"
+        "class Part:\n    def run(self):\n        return self.store\n"
+        "class Shape(Protocol):\n    def run(self): ...\n"
+        "class Made:\n    def __init__(self, store):\n        self.store = store\n"
+    )
+    (tmp_path / "bot" / "whole.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from bot.parts import Made, Part, Shape\n"
+        "if TYPE_CHECKING:\n    from bot.other import Whole as _Base\nelse:\n    _Base = object\n"
+        "class Whole(Part):\n    pass\n"
+        "class Hidden(_Base):\n    pass\n"
+        "class Fine(Shape):\n    pass\n"
+        "class Also(Made):\n    pass\n"
+    )
+    assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden"}
+
+
+#: Still put together from mixins, to become objects too: the tables' delivery (its notices and
+#: public record) and the store (its shared work and surfaces), which are being rewritten.
+STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record", "bot.storage.store.Store"}
+
+
+def test_no_class_is_spread_over_files():
+    """A class's methods are in one file, and every collaborator comes through its constructor:
+    a checker follows each class, and a reader finds it whole."""
+    assert spread_classes(ROOT) <= STILL_SPREAD

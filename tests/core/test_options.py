@@ -193,7 +193,7 @@ def test_the_lobby_summary_reads_every_declared_option():
     )
     assert UIS["arsene"].option_summary({}, 4, EN) == "Basic rules"
     assert UIS["saizen"].option_summary({"jokers": 2, "layout": ""}, 4, EN) == (
-        "Jokers: 2\nStarting layout: standard (大 後 無視 MUST 必勝 on every card)"
+        "Jokers: 2\nStarting layout: standard (every card: 大 high · 後 later · 無視 ignore · MUST follow · 必勝 must win)"
     )
     assert UIS["othello_torite"].option_summary({}, 2, EN) == ""
 

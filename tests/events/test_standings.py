@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from bot.core.i18n import Lang
-from bot.events.render import standings_lines
+from bot.events.render import standings_lines, standings_message
 from bot.events.standings import (
     TIE_BREAKS,
     Finish,
@@ -267,3 +267,20 @@ def test_standings_lines_say_points_and_first_places_in_words():
     assert lines[1] == "`2.` **ben** — 1 pt · opp 1.50 · 1 first place"
     assert lines[2] == "`3.` **cat** — 0.5 pts · opp 1.50 · 0 first places"
     assert standings_lines(t, rows, Lang("ja"))[1] == "`2.` **ben** — 1点 · 対戦相手平均 1.50 · 1位 1回"
+
+
+def test_the_standings_footer_explains_the_b_of_a_bye_only_when_there_is_one():
+    """Review 2026-11-26 #36: the picture marks a bye "B", which needs a legend in both languages."""
+    t = Tournament(
+        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
+        format="swiss", rounds=3, table_size=3, options={}, points=[3, 1, 0], clock=86400,
+        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
+        teams=None, language="en", seed=7, status="running", round=1, round_done=1,
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"))],
+    )
+    rows = [Standing(r, p, 3.0 - r, 0.0, 0, 0.0, 1000.0, 1, 0, 1, False) for r, p in ((1, 1), (2, 2), (3, 3), (4, 4))]
+    played = [{"user_id": p, "round": 1, "place": p, "bye": 0} for p in (1, 2, 3)]
+    bye = [*played, {"user_id": 4, "round": 1, "place": None, "bye": 1}]
+    for language, legend in (("en", "B = bye"), ("ja", "B = 不戦(バイ)")):
+        assert legend in standings_message(t, rows, bye, Lang(language), False, 1).embed.footer.text
+        assert legend not in standings_message(t, rows, played, Lang(language), False, 1).embed.footer.text

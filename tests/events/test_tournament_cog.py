@@ -88,7 +88,7 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     assert "Players (9)" in embed_text(signup)
     # A player who is not the organizer cannot start it; the organizer can.
     refused = await members[0].click(signup, custom_id=button_id(signup, "start"))
-    assert refused.ephemeral and "Only the organizer" in refused.response.content
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
     await organizer.click(signup, custom_id=button_id(signup, "start"))
 
     tournament_id = int(button_id(signup, "drop").split(":")[-1])
@@ -132,7 +132,7 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     assert len(live) == 1 and "round 3: 3 of 3 tables done" in live[0].embeds[0].title
     assert live[0].pinned and live[0].attachments
     assert "🏆 Winner:" in embed_text(first_event_message(channel))
-    assert any(m.embeds and "the champion" in (m.embeds[0].title or "") for m in channel.history())
+    assert any(m.embeds and "🏆 Autumn Cup champion" in (m.embeds[0].title or "") for m in channel.history())
 
     # Everyone was rated three times; the leaderboard shows them.
     board = await members[0].slash(channel, "leaderboard", game="donguri")
@@ -199,7 +199,7 @@ async def test_sign_up_deadline_starts_the_event_and_manual_rounds_wait_for_the_
     event = first_event_message(channel)
     next_id = button_id(event, "next")
     refused = await members[1].click(event, custom_id=next_id)
-    assert "Only the organizer" in refused.response.content
+    assert "Only the organiser" in refused.response.content
     await organizer.click(event, custom_id=next_id)
     assert (await simcord_bot.tournaments.service.get(tournament_id)).round == 2
 
@@ -207,7 +207,7 @@ async def test_sign_up_deadline_starts_the_event_and_manual_rounds_wait_for_the_
 async def test_only_organizers_create_and_bad_settings_are_explained(simcord_env, simcord_bot):
     _guild, channel, organizer, members = event_world(simcord_env, players=2)
     refused = await members[0].slash(channel, "tournament create", game="donguri", name="Mine")
-    assert refused.ephemeral and "Only the organizer" in refused.response.content
+    assert refused.ephemeral and "Only the organiser" in refused.response.content
     bad = await organizer.slash(channel, "tournament create", game="donguri", name="Cup", points="3,x")
     assert bad.ephemeral and "could not read the points" in bad.response.content
     assert not [m for m in channel.history() if m.author.bot and m.embeds], "nothing was created"
@@ -279,12 +279,12 @@ async def test_a_round_deadline_reminds_then_computers_finish_the_open_tables(si
     announcement = next(m for m in channel.history() if "Round 1" in (m.content or ""))
     assert f"<t:{int(tournament.round_deadline)}:F>" in announcement.content
     await simcord_env.advance_time(47 * 60)
-    assert not [m for m in channel.history() if "please finish your tables" in (m.content or "")]
+    assert not [m for m in channel.history() if "please finish your games by then" in (m.content or "")]
     await simcord_env.advance_time(2 * 60)  # a fifth of the round is left
-    reminders = [m for m in channel.history() if "please finish your tables" in (m.content or "")]
+    reminders = [m for m in channel.history() if "please finish your games by then" in (m.content or "")]
     assert len(reminders) == 1 and all(m.mention in reminders[0].content for m in members)
     await simcord_env.advance_time(12 * 60)
-    assert any("reached its deadline" in (m.content or "") for m in channel.history())
+    assert any("is past its time limit" in (m.content or "") for m in channel.history())
     tournament = await simcord_bot.tournaments.service.get(tournament_id)
     assert tournament.round == 2, "every table of round 1 ended and round 2 began"
     assert len(await simcord_bot.tournaments.service.store.recorded_tables(tournament_id)) == 3
@@ -298,7 +298,7 @@ async def test_the_organizer_sees_the_seating_swaps_two_players_and_confirms(sim
     tournament_id = int(button_id(signup, "drop").split(":")[-1])
     store = simcord_bot.tournaments.service.store
     event = first_event_message(channel)
-    assert "not yet open" in embed_text(event) and not channel.threads, "no table opens before the confirmation"
+    assert "tables are not open yet" in embed_text(event) and not channel.threads, "no table opens before the confirmation"
     before = [r.players for r in await store.round_tables(tournament_id, 1)]
     by_id = {m.id: m for m in members}
     a, b = by_id[before[0][0]], by_id[before[1][0]]
@@ -309,7 +309,7 @@ async def test_the_organizer_sees_the_seating_swaps_two_players_and_confirms(sim
     same = await organizer.slash(channel, "tournament swap", member=a, other=by_id[after[1][1]])
     assert "already share a table" in same.response.content
     refused = await members[0].click(event, custom_id=button_id(event, "confirm"))
-    assert "Only the organizer" in refused.response.content
+    assert "Only the organiser" in refused.response.content
     await organizer.click(event, custom_id=button_id(event, "confirm"))
     assert len(channel.threads) == 3
     rows = await store.round_tables(tournament_id, 1)

@@ -73,10 +73,10 @@ async def test_bad_or_repeated_options_are_refused_and_nothing_is_created(simcor
     _guild, channel, organizer, _members = event_world(simcord_env, players=0)
     settings = dict(game="donguri", name="Cup", table_size=3)
     for picked, says in (
-        ({"option1": "length=endless"}, "The option length cannot be “endless”."),
+        ({"option1": "length=endless"}, "The option “length” cannot be “endless”."),
         ({"option1": "speed=fast"}, "I could not use the game option “speed=fast”"),
         ({"option1": "short"}, "I could not use the game option “short”"),
-        ({"option1": "length=short", "option2": "length=standard"}, "“length=standard”"),
+        ({"option1": "length=short", "option2": "length=standard"}, "“length” is picked twice"),
     ):
         refused = await organizer.slash(channel, CREATE, **picked, **settings)
         assert refused.ephemeral and says in refused.response.content

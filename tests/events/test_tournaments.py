@@ -14,7 +14,7 @@ from bot.core.errors import UserError
 from bot.storage.store import Seat
 
 
-async def create(service, game="donguri", players=9, **settings):
+async def create(world, game="donguri", players=9, **settings):
     defaults = dict(
         guild_id=1,
         channel_id=2,
@@ -36,48 +36,48 @@ async def create(service, game="donguri", players=9, **settings):
         seed=7,
     )
     defaults.update(settings)
-    tournament = await service.create(**defaults)
+    tournament = await world.events.create(**defaults)
     for i in range(players):
-        await service.sign_up(tournament.id, (100 + i, f"p{i}"))
+        await world.events.entrants.sign_up(tournament.id, (100 + i, f"p{i}"))
     return tournament
 
 
-async def play_round(service, tournament_id):
+async def play_round(world, tournament_id):
     """Open the round's tables and let computers finish them; returns the finished tables."""
-    tournament = await service.get(tournament_id)
+    tournament = await world.events.get(tournament_id)
     finished = []
-    for table_id in await service.open_tables(tournament):
-        table = await service.tables.table(table_id)
+    for table_id in await world.events.seating.open_tables(tournament):
+        table = await world.tables.table(table_id)
         for seat in table.seats:
-            await service.tables.hand_to_computer(table_id, seat.user_id)
-        await service.tables.play_computers(table_id)
-        table = await service.tables.table(table_id)
+            await world.seat_ops.hand_to_computer(table_id, seat.user_id)
+        await world.tables.play_computers(table_id)
+        table = await world.tables.table(table_id)
         assert table.status == "finished"
-        await service.ratings.settle(table)
-        await service.record(table)
+        await world.ratings.settle(table)
+        await world.events.record(table)
         finished.append(table)
-    tournament = await service.get(tournament_id)
-    assert await service.round_complete(tournament)
-    return await service.close_round(tournament_id), finished
+    tournament = await world.events.get(tournament_id)
+    assert await world.events.round_complete(tournament)
+    return await world.events.close_round(tournament_id), finished
 
 
-async def run_event(service, tournament_id):
-    tournament = await service.start(tournament_id)
+async def run_event(world, tournament_id):
+    tournament = await world.events.start(tournament_id)
     while True:
-        tournament, _ = await play_round(service, tournament.id)
+        tournament, _ = await play_round(world, tournament.id)
         if tournament.status == "finished":
             return tournament
-        tournament = await service.next_round(tournament.id)
+        tournament = await world.events.next_round(tournament.id)
 
 
 async def test_final_quest_fixed_teams_sit_as_partners_and_share_results(world):
     tournament = await create(world, game="final_quest", players=8, rounds=2)
     assert tournament.teams == "fixed" and tournament.table_size == 4
-    tournament = await world.start(tournament.id)
+    tournament = await world.events.start(tournament.id)
     teams = {e.user_id: e.team for e in tournament.entrants}
     assert sorted(Counter(teams.values()).values()) == [2, 2, 2, 2]
     tournament, tables = await play_round(world, tournament.id)
-    results = await world.store.results(tournament.id)
+    results = await world.events.store.results(tournament.id)
     by_player = {r["user_id"]: r for r in results}
     for table in tables:
         players = [s.user_id for s in table.seats]
@@ -103,7 +103,7 @@ async def test_final_quest_fixed_teams_sit_as_partners_and_share_results(world):
 async def test_final_quest_needs_an_even_number_for_fixed_teams(world):
     tournament = await create(world, game="final_quest", players=7)
     with pytest.raises(UserError) as error:
-        await world.start(tournament.id)
+        await world.events.start(tournament.id)
     assert error.value.key == "tournament.error.odd_teams"
 
 
@@ -111,7 +111,7 @@ async def test_redrawn_teams_change_partners_each_round(world):
     tournament = await create(world, game="final_quest", players=4, rounds=3, teams="redraw")
     tournament = await run_event(world, tournament.id)
     partners = Counter()
-    for row in await world.store.round_tables(tournament.id):
+    for row in await world.events.store.round_tables(tournament.id):
         partners.update(
             [frozenset((row.players[0], row.players[2])), frozenset((row.players[1], row.players[3]))]
         )
@@ -123,22 +123,22 @@ async def test_redrawn_teams_change_partners_each_round(world):
 async def test_elimination_sends_table_winners_to_a_final_table(world):
     tournament = await create(world, players=9, format="elimination", table_size=3)
     tournament = await run_event(world, tournament.id)
-    rows = await world.store.round_tables(tournament.id)
+    rows = await world.events.store.round_tables(tournament.id)
     last = tournament.round
     assert len([r for r in rows if r.round == 1]) == 3
     assert len([r for r in rows if r.round == last]) == 1, "it ends with one final table"
     finalists = next(r.players for r in rows if r.round == last)
-    before = {r["user_id"] for r in await world.store.results(tournament.id) if r["round"] == last - 1}
+    before = {r["user_id"] for r in await world.events.store.results(tournament.id) if r["round"] == last - 1}
     winners = {
         r["user_id"]
-        for r in await world.store.results(tournament.id)
+        for r in await world.events.store.results(tournament.id)
         if r["round"] == last - 1 and r["place"] == 1
     }
     assert set(finalists) <= before
     assert set(finalists) == winners or len(winners) < 3, (
         "table winners go through (a short final is topped up)"
     )
-    standings = await world.standings(tournament)
+    standings = await world.events.ranking.standings(tournament)
     assert {s.player for s in standings[:3]} == set(finalists), "the final table ranks above everyone else"
     out = {e.user_id for e in tournament.entrants if e.status == "out"}
     assert len(out) >= 6
@@ -147,7 +147,7 @@ async def test_elimination_sends_table_winners_to_a_final_table(world):
 async def test_elimination_fills_a_short_final_with_the_best_knocked_out(world):
     tournament = await create(world, players=6, format="elimination", table_size=3)
     tournament = await run_event(world, tournament.id)
-    final = [r for r in await world.store.round_tables(tournament.id) if r.round == 2]
+    final = [r for r in await world.events.store.round_tables(tournament.id) if r.round == 2]
     assert len(final) == 1 and len(final[0].players) == 3, "two winners plus one lucky loser"
 
 
@@ -155,66 +155,66 @@ async def test_round_robin_two_player_groups_meet_everyone_once(world):
     tournament = await create(world, game="othello_torite", players=4, format="round_robin", group_size=4)
     tournament = await run_event(world, tournament.id)
     assert tournament.rounds == 3
-    met = Counter(frozenset(r.players) for r in await world.store.round_tables(tournament.id) if r.number)
+    met = Counter(frozenset(r.players) for r in await world.events.store.round_tables(tournament.id) if r.number)
     assert len(met) == 6 and set(met.values()) == {1}
 
 
 async def test_a_dropped_player_keeps_results_and_is_not_seated_again(world):
     tournament = await create(world, players=9, rounds=2)
-    tournament = await world.start(tournament.id)
-    await world.open_tables(tournament)
-    row = (await world.store.round_tables(tournament.id, 1))[0]
+    tournament = await world.events.start(tournament.id)
+    await world.events.seating.open_tables(tournament)
+    row = (await world.events.store.round_tables(tournament.id, 1))[0]
     leaver = row.players[0]
-    _tournament, changed = await world.drop(tournament.id, leaver)
+    _tournament, changed = await world.events.entrants.drop(tournament.id, leaver)
     table = await world.tables.table(row.table_id)
     assert changed == [row.table_id] and table.seats[table.seat_of(leaver)].away, "a computer plays on"
     tournament, _ = await play_round(world, tournament.id)
-    tournament = await world.next_round(tournament.id)
-    seated = {p for r in await world.store.round_tables(tournament.id, 2) for p in r.players}
+    tournament = await world.events.next_round(tournament.id)
+    seated = {p for r in await world.events.store.round_tables(tournament.id, 2) for p in r.players}
     assert leaver not in seated
     assert len(seated) == 8
-    standing = next(s for s in await world.standings(tournament) if s.player == leaver)
+    standing = next(s for s in await world.events.ranking.standings(tournament) if s.player == leaver)
     assert standing.dropped and standing.played == 1
 
 
 async def test_a_replacement_takes_over_the_seat_and_the_results(world):
     tournament = await create(world, players=9, rounds=2)
-    tournament = await world.start(tournament.id)
-    await world.open_tables(tournament)
-    row = (await world.store.round_tables(tournament.id, 1))[1]
+    tournament = await world.events.start(tournament.id)
+    await world.events.seating.open_tables(tournament)
+    row = (await world.events.store.round_tables(tournament.id, 1))[1]
     old = row.players[1]
-    _tournament, changed = await world.replace(tournament.id, old, (999, "sub"))
+    _tournament, changed = await world.events.entrants.replace(tournament.id, old, (999, "sub"))
     table = await world.tables.table(row.table_id)
     assert changed == [row.table_id] and table.seat_of(999) is not None and table.seat_of(old) is None
     tournament, _ = await play_round(world, tournament.id)
-    results = {r["user_id"] for r in await world.store.results(tournament.id)}
+    results = {r["user_id"] for r in await world.events.store.results(tournament.id)}
     assert 999 in results and old not in results
     assert tournament.entrant(999).name == "sub"
 
 
 async def test_late_entry_and_byes_rotate_in_swiss(world):
     tournament = await create(world, players=10, rounds=3, table_size=3)
-    tournament = await world.start(tournament.id)
+    tournament = await world.events.start(tournament.id)
     byes = []
     for _ in range(3):
         tournament, _ = await play_round(world, tournament.id)
-        rows = await world.store.round_tables(tournament.id, tournament.round)
+        rows = await world.events.store.round_tables(tournament.id, tournament.round)
         byes += [p for r in rows if r.number == 0 for p in r.players]
         if tournament.status == "finished":
             break
-        tournament = await world.next_round(tournament.id)
+        tournament = await world.events.next_round(tournament.id)
     # Tables of three only: one of ten sits out each round, never the same player twice.
     assert len(byes) == 3 and len(set(byes)) == 3
-    results = await world.store.results(tournament.id)
+    results = await world.events.store.results(tournament.id)
     assert len(results) == 30
 
 
 async def test_byes_rotate_and_score_the_average_place(world):
     tournament = await create(world, game="othello_torite", players=5, rounds=5)
     tournament = await run_event(world, tournament.id)
-    byes = [r["user_id"] for r in await world.store.results(tournament.id) if r["bye"]]
+    byes = [r["user_id"] for r in await world.events.store.results(tournament.id) if r["bye"]]
     assert sorted(byes) == [100, 101, 102, 103, 104], "five rounds, five different players sit out"
-    points = {r["points"] for r in await world.store.results(tournament.id) if r["bye"]}
+    points = {r["points"] for r in await world.events.store.results(tournament.id) if r["bye"]}
     assert points == {1.0}, "a bye is worth the average of 2 and 0 points"
 
 
@@ -222,7 +222,7 @@ async def test_swiss_avoids_repeat_tablemates(world):
     tournament = await create(world, players=9, rounds=3, table_size=3)
     tournament = await run_event(world, tournament.id)
     met = Counter()
-    for row in await world.store.round_tables(tournament.id):
+    for row in await world.events.store.round_tables(tournament.id):
         met.update(frozenset(p) for p in combinations(row.players, 2))
     assert max(met.values()) == 1
 
@@ -245,20 +245,20 @@ async def test_organizer_settings_are_checked(world):
 async def test_signing_up_twice_or_after_the_start_is_refused(world):
     tournament = await create(world, players=3, table_size=3)
     with pytest.raises(UserError) as error:
-        await world.sign_up(tournament.id, (100, "p0"))
+        await world.events.entrants.sign_up(tournament.id, (100, "p0"))
     assert error.value.key == "tournament.error.already_in"
-    await world.start(tournament.id)
+    await world.events.start(tournament.id)
     with pytest.raises(UserError) as error:
-        await world.sign_up(tournament.id, (500, "late"))
+        await world.events.entrants.sign_up(tournament.id, (500, "late"))
     assert error.value.key == "tournament.error.signup_closed"
     # The organizer may still add someone to a Swiss event: they play from the next round.
-    tournament = await world.sign_up(tournament.id, (500, "late"), late=True)
+    tournament = await world.events.entrants.sign_up(tournament.id, (500, "late"), late=True)
     assert tournament.entrant(500).active
 
 
-async def rated_table(service, game, users, ranks):
+async def rated_table(world, game, users, ranks):
     """A finished rated table with the given seat ranks, as the platform stores it."""
-    store = service.tables.store
+    store = world.store
     table_id = await store.create_table(
         game=game,
         guild_id=1,
@@ -272,7 +272,7 @@ async def rated_table(service, game, users, ranks):
         result=json.dumps({"ranks": ranks, "scores": [0] * len(ranks)}),
     )
     await store.set_seats(table_id, [Seat(i, u, f"u{u}") for i, u in enumerate(users)])
-    return await service.tables.table(table_id)
+    return await world.tables.table(table_id)
 
 
 async def test_rating_a_tie_and_settling_only_once(world):

@@ -4,19 +4,17 @@ can start long after the budget allowed it (an intent committed first, a busy ev
 from __future__ import annotations
 
 import asyncio
-import types
 
 import pytest
 
-from bot.tables.delivery import CHANNEL_SLACK, CHANNEL_WINDOW, Delivery, Later
+from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later
 
 CHANNEL = 42
 
 
-def delivery_at(monkeypatch, now: list[float], budget: int) -> Delivery:
+def delivery_at(monkeypatch, now: list[float], budget: int) -> Budgets:
     monkeypatch.setattr(asyncio.get_running_loop(), "time", lambda: now[0])
-    bot = types.SimpleNamespace(config=types.SimpleNamespace(channel_budget=budget, rest_budget=0))
-    return Delivery(bot)
+    return Budgets(budget, 0)
 
 
 async def test_a_slow_call_counts_from_when_it_ended(monkeypatch):

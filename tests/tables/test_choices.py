@@ -66,7 +66,7 @@ def test_a_long_label_is_cut_where_discord_requires():
     assert rows[0]["components"][0]["label"] == "x" * 80
 
 
-async def test_a_custom_id_reaches_its_component_without_a_view():
+async def test_each_custom_id_reaches_the_handler_its_class_is_bound_to():
     seen = []
 
     class Desk:
@@ -76,15 +76,41 @@ async def test_a_custom_id_reaches_its_component_without_a_view():
         async def on_stale(self, interaction):
             seen.append("stale")
 
-    class Client:
-        desk = Desk()
-
     class Interaction:
-        client = Client()
         data = {"values": ["push:2"]}
 
-    assert await components.dispatch(Interaction(), "tt:a:42:17:play:S10")
-    assert await components.dispatch(Interaction(), "tt:as:42:18:0")
-    assert await components.dispatch(Interaction(), "tt:x:42:3")
-    assert not await components.dispatch(Interaction(), "tt:zz:42")
+    items = components.table_items(Desk())
+
+    async def click(custom_id: str) -> bool:
+        # What discord.py's dynamic dispatch does: the first template that matches builds the item.
+        for cls in items:
+            match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None:
+                item = await cls.from_custom_id(Interaction(), None, match)
+                await item.callback(Interaction())
+                return True
+        return False
+
+    assert await click("tt:a:42:17:play:S10")
+    assert await click("tt:as:42:18:0")
+    assert await click("tt:x:42:3")
+    assert not await click("tt:zz:42")
     assert seen == [(42, 17, "play:S10"), (42, 18, "push:2"), "stale"]
+
+
+def test_a_click_no_item_takes_is_left_to_the_unknown_button_answer():
+    items = components.table_items(object())
+    row = discord.ActionRow({"type": 1, "components": [{"type": 2, "style": 2, "custom_id": "tt:a:42:17:H3"}]})
+
+    class Message:
+        components = [row]
+
+    class Click:
+        def __init__(self, custom_id, message=Message):
+            self.data = {"custom_id": custom_id}
+            self.message = message
+
+    assert not components.unclaimed(Click("tt:a:42:17:H3"), items)
+    assert components.unclaimed(Click("tt:a:42:17:H4"), items)  # not on the clicked message
+    assert components.unclaimed(Click("tt:zz:42"), items)  # no template matches
+    assert components.unclaimed(Click("tt:a:42:17:H3", message=None), items)

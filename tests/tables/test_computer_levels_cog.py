@@ -81,7 +81,7 @@ async def test_a_bad_level_changes_nothing(simcord_env, simcord_bot):
     await open_table(world, alice, "donguri", players=3, length="short")
     tid = table_id(world)
     with pytest.raises(Exception, match="bad_level"):
-        await simcord_bot.service.add_computer(tid, alice.id, "grandmaster")
+        await simcord_bot.lobby.add_computer(tid, alice.id, "grandmaster")
     assert len((await simcord_bot.service.table(tid)).seats) == 1
 
 
@@ -92,7 +92,7 @@ async def test_the_level_shows_in_japanese(simcord_env, simcord_bot, client_loca
     client_locales[taro.id] = "ja"
     await taro.slash(channel, "donguri new", players=3, length="short")
     lobby = next(m for m in reversed(channel.history()) if m.author.bot and m.embeds)
-    picker = await taro.click(lobby, label="コンピューターを追加")
+    picker = await taro.click(lobby, label="CPUを追加")
     assert "強さ" in picker.response.content
     assert [c["label"].split(":")[0] for c in components(picker.response)] == ["よわい", "ふつう", "つよい"]
     hard = next(c["custom_id"] for c in components(picker.response) if ":hard:" in c["custom_id"])

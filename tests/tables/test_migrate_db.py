@@ -10,12 +10,12 @@ import pytest
 
 from bot import main as entry
 from bot.core.games import REGISTRY, register
-from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings.store import RatingStore
 from bot.storage.migrate import migrate
 from bot.storage.store import Store
+from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
+from tests.support.platform import platform
 from tests.support.postgres import fresh_database
 
 
@@ -32,16 +32,16 @@ def games():
 async def filled_sqlite(path) -> dict[int, list]:
     """A database as the bot leaves it: a game in play, a finished rated one, and an event."""
     store = await Store.open(str(path))
-    tables = TableService(store)
-    ratings = RatingStore(store.db)
+    world = platform(store)
+    tables, lobby, ratings = world.tables, world.lobby, world.ratings
     logs = {}
     for rated in (False, True):
-        table = await tables.open(
+        table = await lobby.open(
             "othello_torite", guild_id=1, channel_id=2, host=(10, "a"), size=2, options={}, language="ja",
             rated=rated,
         )
-        await tables.join(table.id, (11, "b"))
-        await tables.start(table.id, None, seed=3)
+        await lobby.join(table.id, (11, "b"))
+        await lobby.start(table.id, None, seed=3)
         for _ in range(6):
             row = await tables.table(table.id)
             engine = await tables.engine(row)
@@ -49,20 +49,20 @@ async def filled_sqlite(path) -> dict[int, list]:
             await tables.act(table.id, row.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0])
         if rated:
             for user in (10, 11):
-                await tables.hand_to_computer(table.id, user)
+                await world.seat_ops.hand_to_computer(table.id, user)
             await tables.play_computers(table.id)
             assert await ratings.settle(await tables.table(table.id))
         logs[table.id] = await store.actions(table.id)
-    events = TournamentService(TournamentStore(store.db), ratings, tables)
+    events = world.events
     event = await events.create(
         guild_id=1, channel_id=2, organizer_id=3, game="donguri", name="Cup", format="swiss", rounds=2,
         table_size=None, points=None, clock=3600, on_timeout="computer_seat", signup_deadline=None,
         auto_next=True, advance=1, group_size=None, teams=None, language="en", seed=7,
     )
     for i in range(6):
-        await events.sign_up(event.id, (100 + i, f"p{i}"))
+        await events.entrants.sign_up(event.id, (100 + i, f"p{i}"))
     await events.start(event.id)
-    for table_id in await events.open_tables(await events.get(event.id)):
+    for table_id in await events.seating.open_tables(await events.get(event.id)):
         logs[table_id] = await store.actions(table_id)
     await store.close()
     return logs
@@ -97,7 +97,7 @@ async def test_an_sqlite_database_moves_to_postgresql_whole(tmp_path, pg_cluster
         engine = await tables.engine(row)
         seat = engine.to_act()[0]
         await tables.act(first, row.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0])
-        new = await tables.open(
+        new = await LobbyOps(tables).open(
             "othello_torite", guild_id=1, channel_id=2, host=(10, "a"), size=2, options={}, language="en"
         )
         assert new.id > max(logs)

@@ -13,6 +13,7 @@ from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import catalog, t
 from bot.storage.store import Store
+from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
 from cogs.donguri.render import DonguriUI
 
@@ -84,7 +85,8 @@ async def service(database):
 
 
 async def started_table(service: TableService) -> int:
-    table = await service.open(
+    lobby = LobbyOps(service)
+    table = await lobby.open(
         "donguri",
         guild_id=1,
         channel_id=2,
@@ -93,9 +95,9 @@ async def started_table(service: TableService) -> int:
         options={"length": "short"},
         language="en",
     )
-    await service.join(table.id, (11, "b"))
-    await service.join(table.id, (12, "c"))
-    await service.start(table.id, 10, seed=99)
+    await lobby.join(table.id, (11, "b"))
+    await lobby.join(table.id, (12, "c"))
+    await lobby.start(table.id, 10, seed=99)
     return table.id
 
 
@@ -161,23 +163,24 @@ async def test_engine_is_rebuilt_from_the_log_after_a_restart(service, tmp_path)
 
 
 async def test_lobby_rules(service):
-    table = await service.open(
+    lobby = LobbyOps(service)
+    table = await lobby.open(
         "donguri", guild_id=1, channel_id=2, host=(10, "a"), size=3, options={}, language="en"
     )
     with pytest.raises(UserError, match="error.host_cannot_leave"):
-        await service.leave(table.id, 10)
+        await lobby.leave(table.id, 10)
     with pytest.raises(UserError, match="error.not_seated"):
-        await service.leave(table.id, 11)
+        await lobby.leave(table.id, 11)
     with pytest.raises(UserError, match="error.host_only"):
-        await service.add_computer(table.id, 11)
+        await lobby.add_computer(table.id, 11)
     with pytest.raises(UserError, match="error.bad_size"):
-        await service.open(
+        await lobby.open(
             "donguri", guild_id=1, channel_id=2, host=(10, "a"), size=6, options={}, language="en"
         )
-    await service.add_computer(table.id, 10)
-    await service.add_computer(table.id, 10)
+    await lobby.add_computer(table.id, 10)
+    await lobby.add_computer(table.id, 10)
     with pytest.raises(UserError, match="error.table_full"):
-        await service.join(table.id, (12, "c"))
+        await lobby.join(table.id, (12, "c"))
 
 
 # ---- message catalogs ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ async def finish_with_computers(world, bot, game: str, options: dict):
     # The computers play from the start until the host is to act. In about 1 Final Quest deal in
     # 250 one of them names the right hand before the host's first turn: the table is finished.
     if (await bot.service.table(1)).status == "running":
-        assert await bot.service.hand_to_computer(1, host.id)
+        assert await bot.seat_ops.hand_to_computer(1, host.id)
     await bot.service.play_computers(1)  # at once, rather than at the computers' worker's pace
     await bot.delivery.refresh(1)
     for _ in range(500):  # the delivery worker shows the finished table and its record

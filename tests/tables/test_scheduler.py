@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
-from bot.tables.clock import RETRY_AFTER, Scheduler, now
+from bot.tables.clock import RETRY_AFTER, Scheduler, TableClocks, now
 
 
 class FakeStore:
@@ -45,9 +45,14 @@ def fake_bot(deadlines: dict[int, float], handled: bool = True):
     async def table(table_id: int):
         return SimpleNamespace(id=table_id, deadline=deadlines[table_id], remind_at=None)
 
+    async def for_timeout(table_id: int):
+        return None
+
     bot.service = SimpleNamespace(expire=expire, table=table)
     bot.delivery = SimpleNamespace(refresh=refresh)
-    bot.scheduler = Scheduler(bot)
+    bot.scheduler = Scheduler(bot.is_closed)
+    computers = SimpleNamespace(for_timeout=for_timeout)
+    bot.scheduler.sources.append(TableClocks(bot.store, bot.service, bot.delivery, computers))
     return bot, armed_during_run
 
 

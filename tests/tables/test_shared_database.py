@@ -13,12 +13,13 @@ import pytest
 
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings import model as rating_model
 from bot.ratings.store import RatingStore, side_places
 from bot.storage.store import Store
+from bot.tables.lobby_ops import LobbyOps
+from bot.tables.seat_ops import SeatOps
 from bot.tables.service import TableService
+from tests.support.platform import platform
 
 pytestmark = pytest.mark.usefixtures("games_registered")
 
@@ -49,12 +50,13 @@ async def two(pg_cluster):
 async def started_table(
     service: TableService, players: int = 2, game: str = "othello_torite", seed: int = 5, **extra
 ) -> int:
-    table = await service.open(
+    lobby = LobbyOps(service)
+    table = await lobby.open(
         game, guild_id=1, channel_id=2, host=(10, "p0"), size=players, options={}, language="en", **extra
     )
     for i in range(1, players):
-        await service.join(table.id, (10 + i, f"p{i}"))
-    await service.start(table.id, None, seed=seed)
+        await lobby.join(table.id, (10 + i, f"p{i}"))
+    await lobby.start(table.id, None, seed=seed)
     return table.id
 
 
@@ -137,7 +139,7 @@ async def test_a_finished_table_is_rated_once_and_no_rating_update_is_lost(two):
     for _ in range(3):
         table_id = await started_table(a, rated=True)
         for user in (10, 11):
-            await a.hand_to_computer(table_id, user)
+            await SeatOps(a).hand_to_computer(table_id, user)
         await a.play_computers(table_id)
         tables.append(await a.table(table_id))
     assert all(t.status == "finished" for t in tables)
@@ -153,9 +155,8 @@ async def test_a_finished_table_is_rated_once_and_no_rating_update_is_lost(two):
 
 
 async def test_a_tournament_round_opens_once_when_two_processes_finish_it(two):
-    services = [
-        TournamentService(TournamentStore(s.db), RatingStore(s.db), TableService(s)) for s in two
-    ]
+    worlds = [platform(s) for s in two]
+    services = [world.events for world in worlds]
     event = await services[0].create(
         guild_id=1, channel_id=2, organizer_id=3, game="donguri", name="Cup", format="swiss",
         rounds=3, table_size=None, points=None, clock=3600, on_timeout="computer_seat",
@@ -163,13 +164,13 @@ async def test_a_tournament_round_opens_once_when_two_processes_finish_it(two):
         language="en", seed=7,
     )
     for i in range(6):
-        await services[0].sign_up(event.id, (100 + i, f"p{i}"))
+        await services[0].entrants.sign_up(event.id, (100 + i, f"p{i}"))
     event = await services[0].start(event.id)
-    tables = services[0].tables
-    for table_id in await services[0].open_tables(event):
+    tables = worlds[0].tables
+    for table_id in await services[0].seating.open_tables(event):
         table = await tables.table(table_id)
         for seat in table.seats:
-            await tables.hand_to_computer(table_id, seat.user_id)
+            await worlds[0].seat_ops.hand_to_computer(table_id, seat.user_id)
         await tables.play_computers(table_id)
         await services[0].record(await tables.table(table_id))
     opened = await asyncio.gather(*(s.next_round(event.id) for s in services), return_exceptions=True)

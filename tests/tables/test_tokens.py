@@ -24,9 +24,9 @@ class Refusing:
         raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"message": "Unknown Message", "code": 10008})
 
 
-def bot_on(store: Store) -> SimpleNamespace:
-    http = SimpleNamespace(proxy=None, proxy_auth=None, _HTTPClient__session=None)
-    return SimpleNamespace(service=SimpleNamespace(store=store), http=http, application_id=1)
+def tokens_on(store: Store) -> Tokens:
+    client = SimpleNamespace(http=SimpleNamespace(proxy=None, proxy_auth=None), application_id=1)
+    return Tokens(store, client, session=None)
 
 
 def click(message_id: int, token: str) -> SimpleNamespace:
@@ -48,7 +48,7 @@ async def test_a_dm_and_a_private_hand_each_keep_their_own_token(database, monke
     monkeypatch.setattr(tokens_module, "relevance", lambda table, engine, seat: "key-1")
     store = await Store.open(database)
     try:
-        tokens = Tokens(bot_on(store))
+        tokens = tokens_on(store)
         table = await table_with_dm(store, 500)
         async with store.transaction():  # as the move's own transaction does
             await tokens.keep(Tokens.of(click(500, "dm-click")), table, None, 0, private=False)
@@ -78,7 +78,7 @@ async def test_a_token_outlives_the_store_that_kept_it_but_not_the_table(databas
     store = await Store.open(database)
     table = await table_with_dm(store, 500)
     other = await table_with_dm(store, 600)
-    tokens = Tokens(bot_on(store))
+    tokens = tokens_on(store)
     async with store.transaction():
         await tokens.keep(Tokens.of(click(500, "a")), table, None, 0, private=False)
         await tokens.keep(Tokens.of(click(600, "b")), other, None, 0, private=False)
@@ -86,7 +86,7 @@ async def test_a_token_outlives_the_store_that_kept_it_but_not_the_table(databas
 
     store = await Store.open(database)  # a restart, or another process on the same database
     try:
-        tokens = Tokens(bot_on(store))
+        tokens = tokens_on(store)
         assert Tokens.for_dm(await store.delivery(table.id, 0, 1)).token == "a"
         await tokens.forget(table.id)  # the table ended
         assert Tokens.for_dm(await store.delivery(table.id, 0, 1)) is None
@@ -99,7 +99,7 @@ async def test_a_refused_token_does_not_take_a_later_clicks_with_it(database):
     store = await Store.open(database)
     try:
         table = await table_with_dm(store, 500)
-        tokens = Tokens(bot_on(store))
+        tokens = tokens_on(store)
         old = Token("old", 500, time.time() + LIFE)
         async with store.transaction():
             await tokens.keep(Tokens.of(click(500, "new")), table, None, 0, private=False)

@@ -127,7 +127,7 @@ def test_a_clash_with_the_dummy_names_the_other_player_too():
     assert "shop 1 → clash with carol and the dummy → +1 token" in lines[0]
     assert "shop 1 → clash with alice and the dummy → +1 token" in lines[2]
     japanese = UI.summary_lines(data, NAMES[:3], Lang("ja"))
-    assert "宝石店1 → carol、ダミープレイヤーとバッティング" in japanese[0]
+    assert "宝石店1 → carol、ダミープレイヤー とバッティング" in japanese[0]
     players = [dict(clash, chips_after=3), {"tricks": 4, "shop": 4, "chips_after": 0}]
     alone = summary(players=players, dummy={"tricks": 1, "shop": 1})
     assert "clash with the dummy →" in UI.summary_lines(alone, NAMES[:2], TR)[0]
@@ -160,11 +160,11 @@ def test_a_used_exemption_reads_as_part_of_the_tokens_not_of_this_deals_shop():
     public["players"][1]["exempt_used"] = True
     text = view_text(UI.table_view(public, NAMES, TR))
     (line,) = [row for row in text.splitlines() if "**bob**" in row]
-    assert "tokens (exemption already used this game) · " in line or "token (exemption" in line
+    assert "tokens (exemption used: no more tokens) · " in line or "token (exemption" in line
     assert line.index("exemption") < line.index("→"), "said before the shop, with the tokens"
     ja_text = view_text(UI.table_view(public, NAMES, Lang("ja")))
     (ja_line,) = [row for row in ja_text.splitlines() if "**bob**" in row]
-    assert ja_line.index("没収免除") < ja_line.index("→")
+    assert ja_line.index("没収免除") < ja_line.index("→") and "以後トークンなし" in ja_line
 
 
 def test_record_merges_the_take_or_push_into_the_trick_line():

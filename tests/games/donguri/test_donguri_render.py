@@ -40,3 +40,22 @@ def test_the_running_table_explains_its_marks_and_the_finished_one_drops_them():
 def test_a_final_score_reads_as_a_penalty():
     assert UI.score_text(1, Lang("en")) == "penalty 1"
     assert UI.score_text(12, Lang("ja")) == "マイナス点 12"
+
+
+def test_at_four_players_the_struck_through_second_card_is_explained_next_to_the_trick():
+    """Review 2026-11-26 #5: a struck-through card reads as "void", yet it may win the trick."""
+    engine = played(DonguriEngine(4, 2, {"length": "short"}), 4)  # one whole trick
+    public = engine.public_view()
+    (second,) = public["last_trick"]["excluded"]
+    names = [*NAMES, "dan"]
+    for language, legend in (
+        ("en", "left out of the majority count (it can still win)"),
+        ("ja", "多数決に数えない2番目のカード(トリックは取れます)"),
+    ):
+        tr = Lang(language)
+        (field,) = [v for k, v in UI.table_view(public, names, tr).fields if k == tr("donguri.last_trick")]
+        cards, *_, last = field.splitlines()
+        assert f" {names[second]}~~" in cards and last.startswith("~~") and last.endswith(legend)
+    three = played(DonguriEngine(3, 2, {"length": "short"}), 3).public_view()
+    (field,) = [v for k, v in UI.table_view(three, NAMES, Lang("en")).fields if k == "Last trick"]
+    assert "~~" not in field and "majority count" not in field, "three players: nothing struck, nothing to explain"

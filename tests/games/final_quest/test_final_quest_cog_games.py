@@ -264,7 +264,7 @@ async def test_a_free_question_to_a_computer_seat_is_refused_with_the_checked_qu
     channel = await start_table(world)
     (active,) = to_act(world, channel)
     target = others(world, channel, active)[0]
-    assert await world.env.bot.service.hand_to_computer(final_quest_table_id(channel), target.id)
+    assert await world.env.bot.seat_ops.hand_to_computer(final_quest_table_id(channel), target.id)
     before = embed_text(table_message(channel))
     refused = await active.slash(channel, f"{GAME} ask", player=target, question="Is your highest card red?")
     text = refused.response.content
@@ -275,7 +275,7 @@ async def test_a_free_question_to_a_computer_seat_is_refused_with_the_checked_qu
     assert embed_text(table_message(channel)) == before and to_act(world, channel) == [active]
     checked = await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
     assert checked.response.content == "Done."
-    assert f"{active.name} asks {target.name} (computer): “Is the sum of your cards even?”" in record_text(
+    assert f"{active.name} asks {target.name} (computer playing): “Is the sum of your cards even?”" in record_text(
         channel
     )
 

@@ -113,7 +113,7 @@ def test_options_and_refusal_params_are_readable():
     summary = UI.option_summary({"jokers": 1, "layout": "S:low+may,H:playoff"}, 3, TR)
     assert summary == "Jokers: 1\nStarting layout: ♠︎ 小 low, MAY follow · ♥ 決勝 playoff"
     assert UI.option_summary({"jokers": 0, "layout": ""}, 3, TR).endswith(
-        "standard (大 後 無視 MUST 必勝 on every card)"
+        "standard (every card: 大 high · 後 later · 無視 ignore · MUST follow · 必勝 must win)"
     )
     params = UI.format_params({"cards": ["S12", "J0"], "suit": "S"}, NAMES)
     assert TR("saizen.error.must_win", **params) == "Must win (必勝): ♠︎Q 🃏 would win now — play one of them."

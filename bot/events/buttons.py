@@ -1,0 +1,40 @@
+"""A tournament's buttons: sign up, drop out, check in, and the organizer's start, next round, and
+confirming or redoing a round's seating. Routed by discord.py like the table components
+(``bot.tables.components``), bound to the tournament desk in the composition root."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+from bot.core.interaction import Interaction
+from bot.tables.components import bound
+
+if TYPE_CHECKING:
+    from bot.events.desk import TournamentDesk
+
+
+class EventButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>[0-9]+)",
+):
+    handler: ClassVar[TournamentDesk]
+
+    def __init__(self, verb: str, event_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:ev:{verb}:{event_id}", **button))
+        self.verb, self.event_id = verb, event_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
+    ):
+        return cls(match["verb"], int(match["eid"]))
+
+    async def callback(self, interaction: Interaction) -> None:
+        await self.handler.on_button(interaction, self.verb, self.event_id)
+
+
+def event_items(desk: TournamentDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
+    return [bound(EventButton, desk)]

@@ -1,0 +1,153 @@
+"""The composition root: every service is built here, once, and handed its collaborators.
+
+No service reaches another through the bot object (``tests/core/test_layout.py`` refuses it): a
+service gets what it uses in its constructor, and a lower package tells a higher one what happened
+through a hook (``TableHooks``, the scheduler's sources) that the higher one is registered with here.
+The order below is the order of the packages: storage, tables, ratings, events, then the commands.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from bot.core.config import Config
+from bot.events.buttons import event_items
+from bot.events.commands import TournamentCommands
+from bot.events.desk import TournamentDesk
+from bot.events.service import TournamentService
+from bot.events.store import TournamentStore
+from bot.ratings.commands import RatingCommands
+from bot.ratings.settle import Settlement
+from bot.ratings.store import RatingStore
+from bot.storage.store import Store
+from bot.tables.budget import Budgets
+from bot.tables.clock import Scheduler, TableClocks
+from bot.tables.clock import now as clock_now
+from bot.tables.commands import PlayerCommands, TableCommands
+from bot.tables.components import table_items
+from bot.tables.computers import Computers
+from bot.tables.delivery import Delivery
+from bot.tables.desk import Desk
+from bot.tables.hooks import TableHooks
+from bot.tables.in_time import Arrivals
+from bot.tables.lobby_ops import LobbyOps
+from bot.tables.member_locale import MemberLanguages
+from bot.tables.opening import Opening
+from bot.tables.rest_shares import RestShares, rest_share
+from bot.tables.seat_ops import SeatOps
+from bot.tables.service import TableService
+from bot.tables.speech import Speech
+from bot.tables.sweep import Sweep
+
+log = logging.getLogger("tabletop")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def game_modules() -> list[str]:
+    """Every game's cog module: one package per game under ``cogs/``."""
+    return [f"cogs.{p.parent.name}.cog" for p in sorted((ROOT / "cogs").glob("*/cog.py"))]
+
+
+@dataclass
+class Services:
+    store: Store
+    languages: MemberLanguages
+    arrivals: Arrivals
+    service: TableService
+    lobby: LobbyOps
+    seat_ops: SeatOps
+    hooks: TableHooks
+    scheduler: Scheduler
+    delivery: Delivery
+    computers: Computers
+    speech: Speech
+    desk: Desk
+    opening: Opening
+    ratings: RatingStore
+    tournaments: TournamentDesk
+    sweep: Sweep
+    rest_shares: RestShares
+    session: aiohttp.ClientSession
+    cogs: list[commands.Cog]
+    items: list[type[discord.ui.DynamicItem[Any]]]
+
+    async def recover(self) -> None:
+        """After start-up: what the last process left undone (``Delivery.recover`` and the rest)."""
+        await self.delivery.recover()
+        await self.computers.recover()
+        for table in await self.store.unsettled_tables():
+            try:
+                await self.delivery.settle(table)
+            except Exception:
+                log.exception("table %s: settling failed", table.id)
+        await self.tournaments.recover()
+        if not self.store.db.shared:
+            await self.store.release_claims()
+        await self.scheduler.run_due()
+        self.sweep.start()
+
+    async def close(self) -> None:
+        """Stop the timers and the workers (the caller closes the gateway, then ``close_store``)."""
+        self.scheduler.stop()
+        await self.sweep.stop()
+        await self.rest_shares.stop()
+        await self.computers.worker.close()
+        await self.delivery.worker.close()
+        await self.session.close()
+
+    async def close_store(self) -> None:
+        await self.languages.flush()
+        await self.store.close()
+
+
+async def build(client: commands.Bot, config: Config) -> Services:
+    """Every service, wired; the cogs and button classes to add to ``client``."""
+    store = await Store.open(config.database)
+    languages = MemberLanguages(store)
+    arrivals = Arrivals()
+    service = TableService(store, now=clock_now)
+    lobby, seat_ops = LobbyOps(service), SeatOps(service)
+    hooks = TableHooks()
+    scheduler = Scheduler(client.is_closed)
+    budgets = Budgets(config.channel_budget, rest_share(config))
+    budgets.guard(client.http)  # every request counts towards Discord's 50 a second
+    if store.db.shared:  # a channel's calls are counted for all the processes
+        budgets.shared = store
+    speech = Speech(client, store, service, languages, budgets)
+    session = aiohttp.ClientSession()
+    delivery = Delivery(
+        client, config, store, service, budgets, languages, speech, hooks, scheduler.rearm, session
+    )
+    computers = Computers(service, config, delivery.request)
+    desk = Desk(service, lobby, delivery, arrivals, languages)
+    opening = Opening(config, service, lobby, delivery, desk)
+    ratings = RatingStore(store.db)
+    events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
+    tournaments = TournamentDesk(client, config, store, events, service, seat_ops, delivery, desk, opening)
+    # Tables announce; ratings, then events, act (a table's rating before its tournament result).
+    hooks.finished.append(Settlement(ratings, delivery.messageable))
+    hooks.finished.append(tournaments.on_table_finished)
+    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
+    sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
+    rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
+    cogs: list[commands.Cog] = [
+        TableCommands(store, seat_ops, delivery, desk),
+        PlayerCommands(client, store),
+        TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
+        RatingCommands(ratings, desk),
+    ]
+    for module in game_modules():
+        cogs.append(importlib.import_module(module).cog(desk, opening))
+    items = table_items(desk) + event_items(tournaments)
+    return Services(
+        store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
+        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
+    )
