@@ -26,14 +26,27 @@ SLOW_CASES = (
     "tests/ai/test_ai_conformance.py::test_a_clone_plays_on_exactly_like_its_game[final_quest-4p-{}]",
     'tests/ai/test_ai_conformance.py::test_a_clone_plays_on_exactly_like_its_game[final_quest-4p-{"rebuttal": "asker"}]',
 )
+# Tests run for every configuration of every game that compare whole games move by move: the fast
+# lane keeps each game's configurations with the fewest players.
+SMALLEST_TABLES_ONLY = ("tests/ai/test_ai_conformance.py::test_a_clone_plays_on_exactly_like_its_game",)
+
+
+def larger_table(item) -> bool:
+    """A case of a ``SMALLEST_TABLES_ONLY`` test for more players than its game's fewest."""
+    callspec = getattr(item, "callspec", None)
+    if item.nodeid.split("[")[0] not in SMALLEST_TABLES_ONLY or callspec is None:
+        return False
+    cls, n = callspec.params.get("cls"), callspec.params.get("n")
+    return cls is not None and n is not None and n > min(k for k, _ in cls.sample_configs())
 
 
 def pytest_collection_modifyitems(config, items):
     """``postgres``: the test uses the PostgreSQL cluster, directly or as the ``postgresql`` leg of
     the ``database`` fixture. ``process``: a ``test_*_process.py`` or ``test_*_postgres.py`` file,
     which starts the real entry point against the fake Discord. Both are ``slow`` (but for
-    ``FAST_PROCESS_FILES``), as are the cases marked so in their files and those listed in
-    ``SLOW_CASES``; the SQLite leg of a storage test stays in the fast lane."""
+    ``FAST_PROCESS_FILES``), as are the cases marked so in their files, those listed in
+    ``SLOW_CASES`` and the larger tables of ``SMALLEST_TABLES_ONLY``; the SQLite leg of a storage
+    test stays in the fast lane."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         postgres = "pg_cluster" in item.fixturenames or (
@@ -44,7 +57,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.postgres)
         if process:
             item.add_marker(pytest.mark.process)
-        if postgres or (process and item.path.name not in FAST_PROCESS_FILES) or item.nodeid in SLOW_CASES:
+        fast_process = item.path.name in FAST_PROCESS_FILES
+        if postgres or (process and not fast_process) or item.nodeid in SLOW_CASES or larger_table(item):
             item.add_marker(pytest.mark.slow)
 
 
