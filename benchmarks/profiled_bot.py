@@ -16,19 +16,19 @@ import time
 from collections import Counter
 
 from bot.main import main
-from bot.storage.connection import Connection
+from bot.storage.sqlite import SQLiteDatabase
 
 STATEMENTS: Counter[str] = Counter()
 
 
 def count_statements() -> None:
-    original = Connection._statement
+    original = SQLiteDatabase._statement
 
-    async def counted(self, verb, sql, params):
+    async def counted(self, verb, sql, params, wait=False):
         STATEMENTS[" ".join(sql.split())[:90]] += 1
-        return await original(self, verb, sql, params)
+        return await original(self, verb, sql, params, wait)
 
-    Connection._statement = counted
+    SQLiteDatabase._statement = counted
 
 
 if __name__ == "__main__":

@@ -33,12 +33,15 @@ class TabletopBot(commands.Bot):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         # No member chunking is needed, so READY need not wait 2 s for guilds to stream in.
+        shards: dict[str, Any] = (
+            {} if config.shard_count is None else {"shard_count": config.shard_count, "shard_ids": config.shard_ids}
+        )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             guild_ready_timeout=0.2,
-            **({} if config.shard_count is None else {"shard_count": config.shard_count, "shard_ids": config.shard_ids}),
+            **shards,
         )
         self.config = config
         self._announced = False
@@ -55,7 +58,7 @@ class TabletopBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.services = await build(self, self.config)
         self.services.rest_shares.start()
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CatalogTranslator())
         for cog in self.services.cogs:
             await self.add_cog(cog)
@@ -77,7 +80,7 @@ class TabletopBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._startup
 
-    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # Before any command or button runs (they are already scheduled, not started): private
         # answers and the DMs they cause follow the language this interaction carries.
         if event_name == "interaction" and "services" in self.__dict__:

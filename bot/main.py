@@ -9,11 +9,15 @@ import logging
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.app import create_bot
 from bot.core.config import Config, ConfigError, check_shards, load
+
+if TYPE_CHECKING:
+    from discord.types.gateway import SessionStartLimit
 
 NO_TOKEN = (
     "No Discord bot token: set the DISCORD_TOKEN environment variable or 'token' in the config file "
@@ -36,11 +40,13 @@ def apply_endpoint_overrides(env: dict[str, str]) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
         original = discord.http.HTTPClient.get_bot_gateway
 
-        async def get_bot_gateway(self, *args, **kwargs):
+        async def get_bot_gateway(
+            self: discord.http.HTTPClient, *args: Any, **kwargs: Any
+        ) -> tuple[int, str, SessionStartLimit]:
             result = await original(self, *args, **kwargs)
             return (result[0], gateway, *result[2:])
 
-        discord.http.HTTPClient.get_bot_gateway = get_bot_gateway
+        discord.http.HTTPClient.get_bot_gateway = get_bot_gateway  # type: ignore[method-assign]  # tests only
 
 
 async def run(config: Config) -> None:

@@ -23,10 +23,11 @@ from bot.events.buttons import event_items
 from bot.events.commands import TournamentCommands
 from bot.events.desk import TournamentDesk
 from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
+from bot.storage.events import TournamentStore
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
@@ -90,7 +91,7 @@ class Services:
                 log.exception("table %s: settling failed", table.id)
         await self.tournaments.recover()
         if not self.store.db.shared:
-            await self.store.release_claims()
+            await self.store.shared_work.release_claims()
         await self.scheduler.run_due()
         self.sweep.start()
 
@@ -120,7 +121,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     budgets = Budgets(config.channel_budget, rest_share(config))
     budgets.guard(client.http)  # every request counts towards Discord's 50 a second
     if store.db.shared:  # a channel's calls are counted for all the processes
-        budgets.shared = store
+        budgets.shared = store.shared_work
     speech = Speech(client, store, service, languages, budgets)
     session = aiohttp.ClientSession()
     delivery = Delivery(
@@ -129,7 +130,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     opening = Opening(config, service, lobby, delivery, desk)
-    ratings = RatingStore(store.db)
+    ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
     tournaments = TournamentDesk(client, config, store, events, service, seat_ops, delivery, desk, opening)
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).

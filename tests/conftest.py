@@ -83,6 +83,7 @@ async def bots(bot_config):
     for bot in made:
         services = bot.__dict__.pop("services", None)
         if services is not None:
+            await services.session.close()
             await services.store.close()
 
 

@@ -52,7 +52,13 @@ def deal(
     return _exact(pool, sizes, lacks, rng, kind)
 
 
-def _greedy(pool, sizes, lacks, order, kind) -> list[list[str]] | None:
+def _greedy(
+    pool: list[str],
+    sizes: Sequence[int],
+    lacks: Sequence[str],
+    order: list[int],
+    kind: Callable[[str], str],
+) -> list[list[str]] | None:
     hands: list[list[str]] = [[] for _ in sizes]
     remaining = pool
     for i in order:
@@ -69,7 +75,13 @@ def _greedy(pool, sizes, lacks, order, kind) -> list[list[str]] | None:
     return hands
 
 
-def _exact(pool, sizes, lacks, rng, kind) -> list[list[str]]:
+def _exact(
+    pool: list[str],
+    sizes: Sequence[int],
+    lacks: Sequence[str],
+    rng: random.Random,
+    kind: Callable[[str], str],
+) -> list[list[str]]:
     free = list(sizes)
     hands: list[list[str]] = [[] for _ in sizes]
     counts: dict[str, int] = {}

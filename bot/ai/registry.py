@@ -11,13 +11,16 @@ import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from bot.core.engine import Engine
 
+E = TypeVar("E", bound=Engine)
+
 
 @dataclass
-class GameAI:
-    """What a game adds to the generic search; every field is optional.
+class GameAI(Generic[E]):
+    """What a game adds to the generic search, for its engine class ``E``; every field is optional.
 
     - ``evaluate(engine, seat) -> value in [0, 1]``: how good the state is for ``seat`` (1 = sure
       first place). When given, playouts stop at the end of the deal the search started in
@@ -34,22 +37,24 @@ class GameAI:
       deterministic while keeping to the CPU budget.
     """
 
-    evaluate: Callable[[Engine, int], float] | None = None
-    playout: Callable[[Engine, int, random.Random], str] | None = None
-    player: Callable[[Engine, int, str, int, random.Random], str] | None = None
+    evaluate: Callable[[E, int], float] | None = None
+    playout: Callable[[E, int, random.Random], str] | None = None
+    player: Callable[[E, int, str, int, random.Random], str] | None = None
     move_us: float = 30.0
     iteration_us: float = 150.0
 
 
-_REGISTRY: dict[str, GameAI] = {}
+# One entry per game, each for its own engine class: the platform hands a game's hooks only that
+# game's engines, which no static type can say of a table looked up by id.
+_REGISTRY: dict[str, GameAI[Any]] = {}
 _LOOKED_UP: set[str] = set()
 
 
-def register(game_id: str, ai: GameAI) -> None:
+def register(game_id: str, ai: GameAI[Any]) -> None:
     _REGISTRY[game_id] = ai
 
 
-def get(game_id: str) -> GameAI:
+def get(game_id: str) -> GameAI[Any]:
     """The game's hooks, importing ``cogs.<game_id>.ai`` the first time; a default when it has none."""
     if game_id not in _REGISTRY and game_id not in _LOOKED_UP:
         _LOOKED_UP.add(game_id)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from typing import Any
 
 from bot.ai import deal
 from bot.ai.registry import GameAI
@@ -62,7 +63,7 @@ def rank_values(engine: Engine) -> list[float]:
 class Search:
     """One decision of one seat: ``run()`` returns the most visited root move."""
 
-    def __init__(self, root: Engine, seat: int, ai: GameAI, rng: random.Random, budget_us: float):
+    def __init__(self, root: Engine, seat: int, ai: GameAI[Any], rng: random.Random, budget_us: float):
         self.root = root
         self.seat = seat
         self.ai = ai

@@ -30,8 +30,22 @@ def standard_deck(suits: str = SUITS, ranks: range = range(1, 14)) -> list[str]:
     return [code(s, r) for s in suits for r in ranks]
 
 
+def is_code(card: object) -> bool:
+    """Whether ``card`` is written as a card code (a suit letter and a rank of 0..99)."""
+    return (
+        isinstance(card, str)
+        and 2 <= len(card) <= 3
+        and card[0] in SUIT_SYMBOLS
+        and card[1:].isascii()
+        and card[1:].isdigit()
+    )
+
+
 def label(card: str, face_names: bool = True) -> str:
-    """Language-neutral short label: ``♠A``, ``♥10``, ``★16``."""
+    """Language-neutral short label: ``♠A``, ``♥10``, ``★16``; ``?`` for text that is no card
+    (a refusal may name what a client sent: drawing it never fails)."""
+    if not is_code(card):
+        return "?"
     suit, rank = suit_of(card), rank_of(card)
     if suit == "J":
         return "🃏"

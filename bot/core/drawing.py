@@ -15,6 +15,9 @@ from pathlib import Path
 
 from PIL import Image, ImageFont
 
+#: A colour as images use it: red, green and blue, 0 to 255.
+Colour = tuple[int, int, int]
+
 #: System fonts with Japanese glyphs, by preference; the first one present draws names.
 NAME_FONTS = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
@@ -27,7 +30,10 @@ MISSING = "\U000ffffd"  # a private-use character no font has: how a missing gly
 
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+    face = ImageFont.load_default(size=size)
+    if not isinstance(face, ImageFont.FreeTypeFont):  # only a Pillow built without FreeType
+        raise RuntimeError("the images need Pillow with FreeType")
+    return face
 
 
 def png(image: Image.Image, compress_level: int = 3) -> bytes:
@@ -45,7 +51,7 @@ def name_font(size: int) -> ImageFont.FreeTypeFont:
     return font(size)
 
 
-def _glyph(face: ImageFont.FreeTypeFont, char: str) -> tuple:
+def _glyph(face: ImageFont.FreeTypeFont, char: str) -> tuple[tuple[int, int], bytes]:
     mask = face.getmask(char)
     return mask.size, bytes(mask)
 

@@ -137,13 +137,14 @@ class GameUI:
     rules_sections: ClassVar[tuple[str, ...]] = ()
 
     def format_params(self, params: dict[str, Any], names: list[str]) -> dict[str, Any]:
-        """Make engine data readable in messages: cards as labels, seats as names."""
+        """Make engine data readable in messages: cards as labels, seats as names. Never fails,
+        whatever a refusal carries (it may echo what a client sent)."""
         out = dict(params)
         for key, value in params.items():
             if key in ("card",) and isinstance(value, str):
                 out[key] = cards.label(value)
             elif key in ("cards",) and isinstance(value, list):
-                out[key] = " ".join(cards.label(c) for c in value)
+                out[key] = " ".join(cards.label(c) if isinstance(c, str) else "?" for c in value)
             elif key == "suit" and isinstance(value, str):
                 out[key] = cards.SUIT_SYMBOLS.get(value, value)
             elif key in ("seat", "target", "winner", "player") and isinstance(value, int):

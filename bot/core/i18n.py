@@ -92,11 +92,12 @@ def t(key: str, language: str = FALLBACK, /, **params: Any) -> str:
         return key
     if isinstance(value, dict):
         value = value["one"] if params.get("count") == 1 and "one" in value else value["other"]
+    text: str = value  # every entry is a string or a one/other table of strings (test_i18n checks)
     try:
-        return value.format_map(params)
+        return text.format_map(params)
     except (KeyError, IndexError, ValueError):
         log.warning("bad placeholders for %s: %s", key, sorted(params))
-        return value
+        return text
 
 
 class Lang:

@@ -53,7 +53,9 @@ class Option:
             raise IllegalAction("bad_option", option=self.name, value=value)
         if self.choices and value not in self.choices:
             raise IllegalAction("bad_option", option=self.name, value=value)
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+        if isinstance(value, int) and (
+            (self.low is not None and value < self.low) or (self.high is not None and value > self.high)
+        ):
             raise IllegalAction("bad_option", option=self.name, value=value)
         return self.normalize(value) if self.normalize else value
 

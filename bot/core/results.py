@@ -40,7 +40,8 @@ def best_first(result: dict[str, Any]) -> list[int]:
 def stored_result(table: Any, engine: Any) -> dict[str, Any] | None:
     """The result of a finished table: as stored, or the engine's when the game has just ended."""
     if table.result:
-        return json.loads(table.result)
+        stored: dict[str, Any] = json.loads(table.result)
+        return stored
     return engine.results() if engine.is_terminal() else None
 
 

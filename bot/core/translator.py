@@ -12,7 +12,8 @@ from __future__ import annotations
 import inspect
 import logging
 import unicodedata
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -23,7 +24,16 @@ from bot.core.engine import Engine
 from bot.core.i18n import FALLBACK, catalog, language_of
 from bot.core.options import Option
 
+if TYPE_CHECKING:
+    from discord.app_commands.commands import Binding, CommandCallback
+
 log = logging.getLogger(__name__)
+
+GroupT = TypeVar("GroupT", bound="Binding")
+P = ParamSpec("P")
+T = TypeVar("T")
+#: A slash command's callback, before discord.py makes a command of it.
+Callback = TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, Any]])
 
 NAME_LOCATIONS = (Where.command_name, Where.group_name, Where.parameter_name)
 MAX_NAME = 32
@@ -54,7 +64,7 @@ class CatalogTranslator(app_commands.Translator):
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
-        context: app_commands.TranslationContext,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         return translate_key(string.extras.get("key"), locale, context.location)
 
@@ -74,7 +84,9 @@ def translate_key(key: str | None, locale: discord.Locale | str, location: Where
     return text
 
 
-def command(key: str, description: str, *, options_key: str | None = None, **options: str | tuple[str, str]):
+def command(
+    key: str, description: str, *, options_key: str | None = None, **options: str | tuple[str, str]
+) -> Callable[[CommandCallback[GroupT, P, T]], app_commands.Command[GroupT, P, T]]:
     """A slash command whose texts all come from the catalogs, declared in one place.
 
     The command's name and description are under ``key`` (its English name is the key's last
@@ -92,7 +104,7 @@ def command(key: str, description: str, *, options_key: str | None = None, **opt
         value = options[param]
         return value[0] if isinstance(value, tuple) else value
 
-    def decorate(func):
+    def decorate(func: CommandCallback[GroupT, P, T]) -> app_commands.Command[GroupT, P, T]:
         if options:
             func = app_commands.describe(
                 **{p: locale_str(text(p), key=f"{prefix(p)}.description") for p in options}
@@ -110,7 +122,7 @@ def command(key: str, description: str, *, options_key: str | None = None, **opt
 RATED = "cmd.new.rated"
 
 
-def game_options(engine: type[Engine]):
+def game_options(engine: type[Engine]) -> Callable[[Callback], Callback]:
     """A ``/<game> new`` parameter for each option the engine declares, for a callback that takes
     them as ``**options``: type, range, choices and texts all come from the declaration and its
     catalog entries. They go before the shared ``rated`` parameter, whose texts come from here too."""
@@ -119,7 +131,7 @@ def game_options(engine: type[Engine]):
     def text(key: str) -> locale_str:
         return locale_str(catalog(FALLBACK)[key], key=key)
 
-    def decorate(func):
+    def decorate(func: Callback) -> Callback:
         params = [p for p in inspect.signature(func).parameters.values() if p.kind is not p.VAR_KEYWORD]
         at = next((i for i, p in enumerate(params) if p.name == "rated"), len(params))
         added = [
@@ -128,7 +140,8 @@ def game_options(engine: type[Engine]):
             )
             for o in declared
         ]
-        func.__signature__ = inspect.Signature([*params[:at], *added, *params[at:]])
+        target: Any = func  # a function object takes the attribute inspect.signature reads
+        target.__signature__ = inspect.Signature([*params[:at], *added, *params[at:]])
         keys = {o.name: o.key for o in declared} | ({"rated": RATED} if at < len(params) else {})
         func = app_commands.describe(**{name: text(f"{key}.description") for name, key in keys.items()})(func)
         func = app_commands.rename(

@@ -5,18 +5,20 @@ confirming or redoing a round's seating. Routed by discord.py like the table com
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
 from bot.core.interaction import Interaction
-from bot.tables.components import bound
+from bot.tables import component_input as strict
+from bot.tables.components import Checked, bound
 
 if TYPE_CHECKING:
     from bot.events.desk import TournamentDesk
 
 
 class EventButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>[0-9]+)",
 ):
@@ -27,12 +29,10 @@ class EventButton(
         self.verb, self.event_id = verb, event_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["verb"], int(match["eid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["verb"], strict.number(match["eid"], "tournament id"))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await self.handler.on_button(interaction, self.verb, self.event_id)
 
 

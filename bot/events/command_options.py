@@ -3,7 +3,8 @@ commands that use them."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
@@ -124,13 +125,18 @@ def chosen_options(game: str, picked: list[str | None]) -> dict[str, Any]:
     return checked_options(game, options)
 
 
-def names_an_event(choices):
+#: A cog method suggesting events: (cog, interaction, what was typed) -> choices of event ids.
+EventChoices = Callable[[Any, Interaction, str], Coroutine[Any, Any, list[Choice[int]]]]
+T = TypeVar("T")
+
+
+def names_an_event(choices: EventChoices) -> Callable[[T], T]:
     """The optional ``tournament`` parameter every organizer and standings command shares, with
     ``choices`` (a method of the cog) suggesting this server's events."""
     return lambda func: _names_an_event(func, choices)
 
 
-def _names_an_event(func, choices):
+def _names_an_event(func: T, choices: EventChoices) -> T:
     func = app_commands.autocomplete(tournament=choices)(func)
     description = locale_str(
         "Which tournament (default: the newest here)", key="cmd.tournament.opt.tournament.description"

@@ -17,7 +17,7 @@ from bot.events import render as view
 from bot.events.command_options import EXPORT_CHOICES, names_an_event
 from bot.events.create_command import create_command
 from bot.events.standings import TIE_BREAKS
-from bot.events.store import Tournament
+from bot.storage.events import Tournament
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 
@@ -79,7 +79,7 @@ class TournamentCommands(
             raise UserError("tournament.error.none")
         return (here or found)[0]
 
-    async def run(self, interaction: Interaction, work) -> None:
+    async def run(self, interaction: Interaction, work: Awaitable[None]) -> None:
         await self.table_desk.guarded(interaction, None, work)
 
     # ---- organizers ---------------------------------------------------------------------------
@@ -89,7 +89,7 @@ class TournamentCommands(
     )
     @names_an_event(event_choices)
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -105,7 +105,7 @@ class TournamentCommands(
     )
     @names_an_event(event_choices)
     async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -124,7 +124,7 @@ class TournamentCommands(
     async def add(
         self, interaction: Interaction, member: discord.Member, tournament: int | None = None
     ) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             if member.bot:
@@ -147,7 +147,7 @@ class TournamentCommands(
     async def remove(
         self, interaction: Interaction, member: discord.User, tournament: int | None = None
     ) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             _event, changed = await self.desk.service.entrants.drop(event.id, member.id)
@@ -175,7 +175,7 @@ class TournamentCommands(
         new_member: discord.Member,
         tournament: int | None = None,
     ) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             if new_member.bot:
@@ -208,7 +208,7 @@ class TournamentCommands(
         other: discord.User,
         tournament: int | None = None,
     ) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await self.desk.service.controls.swap(event.id, member.id, other.id)
@@ -224,7 +224,7 @@ class TournamentCommands(
     )
     @names_an_event(event_choices)
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament)
             self.desk.require_organizer(interaction, event)
             await self.desk.service.cancel(event.id)
@@ -240,7 +240,7 @@ class TournamentCommands(
     )
     @names_an_event(event_choices)
     async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament, open_only=False)
             rows = await self.desk.service.ranking.standings(event)
             teams = await self.desk.service.ranking.team_standings(event)
@@ -263,7 +263,7 @@ class TournamentCommands(
     async def export(
         self, interaction: Interaction, kind: str = "csv", tournament: int | None = None
     ) -> None:
-        async def work():
+        async def work() -> None:
             event = await self.pick(interaction, tournament, open_only=False)
             files = await self.desk.export(event, kind)
             await interaction.response.send_message(files=files, ephemeral=True)

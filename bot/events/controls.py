@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core.errors import UserError
 from bot.events.lookup import get_tournament
 from bot.events.seating import RoundSeating, awaiting_confirmation
-from bot.events.store import Tournament, TournamentStore
+from bot.storage.events import Tournament, TournamentStore
 from bot.storage.locks import KeyedLocks
 
 

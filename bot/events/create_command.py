@@ -77,9 +77,9 @@ def create_command(
         checkin_minutes="With signup_hours: how many minutes before the start check-in opens; no-shows are removed",
         computer_level="How strong computers are when they fill seats or play for absent players (default hard)",
     )
+    @app_commands.choices(clock=CLOCK_CHOICES)  # whole seconds; the others are text
     @app_commands.choices(
         format=FORMAT_CHOICES,
-        clock=CLOCK_CHOICES,
         on_timeout=POLICY_CHOICES,
         teams=TEAM_CHOICES,
         pairing=PAIRING_CHOICES,
@@ -112,7 +112,7 @@ def create_command(
         checkin_minutes: app_commands.Range[int, 5, 24 * 60] | None = None,
         computer_level: str = "hard",
     ) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError("tournament.error.text_channel")

@@ -18,12 +18,13 @@ from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
 from bot.events.seating import awaiting_confirmation
-from bot.events.store import Tournament
+from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls
-from bot.tables.delivery import fingerprint, jump_url
+from bot.tables.delivery import fingerprint
 from bot.tables.member_locale import member_lang
+from bot.tables.notices import jump_url
 from bot.tables.opening import display
 from bot.tables.render import timestamp
 
@@ -38,6 +39,22 @@ if TYPE_CHECKING:
     from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
+
+#: The channels that hold messages: what ``Delivery.messageable`` finds for an event's channel id.
+MESSAGE_CHANNELS = (
+    discord.TextChannel,
+    discord.VoiceChannel,
+    discord.StageChannel,
+    discord.Thread,
+    discord.DMChannel,
+    discord.PartialMessageable,
+)
+
+
+def message_in(channel: discord.abc.Messageable, message_id: int) -> discord.PartialMessage:
+    if not isinstance(channel, MESSAGE_CHANNELS):
+        raise TypeError(f"{channel!r} holds no messages")
+    return channel.get_partial_message(message_id)
 
 
 class TournamentDesk:
@@ -120,7 +137,7 @@ class TournamentDesk:
         channel = self.delivery.messageable(tournament.channel_id)
         try:
             with paced_calls():  # under load, hands and pings go first
-                await channel.get_partial_message(tournament.message_id).edit(**rendered.edit_kwargs())
+                await message_in(channel, tournament.message_id).edit(**rendered.edit_kwargs())
         except discord.NotFound:
             log.warning("tournament %s: its message is gone", tournament.id)
             return
@@ -136,9 +153,16 @@ class TournamentDesk:
     async def on_button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
         await self.desk.guarded(interaction, None, self._button(interaction, verb, tournament_id))
 
+    async def on_refused(self, interaction: Interaction, why: str) -> None:
+        await self.desk.on_refused(interaction, why)
+
     async def _button(self, interaction: Interaction, verb: str, tournament_id: int) -> None:
         tr = member_lang(interaction)
         user = interaction.user
+        if (await self.service.get(tournament_id)).guild_id != interaction.guild_id:
+            # A forged id from another server or a DM (the event message lives in its server),
+            # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
+            raise UserError("tournament.error.none")
         if verb == "join":
             await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
             await self.desk.reply(interaction, tr("tournament.done.join"))
@@ -189,7 +213,7 @@ class TournamentDesk:
             return
         guild = self.client.get_guild(tournament.guild_id)
         channel = guild.get_channel(tournament.channel_id) if guild else None
-        if channel is None:
+        if guild is None or not isinstance(channel, discord.TextChannel):  # events are made in one
             log.warning("tournament %s: its channel is gone", tournament.id)
             return
         fresh = False
@@ -217,7 +241,7 @@ class TournamentDesk:
         if table.tournament_id is not None:
             await self.table_finished(table)
 
-    async def table_finished(self, table) -> None:
+    async def table_finished(self, table: TableRow) -> None:
         """A tournament table ended: record it, and close the round when it was the last one."""
         tournament = await self.service.record(table)
         if tournament is None:
@@ -250,7 +274,7 @@ class TournamentDesk:
         if tournament.standings_message_id:
             try:
                 with paced_calls():
-                    await channel.get_partial_message(tournament.standings_message_id).edit(
+                    await message_in(channel, tournament.standings_message_id).edit(
                         **rendered.edit_kwargs()
                     )
                 return
@@ -313,6 +337,7 @@ class TournamentDesk:
                 await self.round_expired(tournament)
             elif (
                 not tournament.round_reminded
+                and tournament.round_hours is not None  # the round clock runs only when it is set
                 and tournament.round_deadline - tournament.round_hours * 720 <= now
             ):
                 await self.round_reminder(tournament)

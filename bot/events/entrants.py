@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core.errors import UserError
 from bot.events.lookup import get_tournament
 from bot.events.ranking import Ranking
-from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.storage.events import Entrant, Tournament, TournamentStore
 from bot.storage.locks import KeyedLocks
 from bot.tables.seat_ops import SeatOps
 

@@ -14,7 +14,7 @@ import discord
 from bot.core.errors import UserError
 from bot.events import render as view
 from bot.events.standings import Standing
-from bot.events.store import RoundTable, Tournament
+from bot.storage.events import RoundTable, Tournament
 
 if TYPE_CHECKING:
     from bot.events.service import TournamentService

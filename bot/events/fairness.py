@@ -13,7 +13,7 @@ from math import ceil
 
 from bot.events.pairing import pair_key, table_sizes
 from bot.events.standings import Standing, table_points
-from bot.events.store import RoundTable, Tournament
+from bot.storage.events import RoundTable, Tournament
 
 FILLS = ("byes", "computers")
 

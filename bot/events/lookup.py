@@ -4,7 +4,7 @@ tournament service starts from it."""
 from __future__ import annotations
 
 from bot.core.errors import UserError
-from bot.events.store import Tournament, TournamentStore
+from bot.storage.events import Tournament, TournamentStore
 
 
 async def get_tournament(store: TournamentStore, tournament_id: int) -> Tournament:

@@ -357,7 +357,7 @@ def _berger_round(group: list[int], round_index: int) -> tuple[list[list[int]], 
     for i in range(n // 2):
         a, b = circle[i], circle[n - 1 - i]
         if a is None or b is None:
-            byes.append(b if a is None else a)
+            byes.extend(u for u in (a, b) if u is not None)  # the phantom's opponent
         elif i == 0 and turn % 2:
             tables.append([b, a])  # the fixed unit changes seat every other round
         else:

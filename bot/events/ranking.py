@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bot.events import fairness as fair
-from bot.events.standings import Standing, standings, team_standings
-from bot.events.store import Tournament, TournamentStore
+from bot.events.standings import Standing, finishes, standings, team_standings
 from bot.ratings.store import RatingStore
+from bot.storage.events import Tournament, TournamentStore
 
 
 class Ranking:
@@ -32,7 +32,7 @@ class Ranking:
         dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
         return standings(
             [e.user_id for e in tournament.entrants],
-            await self.store.finishes(tournament.id),
+            finishes(await self.store.results(tournament.id)),
             await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,
@@ -50,10 +50,10 @@ class Ranking:
         for entrant in tournament.entrants:
             if entrant.team is not None:
                 teams[entrant.team].append(entrant.user_id)
-        dropped = {e.team for e in tournament.entrants if e.status == "dropped"}
+        dropped = {e.team for e in tournament.entrants if e.status == "dropped" and e.team is not None}
         return team_standings(
             dict(sorted(teams.items())),
-            await self.store.finishes(tournament.id),
+            finishes(await self.store.results(tournament.id)),
             await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,

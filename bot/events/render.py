@@ -13,8 +13,8 @@ from bot.core.i18n import Lang
 from bot.events import fairness as fair
 from bot.events.buttons import EventButton
 from bot.events.standings import Standing
-from bot.events.store import RoundTable, Tournament
 from bot.ratings import charts
+from bot.storage.events import RoundTable, Tournament
 from bot.tables.components import static_view
 from bot.tables.render import Rendered, clock_name, timestamp
 
@@ -272,13 +272,16 @@ def standings_message(
     final: bool,
     round_no: int,
     team_rows: list[Standing] | None = None,
+    title: str | None = None,
 ) -> Rendered:
     """The standings (of teams, in a fixed-teams event); the final ones with the podium, which
     only players who played on can take."""
     teams = team_rows is not None
-    shown = team_rows if teams else rows
-    key = "tournament.final_standings" if final else "tournament.standings_after"
-    embed = discord.Embed(title=tr(key, name=t.name, n=round_no), colour=COLOUR)
+    shown = team_rows if team_rows is not None else rows
+    if title is None:
+        key = "tournament.final_standings" if final else "tournament.standings_after"
+        title = tr(key, name=t.name, n=round_no)
+    embed = discord.Embed(title=title, colour=COLOUR)
     lines = standings_lines(t, shown, tr, teams=teams)
     if final and shown:
         podium = [
@@ -308,11 +311,8 @@ def live_message(
     tables: int,
 ) -> Rendered:
     """The standings message kept in the event channel and edited as each table ends."""
-    rendered = standings_message(t, rows, results, tr, t.status == "finished", t.round, team_rows)
-    rendered.embed.title = tr(
-        "tournament.live_standings", name=t.name, n=t.round, done=done, tables=tables, count=tables
-    )
-    return rendered
+    title = tr("tournament.live_standings", name=t.name, n=t.round, done=done, tables=tables, count=tables)
+    return standings_message(t, rows, results, tr, t.status == "finished", t.round, team_rows, title)
 
 
 def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = False) -> Rendered:

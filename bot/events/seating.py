@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from itertools import combinations
 
 from bot.core.games import REGISTRY
@@ -17,7 +18,7 @@ from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.ranking import Ranking
 from bot.events.standings import bye_points
-from bot.events.store import Entrant, Tournament, TournamentStore
+from bot.storage.events import Entrant, Tournament, TournamentStore
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
 
@@ -26,7 +27,7 @@ def unit_size(tournament: Tournament) -> tuple[int, int]:
     """Table size and smallest allowed table, counted in pairing units (teams when fixed)."""
     cls = REGISTRY[tournament.game].engine
     teams = cls.teams(tournament.table_size)
-    if tournament.teams == "fixed":
+    if tournament.teams == "fixed" and teams is not None:
         return len(teams), len(teams)
     if teams is not None:
         return tournament.table_size, tournament.table_size
@@ -50,12 +51,17 @@ def pairing_units(tournament: Tournament) -> dict[int, list[int]]:
         return {e.user_id: [e.user_id] for e in tournament.active}
     teams: defaultdict[int, list[Entrant]] = defaultdict(list)
     for entrant in tournament.entrants:
-        teams[entrant.team].append(entrant)
+        teams[entrant.team or 0].append(entrant)
     return {
         team: [e.user_id for e in members]
         for team, members in sorted(teams.items())
         if all(e.active for e in members)
     }
+
+
+def first_entrant(tournament: Tournament, members: Sequence[int | None]) -> Entrant:
+    """The entry of a unit's first player (computer fill-ins, None, hold no entry)."""
+    return tournament.signed_up(next(uid for uid in members if uid is not None))
 
 
 def sides_of(tournament: Tournament, seats: int) -> list[list[int]]:
@@ -93,7 +99,7 @@ class RoundSeating:
                 ordered[unit] = row.points
         return ordered
 
-    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int]], list[int]]:
+    async def plan(self, tournament: Tournament, number: int) -> tuple[list[list[int | None]], list[int]]:
         """Seat round ``number``: tables as user ids in seat order, and the players with a bye."""
         units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
@@ -109,20 +115,24 @@ class RoundSeating:
             met.update(pairing.pair_key(a, b) for a, b in combinations(present, 2))
             for side in sides_of(tournament, len(row.players)):
                 members = [row.players[s] for s in side]
-                partnered.update(pairing.pair_key(a, b) for a, b in combinations(members, 2))
+                partnered.update(
+                    pairing.pair_key(a, b) for a, b in combinations(members, 2) if a is not None and b is not None
+                )
         size, min_size = unit_size(tournament)
         points = await self.unit_points(tournament)
         order = list(points)
         seed = random.Random(f"{tournament.seed}:{number}").randrange(2**31)
         colours = None
+        # Pairing units by the seats they fill: computer fill-ins (swiss only) fill theirs with None.
+        seats: dict[int, list[int | None]] = {unit: list(members) for unit, members in units.items()}
         # Seating a large event takes a second or more (benchmarks/swiss_pairing.py): off the event loop.
         if tournament.format == "elimination":
-            order = [u for u in order if all(tournament.entrant(p).status == "active" for p in units[u])]
+            order = [u for u in order if all(tournament.signed_up(p).status == "active" for p in units[u])]
             laid = await asyncio.to_thread(pairing.elimination, order, size, min_size, byes_had)
         elif tournament.format == "round_robin":
             groups: defaultdict[int, list[int]] = defaultdict(list)
             for unit in order:
-                groups[tournament.entrant(units[unit][0]).grp or 0].append(unit)
+                groups[first_entrant(tournament, units[unit]).grp or 0].append(unit)
             laid = await asyncio.to_thread(
                 pairing.round_robin,
                 [groups[g] for g in sorted(groups)],
@@ -139,7 +149,7 @@ class RoundSeating:
                 computers = fair.computer_units(fair.computer_fill(len(order), size, min_size))
                 fair.keep_apart(met, computers)
                 for unit in computers:
-                    units[unit] = [None] * members_per_unit(tournament)
+                    seats[unit] = [None] * members_per_unit(tournament)
                     points[unit] = min(points.values(), default=0.0)
             colours = fair.colour_history(past) if size == 2 and not tournament.teams else None
             laid = await asyncio.to_thread(
@@ -156,9 +166,10 @@ class RoundSeating:
                 colours,
             )
         tables = [
-            self.seat_order(tournament, number, i, table, units, partnered, colours)
+            self.seat_order(tournament, number, i, table, seats, partnered, colours)
             for i, table in enumerate(laid.tables)
         ]
+        # Computer fill-ins complete the last table exactly, so only players' units sit out.
         byes = [uid for unit in laid.byes for uid in units[unit]]
         return tables, byes
 
@@ -168,10 +179,10 @@ class RoundSeating:
         number: int,
         index: int,
         table: list[int],
-        units: dict[int, list[int]],
+        units: dict[int, list[int | None]],
         partnered: Counter,
         colours: dict[int, list[int]] | None = None,
-    ) -> list[int]:
+    ) -> list[int | None]:
         """Who sits where: a seeded shuffle (the first seat may matter), with partners on their
         team's seats; at two-seat tables the seat is the colour, balanced over the event."""
         rng = random.Random(f"{tournament.seed}:{number}:{index}")
@@ -185,7 +196,7 @@ class RoundSeating:
         rng.shuffle(table)
         if tournament.teams == "fixed":
             seats = sum(len(units[u]) for u in table)
-            order = [0] * seats
+            order: list[int | None] = [None] * seats
             for unit, side in zip(table, sides_of(tournament, seats), strict=True):
                 members = list(units[unit])
                 rng.shuffle(members)
@@ -223,7 +234,8 @@ class RoundSeating:
                 continue
             table_id = row.table_id
             if table_id is None:
-                players = [(uid, tournament.name_of(uid)) for uid in row.players]
+                # A computer fill-in's seat is named "None", as it always was.
+                players = [(uid, "None" if uid is None else tournament.name_of(uid)) for uid in row.players]
                 table_id = await self.lobby.create_seated(
                     tournament.game,
                     guild_id=tournament.guild_id,

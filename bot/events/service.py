@@ -27,10 +27,17 @@ from bot.events.controls import OrganizerControls
 from bot.events.entrants import Entrants
 from bot.events.lookup import get_tournament
 from bot.events.ranking import Ranking
-from bot.events.seating import RoundSeating, members_per_unit, pairing_units, places_at_table, unit_size
+from bot.events.seating import (
+    RoundSeating,
+    first_entrant,
+    members_per_unit,
+    pairing_units,
+    places_at_table,
+    unit_size,
+)
 from bot.events.standings import default_points, place_points
-from bot.events.store import Tournament, TournamentStore
 from bot.ratings.store import RatingStore, side_places, sides
+from bot.storage.events import RoundTable, Tournament, TournamentStore
 from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.lobby_ops import LobbyOps
@@ -195,7 +202,7 @@ class TournamentService:
                     raise UserError("tournament.error.odd_teams")
                 for number, pair in enumerate(pairing.draw_teams(players, tournament.seed), start=1):
                     for user_id in pair:
-                        entrant = tournament.entrant(user_id)
+                        entrant = tournament.signed_up(user_id)
                         entrant.team = number
                         await self.store.put_entrant(tournament.id, entrant)
                 tournament = await self.get(tournament_id)
@@ -204,16 +211,19 @@ class TournamentService:
             if len(units) < min_size:
                 raise UserError("tournament.error.too_few", min=needed)
             if tournament.format == "round_robin":
+                group_size = tournament.group_size
+                if group_size is None:  # create() gives every round robin its group size
+                    raise RuntimeError(f"round robin {tournament.id} has no group size")
                 order = await self.seating.order(tournament)
-                for number, group in enumerate(pairing.round_robin_groups(order, tournament.group_size), 1):
+                for number, group in enumerate(pairing.round_robin_groups(order, group_size), 1):
                     for unit in group:
                         for user_id in units[unit]:
-                            entrant = tournament.entrant(user_id)
+                            entrant = tournament.signed_up(user_id)
                             entrant.grp = number
                             await self.store.put_entrant(tournament.id, entrant)
                 if not tournament.rounds:
                     # The rounds needed do not grow steadily with group size, so ask for each size.
-                    lengths = {len(g) for g in pairing.round_robin_groups(order, tournament.group_size)}
+                    lengths = {len(g) for g in pairing.round_robin_groups(order, group_size)}
                     needed = 0
                     for n in lengths:
                         rounds = await asyncio.to_thread(pairing.round_robin_rounds, n, size, min_size)
@@ -294,7 +304,7 @@ class TournamentService:
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         groups: defaultdict[int, list[int]] = defaultdict(list)
         for unit, members in units.items():
-            groups[tournament.entrant(members[0]).grp or 0].append(unit)
+            groups[first_entrant(tournament, members).grp or 0].append(unit)
         met: Counter = Counter()
         for row in await self.store.round_tables(tournament.id):
             if row.number:
@@ -325,7 +335,7 @@ class TournamentService:
                 )
             return await self.get(tournament_id)
 
-    async def _eliminate(self, tournament: Tournament, rows) -> None:
+    async def _eliminate(self, tournament: Tournament, rows: list[RoundTable]) -> None:
         units = pairing_units(tournament)
         unit_of = {uid: unit for unit, members in units.items() for uid in members}
         results = {
@@ -337,7 +347,7 @@ class TournamentService:
         out: set[int] = set()
         for row in rows:
             if row.number == 0:
-                through.update(row.players)
+                through.update(p for p in row.players if p is not None)  # byes are players
                 continue
             places = {
                 unit_of[p]: results[(row.table_id, p)]

@@ -9,8 +9,10 @@ prints the same order and a rank is never shared.
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 #: Floating-point sums of shared points (e.g. thirds) can differ in the last bit for equal values;
 #: keys are rounded to this many decimals before comparing so such values still tie.
@@ -55,7 +57,11 @@ def table_points(points: list[float], size: int, places: int) -> list[Fraction]:
     for i in range(size):
         low, high = Fraction(i * places, size), Fraction((i + 1) * places, size)
         covered = sum(
-            (full[k] * (min(high, k + 1) - max(low, k)) for k in range(places) if low < k + 1 and k < high),
+            (
+                full[k] * (min(high, Fraction(k + 1)) - max(low, Fraction(k)))
+                for k in range(places)
+                if low < k + 1 and k < high
+            ),
             Fraction(0),
         )
         result.append(covered / (high - low))
@@ -78,6 +84,22 @@ class Finish:
     size: int = 0  # number of places at the table (units: teams in a team game); 0 for a bye
     opponents: tuple[int, ...] = ()  # players faced (not partners)
     bye: bool = False
+
+
+def finishes(results: list[dict[str, Any]]) -> list[Finish]:
+    """The finishes of a tournament's stored results (``TournamentStore.results``)."""
+    return [
+        Finish(
+            round=r["round"],
+            player=r["user_id"],
+            points=r["points"],
+            place=r["place"],
+            size=r["size"],
+            opponents=tuple(r["opponents"]),
+            bye=r["bye"],
+        )
+        for r in results
+    ]
 
 
 @dataclass(frozen=True)
@@ -104,7 +126,7 @@ def standings(
     finishes: list[Finish],
     ratings: dict[int, float],
     seed: int,
-    dropped: set[int] = frozenset(),
+    dropped: Collection[int] = frozenset(),
     elimination: bool = False,
 ) -> list[Standing]:
     """All ``players``, best first, with ranks 1..n.
@@ -142,7 +164,7 @@ def standings(
             reached=max((f.round for f in own), default=0),
             dropped=player in dropped,
         )
-        key = (
+        key: tuple[float, ...] = (
             -round(standing.points, PRECISION),
             -round(standing.opponents, PRECISION),
             -standing.wins,
@@ -160,8 +182,8 @@ def standings(
 
 def last_place(own: list[Finish], reached: int) -> float:
     """The place in the last round reached, a bye counting as a win; infinity when nothing was played."""
-    places = [1 if f.bye else f.place for f in own if f.round == reached]
-    places = [p for p in places if p is not None]
+    places = [1.0 if f.bye else float(f.place) for f in own if f.round == reached and f.place is not None]
+    places += [1.0 for f in own if f.round == reached and f.bye and f.place is None]
     return min(places, default=float("inf"))
 
 
@@ -170,7 +192,7 @@ def team_standings(
     finishes: list[Finish],
     ratings: dict[int, float],
     seed: int,
-    dropped: set[int] = frozenset(),
+    dropped: Collection[int] = frozenset(),
     elimination: bool = False,
 ) -> list[Standing]:
     """Standings of fixed teams (``player`` holds the team number): partners share every result,

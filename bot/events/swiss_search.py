@@ -198,7 +198,7 @@ def local_search(units: list[int], sizes: list[int], costs: Costs, rng: random.R
 
 def kick(tables: list[list[int]], rng: random.Random) -> set[int]:
     """A few random swaps between neighbouring tables, to leave a local optimum; the tables touched."""
-    touched = set()
+    touched: set[int] = set()
     for _ in range(max(2, min(8, len(tables) // 4))):
         i = rng.randrange(len(tables))
         j = min(len(tables) - 1, max(0, i + rng.choice((-2, -1, 1, 2))))

@@ -61,7 +61,8 @@ PLOT_INSET = 8  # keeps the dots off the frame
 
 def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     """``a`` moved a fraction ``t`` of the way towards ``b``."""
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    red, green, blue = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return red, green, blue
 
 
 def format_points(points: float) -> str:
@@ -151,7 +152,9 @@ def standings_image(rows: list[dict]) -> bytes:
             draw.rectangle([0, y, WIDTH - 1, y + ROW_H - 1], fill=STRIPE)
         dropped = bool(row.get("dropped"))
 
-        def shade(colour: tuple[int, int, int], dropped: bool = dropped, base=background):
+        def shade(
+            colour: tuple[int, int, int], dropped: bool = dropped, base: tuple[int, int, int] = background
+        ) -> tuple[int, int, int]:
             """Dropped rows fade into the background: still readable, clearly out of the running."""
             return mix(base, colour, DIM) if dropped else colour
 

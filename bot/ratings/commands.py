@@ -53,7 +53,7 @@ class RatingCommands(commands.Cog):
     )
     @app_commands.autocomplete(game=autocomplete_game)
     async def leaderboard(self, interaction: Interaction, game: str) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None:
                 raise UserError("error.guild_text_only")
@@ -83,7 +83,7 @@ class RatingCommands(commands.Cog):
     async def profile(
         self, interaction: Interaction, member: discord.User | None = None, game: str | None = None
     ) -> None:
-        async def work():
+        async def work() -> None:
             tr = member_lang(interaction)
             if interaction.guild is None:
                 raise UserError("error.guild_text_only")
@@ -93,7 +93,7 @@ class RatingCommands(commands.Cog):
                 raise UserError("tournament.error.bad_game")
             chosen = game or (games[0] if games else None)
             player = await self.store.player(interaction.guild.id, chosen, who.id) if chosen else None
-            if player is None:
+            if player is None or chosen is None:
                 await self.desk.reply(interaction, tr("rating.unrated", player=who.mention))
                 return
             history = await self.store.history(interaction.guild.id, chosen, who.id)

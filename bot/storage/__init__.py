@@ -1,5 +1,3 @@
-"""Storage: the SQLite store, its rows and its numbered migrations."""
-
-from bot.storage.store import Seat, Store, TableRow, insert_row, now, update_row
-
-__all__ = ["Seat", "Store", "TableRow", "insert_row", "now", "update_row"]
+"""Storage: every SQL statement of the bot, behind the ``Database`` interface (``database.py``),
+one module per owner of the tables (``store.py`` game tables, ``outbox.py``, ``events.py``,
+``ratings.py``), and the numbered migrations."""

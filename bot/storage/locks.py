@@ -12,6 +12,8 @@ import zlib
 from collections import defaultdict
 from collections.abc import AsyncIterator
 
+from bot.storage.database import Database
+
 TABLE, TOURNAMENT, DELIVERY, MIGRATE, RATINGS, TIMERS, EVENT_DESK, EVENT_LIVE, REST, CHANNEL = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 
 
@@ -25,7 +27,7 @@ class KeyedLocks:
     process sharing the database: a session lock on a connection of its own, released when the
     holder is done or its process dies."""
 
-    def __init__(self, db, namespace: int) -> None:
+    def __init__(self, db: Database, namespace: int) -> None:
         self.db = db
         self.namespace = namespace
         self.memory: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

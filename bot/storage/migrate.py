@@ -14,8 +14,9 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from bot.storage.dialect import is_url
 from bot.storage.store import Store
@@ -39,7 +40,7 @@ def copy_order(db: sqlite3.Connection) -> list[str]:
     return order
 
 
-def converter(kind: str):
+def converter(kind: str) -> Callable[[Any], Any]:
     """A value as the PostgreSQL column's type wants it (SQLite keeps what it was given)."""
     if kind in ("bigint", "integer", "smallint"):
         return lambda v: None if v is None else int(v)
@@ -48,7 +49,7 @@ def converter(kind: str):
     return lambda v: None if v is None else str(v)
 
 
-async def migrate(source: str, target: str, force: bool = False, out=sys.stdout) -> dict[str, int]:
+async def migrate(source: str, target: str, force: bool = False, out: TextIO = sys.stdout) -> dict[str, int]:
     """Copy every row of the SQLite database ``source`` into the PostgreSQL database ``target``;
     returns the rows copied per table."""
     if not is_url(target):
@@ -64,6 +65,9 @@ async def migrate(source: str, target: str, force: bool = False, out=sys.stdout)
     copied: dict[str, int] = {}
     try:
         order = copy_order(src)
+        from bot.storage.postgres import PostgresDatabase  # the copy uses asyncpg's own COPY
+
+        assert isinstance(dst.db, PostgresDatabase)
         pool = dst.db.pool
         async with pool.acquire() as conn:
             filled = [t for t in order if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {t})")]

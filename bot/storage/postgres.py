@@ -1,10 +1,10 @@
-"""The PostgreSQL driver (asyncpg): the same interface as ``connection.Connection``, over a pool.
+"""The PostgreSQL database (``database.Database``, through asyncpg), over a pool of connections.
 
 Several bot processes may share one PostgreSQL database, so coordination lives in the database:
 
-* ``transaction()`` and implicit write transactions work as with SQLite (a task's writes outside a
-  transaction open one it owns until ``commit()``), but each holds a pooled connection of its own,
-  so moves at different tables run side by side;
+* ``transaction()`` works as with SQLite, but each holds a pooled connection of its own, so moves
+  at different tables run side by side; a statement outside one runs on any pooled connection and
+  commits on its own;
 * ``table_lock(id)``: a transaction holding ``pg_advisory_xact_lock`` for one game table, so two
   processes getting clicks for the same table apply them one after the other (each re-reads the
   table and checks its version under the lock);
@@ -19,85 +19,116 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeAlias, TypeVar
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.connection import WRITES, Rows, _Pending
+from bot.storage.database import IntegrityError, Params, Row
 from bot.storage.dialect import POSTGRESQL, numbered
 from bot.storage.locks import MIGRATE, TABLE
 
-RETURNS = ("SELECT", "WITH", "VALUES", "SHOW")
+T = TypeVar("T")
+#: A connection of the pool, as ``Pool.acquire`` hands it out.
+Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
-
-class IntegrityError(sqlite3.IntegrityError):
-    """A constraint violation, the same class callers already catch for SQLite."""
+__all__ = ["IntegrityError", "PostgresDatabase"]
 
 
 def _rowcount(status: str) -> int:
+    """The rows a statement changed, from its status (``UPDATE 3``, ``INSERT 0 1``)."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else -1
 
 
-class PgConnection:
+class PostgresDatabase:
     dialect = POSTGRESQL
     shared = True  # several processes may use the database at once
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self.pool = pool
         #: (connection, task) of the transaction the current task runs in. The task is kept because a
         #: task started inside a transaction inherits this variable, but not the transaction.
-        self._owner: ContextVar[tuple[asyncpg.Connection, asyncio.Task | None] | None] = ContextVar(
+        self._owner: ContextVar[tuple[Conn, asyncio.Task[Any] | None] | None] = ContextVar(
             f"pg_owner_{id(self)}", default=None
         )
-        self._implicit: dict[asyncio.Task, tuple[asyncpg.Connection, Any]] = {}
-        self.commits = 0
 
     @classmethod
-    async def open(cls, url: str, size: int = 20) -> PgConnection:
+    async def open(cls, url: str, size: int = 20) -> PostgresDatabase:
         pool = await asyncpg.create_pool(url, min_size=2, max_size=size, command_timeout=60)
         return cls(pool)
 
     async def close(self) -> None:
-        for task in list(self._implicit):
-            await self._end_implicit(task, "rollback")
         await self.pool.close()
 
+    # ---- statements -----------------------------------------------------------------------------
+    async def fetch(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(await self._on(lambda conn: conn.fetch(numbered(sql), *params)))
+
+    async def fetchrow(self, sql: str, params: Params = ()) -> Row | None:
+        return await self._on(lambda conn: conn.fetchrow(numbered(sql), *params))
+
+    async def fetchval(self, sql: str, params: Params = ()) -> Any:
+        return await self._on(lambda conn: conn.fetchval(numbered(sql), *params))
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        status: str = await self._on(lambda conn: conn.execute(numbered(sql), *params))
+        return _rowcount(status)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """One statement per row; asyncpg runs them in a transaction of their own outside one."""
+        args = [tuple(r) for r in rows]
+        if args:
+            await self._on(lambda conn: conn.executemany(numbered(sql), args))
+
+    async def _on(self, run: Callable[[Conn], Awaitable[T]]) -> T:
+        """``run`` on the current transaction's connection, or on any pooled one; a constraint
+        violation raised as the ``IntegrityError`` callers catch for SQLite too."""
+        try:
+            conn = self._held()
+            if conn is not None:
+                return await run(conn)
+            async with self.pool.acquire() as conn:
+                return await run(conn)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise IntegrityError(str(exc)) from exc
+
     # ---- transactions ---------------------------------------------------------------------------
-    def _held(self) -> asyncpg.Connection | None:
+    def _held(self) -> Conn | None:
         owner = self._owner.get()
         if owner is not None and owner[1] is asyncio.current_task():
             return owner[0]
-        held = self._implicit.get(asyncio.current_task())  # type: ignore[arg-type]
-        return held[0] if held else None
+        return None
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PgConnection]:
+    async def transaction(self) -> AsyncIterator[None]:
         if self._held() is not None:
-            yield self
+            yield
             return
         async with self.pool.acquire() as conn:
             token = self._owner.set((conn, asyncio.current_task()))
             try:
                 async with conn.transaction():
-                    yield self
-                self.commits += 1
+                    yield
             finally:
                 self._owner.reset(token)
 
+    # ---- coordination ---------------------------------------------------------------------------
     @contextlib.asynccontextmanager
     async def table_lock(self, table_id: int) -> AsyncIterator[None]:
         """Everything inside is one transaction holding the table's lock across all processes."""
         async with self.transaction():
-            await self._held().execute("SELECT pg_advisory_xact_lock($1, $2)", TABLE, table_id)
+            await self.xact_lock(TABLE, table_id)
             yield
 
     async def xact_lock(self, namespace: int, key: int) -> None:
         """Inside a transaction: hold a lock on (namespace, key) across processes until it ends."""
-        await self._held().execute("SELECT pg_advisory_xact_lock($1, $2)", namespace, key)
+        conn = self._held()
+        if conn is None:
+            raise RuntimeError("xact_lock outside a transaction")
+        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", namespace, key)
 
     @contextlib.asynccontextmanager
     async def mutex(self, namespace: int, key: int) -> AsyncIterator[None]:
@@ -112,105 +143,25 @@ class PgConnection:
     async def lease(self, namespace: int, key: int) -> AsyncIterator[bool]:
         """True inside when this process holds the lease; False when another process does."""
         async with self.pool.acquire() as conn:
-            got = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", namespace, key)
+            got: bool = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", namespace, key)
             try:
                 yield got
             finally:
                 if got:
                     await conn.execute("SELECT pg_advisory_unlock($1, $2)", namespace, key)
 
-    async def _begin_implicit(self) -> asyncpg.Connection:
-        task = asyncio.current_task()
-        conn = await self.pool.acquire()
-        tx = conn.transaction()
-        try:
-            await tx.start()
-        except BaseException:
-            await self.pool.release(conn)
-            raise
-        self._implicit[task] = (conn, tx)
-        if task is not None:
-            task.add_done_callback(self._abandoned)
-        return conn
-
-    def _abandoned(self, task: asyncio.Task) -> None:
-        if task in self._implicit:
-            asyncio.get_running_loop().create_task(self._end_implicit(task, "rollback"))
-
-    async def _end_implicit(self, task: asyncio.Task | None, verb: str) -> None:
-        conn, tx = self._implicit.pop(task)  # type: ignore[arg-type]
-        if task is not None and not task.done():
-            task.remove_done_callback(self._abandoned)
-        try:
-            await getattr(tx, verb)()
-            if verb == "commit":
-                self.commits += 1
-        finally:
-            await self.pool.release(conn)
-
-    async def commit(self) -> None:
-        task = asyncio.current_task()
-        if task in self._implicit:
-            await self._end_implicit(task, "commit")
-
-    async def rollback(self) -> None:
-        task = asyncio.current_task()
-        if task in self._implicit:
-            await self._end_implicit(task, "rollback")
-
-    # ---- statements -----------------------------------------------------------------------------
-    def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
-        return _Pending(self._run("execute", sql, params))
-
-    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> _Pending:
-        return _Pending(self._run("executemany", sql, [tuple(r) for r in rows]))
-
-    async def executescript(self, script: str) -> None:
-        conn = self._held()
-        if conn is not None:
-            await conn.execute(script)
-            return
-        async with self.pool.acquire() as conn:
-            await conn.execute(script)
-
-    async def _run(self, verb: str, sql: str, params: Any) -> Rows:
-        conn = self._held()
-        if conn is None and sql.lstrip()[:7].upper().startswith(WRITES):
-            conn = await self._begin_implicit()
-        if conn is not None:
-            return await self._statement(conn, verb, sql, params)
-        async with self.pool.acquire() as conn:
-            return await self._statement(conn, verb, sql, params)
-
-    @staticmethod
-    async def _statement(conn: asyncpg.Connection, verb: str, sql: str, params: Any) -> Rows:
-        query = numbered(sql)
-        try:
-            if verb == "executemany":
-                if params:
-                    await conn.executemany(query, params)
-                return Rows([], None, len(params))
-            head = sql.lstrip()[:6].upper()
-            if head.startswith(RETURNS) or "RETURNING" in sql.upper():
-                rows = await conn.fetch(query, *params)
-                return Rows(rows, None, len(rows))
-            status = await conn.execute(query, *params)
-            return Rows([], None, _rowcount(status))
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
-
     # ---- schema ---------------------------------------------------------------------------------
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
-            value = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+            value: int | None = await conn.fetchval("SELECT MAX(version) FROM schema_version")
         return value or 0
 
     async def apply_migration(self, number: int, script: str) -> bool:
         """Apply one migration unless another process already did (checked under a lock)."""
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1, 0)", MIGRATE)
-            done = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            done: int = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version")
             if done >= number:
                 return False
             await conn.execute(script)

@@ -1,4 +1,4 @@
-"""What processes sharing one database coordinate through it (``Store`` includes these).
+"""What processes sharing one database coordinate through it (``Store.shared_work``).
 
 * Passed deadlines and reminders are claimed, so each is handled by one process; a claim left by a
   process that died runs out.
@@ -15,72 +15,63 @@ is not used.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from bot.storage.database import Database
 from bot.storage.dialect import upsert
 from bot.storage.locks import CHANNEL, REST, key_of
 
-if TYPE_CHECKING:
-    from bot.storage.connection import Connection
-
 
 class SharedWork:
-    db: Connection
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
         """Tables whose deadline or reminder has passed, claimed for this process until ``until``:
         of several processes, each due table goes to one (``SKIP LOCKED``: none waits for another's
         claim). A claim left by a process that died runs out and the table is claimed again."""
         skip = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
-        async with self.db.execute(
-            "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
-            " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
-            f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
-            (until, now, now, now, limit),
-        ) as cur:
-            ids = sorted(r["id"] for r in await cur.fetchall())
-        await self.db.commit()
-        return ids
+        async with self.db.transaction():  # a write returning rows: see ``sqlite.py``
+            rows = await self.db.fetch(
+                "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
+                " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
+                f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
+                (until, now, now, now, limit),
+            )
+        return sorted(r["id"] for r in rows)
 
     async def release_claims(self) -> None:
         """At start-up, when this process alone uses the database (SQLite): a claim left by the
         process before it died is void, so its deadlines are handled now rather than a minute later."""
         await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE due_claim IS NOT NULL")
-        await self.db.commit()
 
     async def release_due(self, table_id: int) -> None:
         await self.db.execute("UPDATE game_tables SET due_claim = NULL WHERE id = ?", (table_id,))
-        await self.db.commit()
 
     async def take_courier(self, table_id: int, me: str) -> bool:
         """Note process ``me`` as the one delivering the table; True when another one (or none) did
         before it."""
-        async with self.db.execute(
-            "UPDATE game_tables SET courier = ? WHERE id = ? AND (courier IS NULL OR courier <> ?) RETURNING id",
-            (me, table_id, me),
-        ) as cur:
-            changed = await cur.fetchone() is not None
-        await self.db.commit()
-        return changed
+        changed = await self.db.execute(
+            "UPDATE game_tables SET courier = ? WHERE id = ? AND (courier IS NULL OR courier <> ?)", (me, table_id, me)
+        )
+        return changed == 1
 
     async def stalled(self, before: str) -> tuple[list[int], list[int]]:
         """Tables a process may have left unfinished by dying, last changed before ``before``: those
         with a computer to move, and those whose Discord messages may lag."""
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT id, computer_turn, dirty, locked FROM game_tables WHERE updated_at < ?"
             " AND ((status = 'running' AND computer_turn = 1) OR dirty = 1 OR locked = 1"
             " OR (status IN ('finished', 'cancelled') AND settled = 0 AND (rated = 1 OR tournament_id IS NOT NULL)))"
             " ORDER BY id",
             (before,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         computers = [r["id"] for r in rows if r["computer_turn"]]
         return computers, [r["id"] for r in rows if r["id"] not in computers or r["dirty"] or r["locked"]]
 
     async def shown(self, table_id: int) -> dict[int, str]:
         """Surface (-1: the table message; a seat: its hand DM) -> what it shows."""
-        async with self.db.execute("SELECT surface, shown FROM shown WHERE table_id = ?", (table_id,)) as cur:
-            return {r["surface"]: r["shown"] async for r in cur}
+        rows = await self.db.fetch("SELECT surface, shown FROM shown WHERE table_id = ?", (table_id,))
+        return {r["surface"]: r["shown"] for r in rows}
 
     async def set_shown(self, table_id: int, surface: int, key: str | None, me: str | None = None) -> None:
         """Store what a surface shows (None: unknown). ``me``: the process storing it, when it may
@@ -100,15 +91,20 @@ class SharedWork:
 
     async def paces(self, table_id: int) -> dict[str, float]:
         """Surface ('message', 'record') -> when it was last edited, by whichever process."""
-        async with self.db.execute("SELECT surface, at FROM paces WHERE table_id = ?", (table_id,)) as cur:
-            return {r["surface"]: r["at"] async for r in cur}
+        rows = await self.db.fetch("SELECT surface, at FROM paces WHERE table_id = ?", (table_id,))
+        return {r["surface"]: r["at"] for r in rows}
 
     async def set_pace(self, table_id: int, surface: str, at: float) -> None:
         await self.db.execute(upsert("paces", ("table_id", "surface", "at"), ("table_id", "surface")), (table_id, surface, at))
-        await self.db.commit()
 
     async def rest_wants(
-        self, me: str, wanted: float, used: float, now: float, heard: float, share: Callable[..., int]
+        self,
+        me: str,
+        wanted: float,
+        used: float,
+        now: float,
+        heard: float,
+        share: Callable[[float, list[float], list[float]], int],
     ) -> int:
         """This process's part of Discord's global limit, decided one process at a time (a lock):
         ``share(wanted, others' wants, others' holdings)`` from the processes heard from in the last
@@ -116,10 +112,9 @@ class SharedWork:
         (calls still in the last second). Rows of processes gone for a minute are dropped."""
         async with self.db.transaction():
             await self.db.xact_lock(REST, 0)
-            async with self.db.execute(
+            rows = await self.db.fetch(
                 "SELECT wanted, holding FROM rest_wants WHERE process <> ? AND updated_at >= ?", (me, now - heard)
-            ) as cur:
-                rows = await cur.fetchall()
+            )
             mine = share(wanted, [r["wanted"] for r in rows], [r["holding"] for r in rows])
             await self.db.execute(
                 upsert("rest_wants", ("process", "wanted", "holding", "updated_at"), ("process",)),
@@ -136,23 +131,23 @@ class SharedWork:
         async with self.db.transaction():
             await self.db.xact_lock(CHANNEL, key_of(channel_id))
             await self.db.execute("DELETE FROM channel_calls WHERE channel_id = ? AND at <= ?", (channel_id, now - span))
-            async with self.db.execute(
-                "SELECT at FROM channel_calls WHERE channel_id = ? ORDER BY at LIMIT ?", (channel_id, budget)
-            ) as cur:
-                dates = [r["at"] for r in await cur.fetchall()]
+            dates: list[float] = [
+                r["at"]
+                for r in await self.db.fetch(
+                    "SELECT at FROM channel_calls WHERE channel_id = ? ORDER BY at LIMIT ?", (channel_id, budget)
+                )
+            ]
             if len(dates) >= budget:
                 return None, dates[0] + span - now
-            async with self.db.execute(
+            call: int = await self.db.fetchval(
                 "INSERT INTO channel_calls (channel_id, at) VALUES (?, ?) RETURNING id", (channel_id, now)
-            ) as cur:
-                return (await cur.fetchone())["id"], 0.0
+            )
+            return call, 0.0
 
     async def channel_call_ended(self, call: int, at: float) -> None:
         """The call's answer came back: Discord counted it no later than this."""
         await self.db.execute("UPDATE channel_calls SET at = ? WHERE id = ?", (at, call))
-        await self.db.commit()
 
     async def prune_channel_calls(self, before: float) -> None:
         """Drop the calls of channels nobody has written to since ``before``."""
         await self.db.execute("DELETE FROM channel_calls WHERE at < ?", (before,))
-        await self.db.commit()

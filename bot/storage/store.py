@@ -10,43 +10,18 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sqlite3
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.storage import dialect
-from bot.storage.connection import Connection
+from bot.storage.database import Database, Row
+from bot.storage.rows import insert_row, now, update_row
 from bot.storage.shared_work import SharedWork
-from bot.storage.surfaces import SurfaceRows
+from bot.storage.sqlite import SQLiteDatabase
+from bot.storage.surfaces import Surfaces
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-async def insert_row(db: Connection, table: str, fields: dict[str, Any]) -> int:
-    """Insert one row with creation and update stamps; returns its id."""
-    fields = {**fields, "created_at": now()}
-    fields["updated_at"] = fields["created_at"]
-    cols = ", ".join(fields)
-    marks = ", ".join("?" for _ in fields)
-    cur = await db.execute(
-        f"INSERT INTO {table} ({cols}) VALUES ({marks}) RETURNING id", tuple(fields.values())
-    )
-    (row_id,) = await cur.fetchone()
-    await db.commit()
-    return row_id
-
-
-async def update_row(db: Connection, table: str, row_id: int, fields: dict[str, Any]) -> None:
-    fields = {**fields, "updated_at": now()}
-    sets = ", ".join(f"{k} = ?" for k in fields)
-    await db.execute(f"UPDATE {table} SET {sets} WHERE id = ?", (*fields.values(), row_id))
-    await db.commit()
 
 
 @dataclass
@@ -130,21 +105,27 @@ def table_select(kind: str) -> str:
 DATABASE_ENV = "TABLETOP_DATABASE"
 
 
-async def connect(database: str):
-    """The driver for ``database``: PostgreSQL for a ``postgresql://`` URL, otherwise an SQLite file."""
+async def connect(database: str) -> Database:
+    """The database at ``database``: PostgreSQL for a ``postgresql://`` URL, otherwise an SQLite file."""
     if dialect.is_url(database):
-        from bot.storage.postgres import PgConnection  # asyncpg is needed only for PostgreSQL
+        from bot.storage.postgres import PostgresDatabase  # asyncpg is needed only for PostgreSQL
 
-        return await PgConnection.open(database)
+        return await PostgresDatabase.open(database)
     if database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    return await Connection.open(database)
+    return await SQLiteDatabase.open(database)
 
 
-class Store(SharedWork, SurfaceRows):
-    def __init__(self, db: Connection) -> None:
+class Store:
+    """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
+    the rows behind its Discord messages (``surfaces``) and the work processes share
+    (``shared_work``)."""
+
+    def __init__(self, db: Database) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
+        self.surfaces = Surfaces(db)
+        self.shared_work = SharedWork(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -155,8 +136,8 @@ class Store(SharedWork, SurfaceRows):
     async def close(self) -> None:
         await self.db.close()
 
-    def transaction(self) -> contextlib.AbstractAsyncContextManager[Connection]:
-        """Everything inside commits together or not at all (see ``connection.py``)."""
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Everything inside commits together or not at all (see ``database.py``)."""
         return self.db.transaction()
 
     def table_lock(self, table_id: int) -> contextlib.AbstractAsyncContextManager[None]:
@@ -186,13 +167,12 @@ class Store(SharedWork, SurfaceRows):
         await update_row(self.db, "game_tables", table_id, fields)
 
     async def get_table(self, table_id: int) -> TableRow | None:
-        async with self.db.execute(f"{self.table_select} WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow(f"{self.table_select} WHERE id = ?", (table_id,))
         if row is None:
             return None
         return await self._with_seats(row)
 
-    async def _with_seats(self, row: sqlite3.Row) -> TableRow:
+    async def _with_seats(self, row: Row) -> TableRow:
         data = dict(row)
         data.pop("created_at"), data.pop("updated_at")
         seats_json = data.pop("seats_json", None)
@@ -209,59 +189,53 @@ class Store(SharedWork, SurfaceRows):
         if seats_json is not None:
             table.seats = [Seat(p, u, n, bool(a), t, lv) for p, u, n, a, t, lv in json.loads(seats_json)]
             return table
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
             " ORDER BY position",
             (table.id,),
-        ) as cur:
-            table.seats = [
-                Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"])
-                async for r in cur
-            ]
+        )
+        table.seats = [
+            Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"]) for r in rows
+        ]
         return table
+
+    async def _tables(self, where: str, params: tuple[Any, ...] = ()) -> list[TableRow]:
+        rows = await self.db.fetch(f"{self.table_select} {where}", params)
+        return [await self._with_seats(r) for r in rows]
 
     async def unsettled_tables(self) -> list[TableRow]:
         """Finished tables whose rating (or tournament result) is not yet recorded."""
-        async with self.db.execute(
-            f"{self.table_select} WHERE status IN ('finished', 'cancelled') AND settled = 0"
+        return await self._tables(
+            "WHERE status IN ('finished', 'cancelled') AND settled = 0"
             " AND (rated = 1 OR tournament_id IS NOT NULL) ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+        )
+
+    async def claim_settled(self, table_id: int) -> bool:
+        """Mark a finished table settled (its rating and tournament result recorded); False when it
+        already was. Inside the transaction that records them, so of several processes one does."""
+        return await self.db.execute("UPDATE game_tables SET settled = 1 WHERE id = ? AND settled = 0", (table_id,)) == 1
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
         marks = ", ".join("?" for _ in statuses)
-        async with self.db.execute(
-            f"{self.table_select} WHERE status IN ({marks}) ORDER BY id", statuses
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
-
-    async def dirty_tables(self) -> list[TableRow]:
-        """Tables whose Discord side may lag behind the stored state, or may still be locked."""
-        async with self.db.execute(
-            f"{self.table_select} WHERE dirty = 1 OR locked = 1 ORDER BY id"
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+        return await self._tables(f"WHERE status IN ({marks}) ORDER BY id", statuses)
 
     async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
-        await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await self.db.executemany(
-            "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
-        )
-        await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
-        await self.db.commit()
+        async with self.db.transaction():
+            await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            await self.db.executemany(
+                "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
+            )
+            await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
 
     # ---- the action log ---------------------------------------------------------------------
     async def actions(self, table_id: int, start: int = 0) -> list[tuple[int, str]]:
         """The accepted actions from log position ``start`` on."""
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT seat, action FROM actions WHERE table_id = ? AND idx >= ? ORDER BY idx", (table_id, start)
-        ) as cur:
-            return [(r["seat"], r["action"]) async for r in cur]
+        )
+        return [(r["seat"], r["action"]) for r in rows]
 
     async def append_actions(self, table_id: int, start: int, entries: list[tuple[int, str, bool]]) -> None:
         """Commit accepted actions at log positions ``start``...; a taken position raises IntegrityError."""
@@ -273,7 +247,6 @@ class Store(SharedWork, SurfaceRows):
                 for i, (seat, action, bot) in enumerate(entries)
             ],
         )
-        await self.db.commit()
 
     # ---- what the record and the Discord surfaces follow -------------------------------------------
     async def bump(self, table_id: int, **fields: Any) -> None:
@@ -287,24 +260,20 @@ class Store(SharedWork, SurfaceRows):
             f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
             (*fields.values(), table_id),
         )
-        await self.db.commit()
 
     async def redraw_if_moved(self, table_id: int, version: int) -> bool:
         """After a drawing of the table message from ``version`` reached Discord: when the table has
         moved on since, another drawing may have reached Discord first and been covered by this one,
         so the next pass draws the message again. True when it must."""
-        async with self.db.execute("SELECT version FROM game_tables WHERE id = ?", (table_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         if row is None or row["version"] == version:
             return False  # the usual case: a read, no write
         await self.db.execute("UPDATE game_tables SET redraw = redraw + 1, dirty = 1 WHERE id = ?", (table_id,))
-        await self.db.commit()
         return True
 
     async def redrawn(self, table_id: int, redraw: int) -> None:
         """The redraw asked for (``redraw`` as read before drawing) is done, unless asked again since."""
         await self.db.execute("UPDATE game_tables SET redraw = 0 WHERE id = ? AND redraw = ?", (table_id, redraw))
-        await self.db.commit()
 
     async def clear_dirty(self, table_id: int, version: int, recorded: int | None = None) -> None:
         """Mark the table shown, unless a change was committed after ``version`` was rendered; and
@@ -314,7 +283,6 @@ class Store(SharedWork, SurfaceRows):
             " recorded = COALESCE(?, recorded) WHERE id = ?",
             (version, recorded, table_id),
         )
-        await self.db.commit()
 
     async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
         """Record lines as data: (kind, code, data, deal) after the table's last line."""
@@ -326,73 +294,57 @@ class Store(SharedWork, SurfaceRows):
             " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM table_log WHERE table_id = ?",
             [(table_id, kind, code, json.dumps(data), deal, table_id) for kind, code, data, deal in rows],
         )
-        await self.db.commit()
 
-    async def log_after(self, table_id: int, seq: int) -> list[sqlite3.Row]:
-        async with self.db.execute(
+    async def log_after(self, table_id: int, seq: int) -> list[Row]:
+        return await self.db.fetch(
             "SELECT * FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
-        ) as cur:
-            return await cur.fetchall()
+        )
 
     async def computer_tables(self) -> list[int]:
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT id FROM game_tables WHERE status = 'running' AND computer_turn = 1 ORDER BY id"
-        ) as cur:
-            return [r["id"] async for r in cur]
+        )
+        return [r["id"] for r in rows]
 
     async def dirty_ids(self) -> list[int]:
-        async with self.db.execute(
-            "SELECT id FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id"
-        ) as cur:
-            return [r["id"] async for r in cur]
+        """Tables whose Discord side may lag behind the stored state, or may still be locked."""
+        rows = await self.db.fetch("SELECT id FROM game_tables WHERE dirty = 1 OR locked = 1 ORDER BY id")
+        return [r["id"] for r in rows]
 
     async def speech_tables(self, channel_id: int) -> list[TableRow]:
-        async with self.db.execute(
-            f"{self.table_select} WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'",
-            (channel_id,),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+        return await self._tables(
+            "WHERE channel_id = ? AND speech IS NOT NULL AND status = 'running'", (channel_id,)
+        )
 
     async def running_tables_at(self, game: str, channel_id: int) -> list[TableRow]:
         """Running tables of ``game`` whose thread or channel is ``channel_id``."""
-        async with self.db.execute(
-            f"{self.table_select} WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?)"
-            " ORDER BY id",
+        return await self._tables(
+            "WHERE game = ? AND status = 'running' AND (thread_id = ? OR channel_id = ?) ORDER BY id",
             (game, channel_id, channel_id),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+        )
 
     async def next_due(self) -> float | None:
         """The earliest deadline or reminder time among running, unpaused tables; for a table another
         process has claimed, the end of its claim."""
-        async with self.db.execute(
+        due: float | None = await self.db.fetchval(
             "SELECT MIN(CASE WHEN due_claim > due THEN due_claim ELSE due END) FROM ("
             " SELECT due_claim, CASE WHEN remind_at IS NOT NULL AND (deadline IS NULL OR remind_at < deadline)"
             " THEN remind_at ELSE deadline END AS due FROM game_tables"
             " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)) d"
-        ) as cur:
-            (due,) = await cur.fetchone()
+        )
         return due
 
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""
-        async with self.db.execute(
-            f"{self.table_select} WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?)"
-            " ORDER BY id DESC",
+        return await self._tables(
+            "WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?) ORDER BY id DESC",
             (channel_id, channel_id),
-        ) as cur:
-            rows = await cur.fetchall()
-        return [await self._with_seats(r) for r in rows]
+        )
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
             " WHERE s.user_id = ? AND t.status IN ('lobby', 'running') ORDER BY t.id",
             (user_id,),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [await self._with_seats(r) for r in rows]
-
-    # ---- each member's language ---------------------------------------------------------------

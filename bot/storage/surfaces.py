@@ -1,33 +1,28 @@
 """The rows behind a table's Discord messages (each seat's hand DM per deal, the record's
 messages), each member's DM channel with the bot and their own settings (turn DMs, language).
 
-A mixin of ``Store``: delivery reads and writes these to know what Discord already shows.
+``Store.surfaces``: delivery reads and writes these to know what Discord already shows.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from typing import TYPE_CHECKING
-
 from bot.storage import dialect
-
-if TYPE_CHECKING:
-    from bot.storage.connection import Connection
+from bot.storage.database import Database, Row
 
 
-class SurfaceRows:
-    db: Connection
+class Surfaces:
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
-    async def delivery(self, table_id: int, seat: int, deal: int) -> sqlite3.Row | None:
+    async def delivery(self, table_id: int, seat: int, deal: int) -> Row | None:
         """A seat's hand DM of one deal, with the token of the member's last click on a DM
         (``token``, ``token_message``, ``token_until``; NULL when none): one read for both."""
-        async with self.db.execute(
+        return await self.db.fetchrow(
             "SELECT d.*, k.token, k.message_id AS token_message, k.until AS token_until FROM deliveries d"
             " LEFT JOIN click_tokens k ON k.table_id = d.table_id AND k.seat = d.seat AND k.private = 0"
             " WHERE d.table_id = ? AND d.seat = ? AND d.deal = ?",
             (table_id, seat, deal),
-        ) as cur:
-            return await cur.fetchone()
+        )
 
     # ---- click tokens (``bot.tables.tokens``) ------------------------------------------------------
     async def keep_token(
@@ -41,32 +36,27 @@ class SurfaceRows:
             ),
             (table_id, seat, int(private), message_id, token, until, shows),
         )
-        await self.db.commit()
 
-    async def click_token(self, table_id: int, seat: int, private: bool) -> sqlite3.Row | None:
-        async with self.db.execute(
+    async def click_token(self, table_id: int, seat: int, private: bool) -> Row | None:
+        return await self.db.fetchrow(
             "SELECT * FROM click_tokens WHERE table_id = ? AND seat = ? AND private = ?",
             (table_id, seat, int(private)),
-        ) as cur:
-            return await cur.fetchone()
+        )
 
     async def token_shows(self, table_id: int, seat: int, token: str, shows: str) -> None:
         await self.db.execute(
             "UPDATE click_tokens SET shows = ? WHERE table_id = ? AND seat = ? AND private = 1 AND token = ?",
             (shows, table_id, seat, token),
         )
-        await self.db.commit()
 
     async def drop_token(self, table_id: int, seat: int, token: str) -> None:
         """Forget a token Discord refused; a later click's token, stored meanwhile, stays."""
         await self.db.execute(
             "DELETE FROM click_tokens WHERE table_id = ? AND seat = ? AND token = ?", (table_id, seat, token)
         )
-        await self.db.commit()
 
     async def drop_tokens(self, table_id: int) -> None:
         await self.db.execute("DELETE FROM click_tokens WHERE table_id = ?", (table_id,))
-        await self.db.commit()
 
     async def set_delivery(
         self,
@@ -85,34 +75,30 @@ class SurfaceRows:
             ),
             (table_id, seat, deal, channel_id, message_id, int(failed)),
         )
-        await self.db.commit()
 
     async def dm_ids(self, table_id: int, seat: int) -> set[int]:
         """The hand DMs a seat already has, one per deal."""
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT message_id FROM deliveries WHERE table_id = ? AND seat = ? AND message_id IS NOT NULL",
             (table_id, seat),
-        ) as cur:
-            return {r["message_id"] async for r in cur}
+        )
+        return {r["message_id"] for r in rows}
 
     async def any_failed_delivery(self, table_id: int, seat: int) -> bool:
-        async with self.db.execute(
+        row = await self.db.fetchrow(
             "SELECT 1 FROM deliveries WHERE table_id = ? AND seat = ? AND failed = 1", (table_id, seat)
-        ) as cur:
-            return await cur.fetchone() is not None
+        )
+        return row is not None
 
-    async def last_record(self, table_id: int) -> sqlite3.Row | None:
-        async with self.db.execute(
-            "SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,)
-        ) as cur:
-            return await cur.fetchone()
+    async def last_record(self, table_id: int) -> Row | None:
+        return await self.db.fetchrow("SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,))
 
     async def record_ids(self, table_id: int) -> set[int]:
         """The record's messages stored so far."""
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT message_id FROM records WHERE table_id = ? AND message_id IS NOT NULL", (table_id,)
-        ) as cur:
-            return {r["message_id"] async for r in cur}
+        )
+        return {r["message_id"] for r in rows}
 
     async def set_record(
         self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
@@ -123,11 +109,9 @@ class SurfaceRows:
             ),
             (table_id, part, deal, message_id, lines, int(closed)),
         )
-        await self.db.commit()
 
     async def turn_dms(self, user_id: int) -> bool:
-        async with self.db.execute("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,))
         return True if row is None else bool(row["turn_dms"])
 
     async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
@@ -136,29 +120,23 @@ class SurfaceRows:
             " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
             (user_id, int(enabled)),
         )
-        await self.db.commit()
 
     async def dm_channel(self, user_id: int) -> int | None:
-        async with self.db.execute("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row["channel_id"]
+        channel: int | None = await self.db.fetchval("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return channel
 
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None:
         await self.db.execute(dialect.upsert("dm_channels", ("user_id", "channel_id"), ("user_id",)), (user_id, channel_id))
-        await self.db.commit()
 
     async def forget_dm_channel(self, user_id: int) -> None:
         await self.db.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
-        await self.db.commit()
 
     async def clear_deliveries(self, table_id: int, seat: int) -> None:
         await self.db.execute("DELETE FROM deliveries WHERE table_id = ? AND seat = ?", (table_id, seat))
-        await self.db.commit()
 
     async def member_language(self, user_id: int) -> str | None:
-        async with self.db.execute("SELECT language FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else row["language"]
+        language: str | None = await self.db.fetchval("SELECT language FROM user_locales WHERE user_id = ?", (user_id,))
+        return language
 
     async def set_member_language(self, user_id: int, language: str) -> None:
         """Store a member's language; a value that did not change writes nothing."""
@@ -167,4 +145,3 @@ class SurfaceRows:
             " DO UPDATE SET language = excluded.language WHERE user_locales.language <> excluded.language",
             (user_id, language),
         )
-        await self.db.commit()

@@ -76,7 +76,7 @@ class Budgets:
         self.calls: dict[int, deque[list]] = {}  # channel -> its calls
         self.recent: deque[list] = deque()  # the process's calls
         self.waiting = {False: 0.0, True: 0.0}  # kind (paced?) -> until when it counts as refused
-        #: With processes sharing the database: the store that counts each channel's calls for all.
+        #: With processes sharing the database: the ``SharedWork`` that counts each channel's calls for all.
         self.shared: Any = None
 
     def spend(self, channel_id: int | None, *, peek: bool = False, paced: bool = False) -> list | None:

@@ -135,7 +135,7 @@ class TableClocks:
         return await self.store.next_due()
 
     async def run_due(self, started: float) -> None:
-        for table_id in await self.store.claim_due(started, started + CLAIM):
+        for table_id in await self.store.shared_work.claim_due(started, started + CLAIM):
             try:
                 table = await self.service.table(table_id)
                 if table.deadline is not None and table.deadline <= now():
@@ -144,6 +144,6 @@ class TableClocks:
                     await self.delivery.refresh(table.id)
                 elif table.remind_at is not None and table.remind_at <= now():
                     await self.delivery.remind(table)
-                await self.store.release_due(table_id)
+                await self.store.shared_work.release_due(table_id)
             except Exception:  # the claim stays: the table is tried again when it runs out
                 log.exception("table %s: clock handling failed", table_id)

@@ -150,7 +150,7 @@ class PlayerCommands(commands.Cog):
         turn_dms="DM me when it is my turn",
     )
     async def notifications(self, interaction: Interaction, turn_dms: bool) -> None:
-        await self.store.set_turn_dms(interaction.user.id, turn_dms)
+        await self.store.surfaces.set_turn_dms(interaction.user.id, turn_dms)
         key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"
         await interaction.response.send_message(member_lang(interaction)(key), ephemeral=True)
 

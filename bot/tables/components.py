@@ -9,18 +9,25 @@ answered by ``unclaimed``.
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
+
+A client may send any menu value (and a modified client any id): each item reads its own
+strictly (``component_input``), and answers a click that no message of ours could have sent
+without acting.
 """
 
 from __future__ import annotations
 
 import re
 import types
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 import discord
 
 from bot.core.interaction import Interaction
+from bot.tables import component_input as strict
+from bot.tables.component_input import Refused
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
@@ -36,7 +43,46 @@ def bound(cls: Item, handler: object) -> Item:
     )
 
 
+class Checked(ABC):
+    """Our dynamic items read their custom id (and a menu its values) strictly, in ``parse``: a
+    click that no message of ours could have sent still makes an item, whose callback answers
+    "not valid any more" (the handler's ``on_refused``) and changes nothing. discord.py logs and
+    drops an exception raised in ``from_custom_id``: the click would go unanswered."""
+
+    base: ClassVar[type[discord.ui.Item[Any]]] = discord.ui.Button
+    handler: ClassVar[Any]
+    refused: str | None = None
+
+    @classmethod
+    @abstractmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        """The item a click makes, read from its custom id's ``match`` and its ``data`` (a menu's
+        values), or ``Refused``."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: Any, match: re.Match[str]) -> Self:
+        try:
+            return cls.parse(match, interaction.data)
+        except Refused as exc:
+            refused = cls.__new__(cls)
+            base = item if item is not None else cls.base(custom_id=match.string)  # type: ignore[call-arg]
+            discord.ui.DynamicItem.__init__(refused, base)  # type: ignore[arg-type]
+            refused.refused = exc.why
+            return refused
+
+    async def callback(self, interaction: Interaction) -> None:
+        if self.refused is not None:
+            await self.handler.on_refused(interaction, self.refused)
+        else:
+            await self.run(interaction)
+
+    @abstractmethod
+    async def run(self, interaction: Interaction) -> None:
+        """The click, read whole: hand it to the handler."""
+
+
 class TableButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
 ):
@@ -47,16 +93,15 @@ class TableButton(
         self.verb, self.table_id = verb, table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["verb"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["verb"], strict.number(match["tid"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await self.handler.on_table_button(interaction, self.verb, self.table_id)
 
 
 class LevelButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:bot:(?P<level>easy|normal|hard):(?P<tid>[0-9]+)",
 ):
@@ -69,18 +114,17 @@ class LevelButton(
         self.level, self.table_id = level, table_id
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(match["level"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["level"], strict.number(match["tid"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         from bot.tables.computer_levels import on_level
 
         await on_level(self.handler, interaction, self.level, self.table_id)
 
 
 class ActButton(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
 ):
@@ -91,93 +135,97 @@ class ActButton(
         self.table_id, self.version, self.action = table_id, version, action
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["ver"]), match["action"])
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        table_id, version = strict.number(match["tid"]), strict.number(match["ver"], "version")
+        return cls(table_id, version, strict.action(match["action"]))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await self.handler.on_act(interaction, self.table_id, self.version, self.action)
 
 
 class ActSelect(
+    Checked,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
 ):
     """A select of moves; ``n`` tells apart several selects on one message."""
 
+    base = discord.ui.Select
     handler: ClassVar[Desk]
 
     def __init__(self, table_id: int, version: int, n: int = 0, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:as:{table_id}:{version}:{n}", **select))
         self.table_id, self.version, self.n = table_id, version, n
+        self.action = ""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["ver"]), int(match["n"] or 0))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        n = strict.number(match["n"] or "0", "menu")
+        item = cls(strict.number(match["tid"]), strict.number(match["ver"], "version"), n)
+        item.action = strict.action(strict.one_value(data))
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await self.handler.on_act(interaction, self.table_id, self.version, values[0] if values else "")
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_act(interaction, self.table_id, self.version, self.action)
 
 
-class KickSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+    base = discord.ui.Select
     handler: ClassVar[Desk]
 
     def __init__(self, table_id: int, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:kick:{table_id}", **select))
         self.table_id = table_id
+        self.position = -1
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        item = cls(strict.number(match["tid"]))
+        item.position = strict.position(data)
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await self.handler.on_kick(interaction, self.table_id, int(values[0]) if values else -1)
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_kick(interaction, self.table_id, self.position)
 
 
 class SettingSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)"
+    Checked,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)",
 ):
     """The host's lobby settings: the move clock and what happens on a timeout."""
 
+    base = discord.ui.Select
     handler: ClassVar[Desk]
 
     def __init__(self, what: str, table_id: int, **select: Any) -> None:
         super().__init__(discord.ui.Select(custom_id=f"tt:{what}:{table_id}", **select))
         self.what, self.table_id = what, table_id
+        self.value = ""
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Select, match: re.Match[str]
-    ):
-        return cls(match["what"], int(match["tid"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        item = cls(match["what"], strict.number(match["tid"]))
+        item.value = strict.setting(match["what"], data)
+        return item
 
-    async def callback(self, interaction: Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])
-        await self.handler.on_setting(
-            interaction, self.table_id, self.what, values[0] if values else ""
-        )
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_setting(interaction, self.table_id, self.what, self.value)
 
 
-class DeadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"):
+class DeadButton(
+    Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
+):
     handler: ClassVar[Desk]
 
     def __init__(self, table_id: int, n: int, **button: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tt:x:{table_id}:{n}", disabled=True, **button))
 
     @classmethod
-    async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Button, match: re.Match[str]
-    ):
-        return cls(int(match["tid"]), int(match["n"]))
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(strict.number(match["tid"]), strict.number(match["n"], "index"))
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def run(self, interaction: Interaction) -> None:
         await self.handler.on_stale(interaction)
 
 
@@ -199,19 +247,22 @@ def table_items(desk: Desk) -> list[type[discord.ui.DynamicItem[Any]]]:
     return [bound(cls, desk) for cls in ALL]
 
 
-def custom_ids(components: list[discord.Component]) -> Iterator[str]:
+def custom_ids(components: list[discord.Component]) -> Iterator[tuple[int, str]]:
+    """(kind, custom id) of every component of a message: discord.py finds the clicked item by both."""
     for component in components:
         custom_id = getattr(component, "custom_id", None)
         if custom_id:
-            yield custom_id
+            yield component.type.value, custom_id
         yield from custom_ids(getattr(component, "children", []))
 
 
 def unclaimed(interaction: Interaction, items: list[type[discord.ui.DynamicItem[Any]]]) -> bool:
     """Whether discord.py will route this component click to none of ``items``: no template matches
-    its custom id, or the clicked message does not carry it (discord.py then drops the click)."""
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    its custom id, or the clicked message does not carry a component of that id and kind (a menu
+    choice sent with a button's id: discord.py then drops the click)."""
+    data: Mapping[str, Any] = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
     if not any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in items):
         return True
     message = interaction.message
-    return message is None or custom_id not in set(custom_ids(message.components))
+    return message is None or (data.get("component_type"), custom_id) not in set(custom_ids(message.components))

@@ -39,6 +39,6 @@ class Courier:
             if not mine:
                 self.delivery.worker.request(table_id, delay=RETRY)
                 return
-            if await store.take_courier(table_id, self.me):
+            if await store.shared_work.take_courier(table_id, self.me):
                 await self.delivery.load_shown(table_id)
             await self.deliver(table_id)

@@ -25,6 +25,7 @@ from discord.http import handle_message_parameters
 from bot.core.config import Config
 from bot.core.engine import Engine
 from bot.core.i18n import Lang
+from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
 from bot.tables import render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
@@ -105,7 +106,7 @@ class Delivery(Notices, Record):
         self.recorded_later: dict[int, int] = {}
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
-        self.outbox = Outbox(store, client)
+        self.outbox = Outbox(SendIntents(store.db), client)
         self.tokens = Tokens(store, client, session)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
@@ -206,7 +207,7 @@ class Delivery(Notices, Record):
         channel_id = self.dms.get(user_id)
         if channel_id is None:
             store = self.store
-            channel_id = await store.dm_channel(user_id)
+            channel_id = await store.surfaces.dm_channel(user_id)
             if channel_id is None:
                 user = self.client.get_user(user_id)
                 if user is None:
@@ -222,7 +223,7 @@ class Delivery(Notices, Record):
 
     async def forget_dm(self, user_id: int) -> None:
         self.dms.pop(user_id, None)
-        await self.store.forget_dm_channel(user_id)
+        await self.store.surfaces.forget_dm_channel(user_id)
 
     async def settle(self, table: TableRow) -> None:
         """After a table ends: whatever listens for it (its rating, its tournament result) runs."""
@@ -253,7 +254,7 @@ class Delivery(Notices, Record):
         last[table_id] = asyncio.get_running_loop().time()
         store = self.store
         if store.db.shared:
-            await store.set_pace(table_id, surface, time.time())
+            await store.shared_work.set_pace(table_id, surface, time.time())
 
     def paced(self, table: TableRow, last: dict[int, float], pace: float = PACE) -> None:
         """Raise ``Later`` while a running table's surface changed less than its pace ago."""
@@ -298,7 +299,7 @@ class Delivery(Notices, Record):
         shown = self.shown.get((table.id, seat))
         if shown == key:
             return  # shown: its DM exists (a deleted one is forgotten below, a new deal changes key)
-        row = await store.delivery(table.id, seat, deal)
+        row = await store.surfaces.delivery(table.id, seat, deal)
         if row is not None and row["failed"]:
             await self.private_hand(table, engine, seat, key)
             return
@@ -328,22 +329,22 @@ class Delivery(Notices, Record):
                 async with self.spending(dm.id):  # a new deal's DM counts in its channel's budget
                     message, sent = await self.outbox.send_once(
                         table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
-                        lambda: dm.send(**rendered.send_kwargs()), known=await store.dm_ids(table.id, seat),
+                        lambda: dm.send(**rendered.send_kwargs()), known=await store.surfaces.dm_ids(table.id, seat),
                     )
                 async with store.transaction():
-                    await store.set_delivery(table.id, seat, deal, dm.id, message.id, False)
-                    await store.set_dm_channel(user_id, dm.id)
+                    await store.surfaces.set_delivery(table.id, seat, deal, dm.id, message.id, False)
+                    await store.surfaces.set_dm_channel(user_id, dm.id)
                     await self.outbox.done(table.id, surface)
                 if not sent:
                     raise Later(0.05)  # an earlier attempt's message, found: edited to this state next
         except discord.NotFound:
             if row is None:
-                if await store.dm_channel(user_id) is None:
+                if await store.surfaces.dm_channel(user_id) is None:
                     raise
                 await self.forget_dm(user_id)  # a stored DM channel that is gone: open it again
                 raise Later(0.05) from None
             await self.mark(table.id, seat, None)
-            await store.clear_deliveries(table.id, seat)  # the DM was deleted: send a fresh one next pass
+            await store.surfaces.clear_deliveries(table.id, seat)  # the DM was deleted: send a fresh one next pass
             raise Later(0.05) from None
         except discord.HTTPException as exc:
             if row is None and (exc.code == DM_CLOSED or isinstance(exc, discord.Forbidden)):
@@ -383,26 +384,26 @@ class Delivery(Notices, Record):
         store = self.store
         if store.db.shared:
             stored = f"{ANSWERED}:{key[1]}" if isinstance(key, tuple) else key
-            await store.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
+            await store.shared_work.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
 
     async def load_shown(self, table_id: int) -> None:
         """What the table's surfaces show, and when its paced ones last changed, as the process that
         delivered them last stored it."""
         self.forget(table_id)
         store = self.store
-        for surface, stored in (await store.shown(table_id)).items():
+        for surface, stored in (await store.shared_work.shown(table_id)).items():
             answered = stored.startswith(f"{ANSWERED}:")
             key = (ANSWERED, stored.split(":", 1)[1]) if answered else stored
             self.shown[(table_id, surface)] = key
         now, wall = asyncio.get_running_loop().time(), time.time()
-        for surface, at in (await store.paces(table_id)).items():
+        for surface, at in (await store.shared_work.paces(table_id)).items():
             last = self.message_edited if surface == "message" else self.record_edited
             last[table_id] = now - max(0.0, wall - at)
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
         store = self.store
-        told_before = await store.any_failed_delivery(table.id, seat)
-        await store.set_delivery(table.id, seat, deal, None, None, True)
+        told_before = await store.surfaces.any_failed_delivery(table.id, seat)
+        await store.surfaces.set_delivery(table.id, seat, deal, None, None, True)
         if not told_before:
             mention = f"<@{table.seats[seat].user_id}>"
             await self.messageable(table.home_channel_id).send(

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -112,10 +113,7 @@ class Desk:
         if table_id is None:
             return tr(f"error.{exc.code}", **exc.params)
         table = await self.service.table(table_id)
-        ui = REGISTRY[table.game]
-        params = ui.format_params(exc.params, render.seat_names(table, tr))
-        key = f"{table.game}.error.{exc.code}"
-        return tr(key if tr.has(key) else f"error.{exc.code}", **params)
+        return render.refusal(table.game, exc, render.seat_names(table, tr), tr)
 
     async def send_rules(self, interaction: Interaction, game: str) -> None:
         tr = member_lang(interaction)
@@ -310,7 +308,16 @@ class Desk:
         await self.guarded(interaction, None, work())
 
     async def on_unknown(self, interaction: Interaction) -> None:
-        await self.reply(interaction, member_lang(interaction)("error.unknown_button"))
+        await self.on_refused(interaction, "unknown_id")
+
+    async def on_refused(self, interaction: Interaction, why: str) -> None:
+        """A click that no message of ours could have sent (an old layout, a forged id or menu value):
+        one line in the log, and "not valid any more" to the member; nothing changes."""
+        data: Mapping[str, Any] = interaction.data or {}
+        custom_id = data.get("custom_id")
+        log.info("refused a click by %s: %s (%.120r)", interaction.user.id, why, custom_id)
+        tr = member_lang(interaction)
+        await self.guarded(interaction, None, self.reply(interaction, tr("error.unknown_button")))
 
     async def on_stale(self, interaction: Interaction) -> None:
         await self.reply(interaction, member_lang(interaction)("error.unplayable"))

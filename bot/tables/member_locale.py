@@ -47,7 +47,7 @@ class MemberLanguages:
 
     async def _save(self, user_id: int, language: str) -> None:
         try:
-            await self.store.set_member_language(user_id, language)
+            await self.store.surfaces.set_member_language(user_id, language)
         except Exception:  # a lost write only means the table's language until the next interaction
             log.warning("could not store the language of member %s", user_id, exc_info=True)
 
@@ -55,7 +55,7 @@ class MemberLanguages:
         if user_id is None:
             return fallback
         if user_id not in self.known:
-            stored = await self.store.member_language(user_id)
+            stored = await self.store.surfaces.member_language(user_id)
             if stored is None:
                 return fallback
             self.known[user_id] = stored

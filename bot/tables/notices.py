@@ -93,7 +93,7 @@ class Notices:
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         for seat in seats:
-            if not await self.store.turn_dms(seat.user_id):
+            if not await self.store.surfaces.turn_dms(seat.user_id):
                 continue
             tr = await self.languages.lang(seat.user_id, table.language)
             try:

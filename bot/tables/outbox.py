@@ -5,7 +5,7 @@ Discord offers no idempotency key we can look up later (a nonce is echoed only t
 an intent row is committed before each new message. If the next pass finds the intent still open,
 the send may or may not have happened: the channel's history after the intent is searched for the
 bot's message that matches, and only when there is none is the message sent. Edits need none of
-this: repeating an edit changes nothing.
+this: repeating an edit changes nothing. (The intents' rows: ``bot/storage/outbox.py``.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Collection
 
 import discord
 
-from bot.storage.store import Store
+from bot.storage.outbox import SendIntents
 
 #: How far before the intent the history is searched: our clock against Discord's snowflakes.
 CLOCK_SKEW = datetime.timedelta(seconds=2)
@@ -24,8 +24,8 @@ HISTORY = 25
 
 
 class Outbox:
-    def __init__(self, store: Store, client: discord.Client) -> None:
-        self.store = store
+    def __init__(self, intents: SendIntents, client: discord.Client) -> None:
+        self.intents = intents
         self.client = client  # whose messages are looked for
 
     async def send_once(
@@ -41,22 +41,14 @@ class Outbox:
         """The message for ``surface`` and whether it was sent now: else an interrupted earlier
         attempt sent it, and it may show an older state. The caller stores its id and calls
         :meth:`done` in the same transaction."""
-        db = self.store.db
-        async with db.execute(
-            "SELECT sent_after FROM send_intents WHERE table_id = ? AND surface = ?", (table_id, surface)
-        ) as cur:
-            row = await cur.fetchone()
-        if row is not None:
-            found = await self.find(channel, row["sent_after"], matches, known)
+        after = await self.intents.sent_after(table_id, surface)
+        if after is not None:
+            found = await self.find(channel, after, matches, known)
             if found is not None:
                 return found, False
         else:
             after = discord.utils.time_snowflake(discord.utils.utcnow() - CLOCK_SKEW)
-            await db.execute(
-                "INSERT INTO send_intents (table_id, surface, channel_id, sent_after) VALUES (?, ?, ?, ?)",
-                (table_id, surface, channel_id, after),
-            )
-            await db.commit()
+            await self.intents.open(table_id, surface, channel_id, after)
         return await send(), True
 
     async def find(
@@ -70,16 +62,11 @@ class Outbox:
         return None
 
     async def done(self, table_id: int, surface: str) -> None:
-        await self.store.db.execute(
-            "DELETE FROM send_intents WHERE table_id = ? AND surface = ?", (table_id, surface)
-        )
-        await self.store.db.commit()
-
+        await self.intents.close(table_id, surface)
 
     async def forget(self, table_id: int) -> None:
         """An ended table's intents that never completed (a send refused for good) are dropped."""
-        await self.store.db.execute("DELETE FROM send_intents WHERE table_id = ?", (table_id,))
-        await self.store.db.commit()
+        await self.intents.forget(table_id)
 
 
 def mentions_url(url: str) -> Callable[[discord.Message], bool]:

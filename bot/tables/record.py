@@ -82,7 +82,7 @@ class Record(_Base):
         if not lines:  # stored with the pass's last write (``_refresh``)
             self.recorded_later[table.id] = upto
             return
-        last = await store.last_record(table.id)
+        last = await store.surfaces.last_record(table.id)
         await self.edited(table.id, self.record_edited, "record")
         text = "\n".join(lines)
         home = self.messageable(table.home_channel_id)
@@ -95,7 +95,7 @@ class Record(_Base):
             async with self.spending(table.home_channel_id, paced=True):
                 await self.edit_message(table.home_channel_id, last["message_id"], content=text)
             async with store.transaction():
-                await store.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
+                await store.surfaces.set_record(table.id, last["part"], last["deal"], last["message_id"], text, last["deal"] != deal)
                 await store.update_table(table.id, recorded=upto)
             return
         # A long batch (a whole deal since the last edit, computers finishing a game at once) is
@@ -108,7 +108,7 @@ class Record(_Base):
         full = pieces[:-1]  # the same pieces whatever lines come later
         first = full.index(last["lines"]) + 1 if last is not None and last["lines"] in full else 0
         # Stored messages are skipped: two deals can begin with the same trick line.
-        known = await store.record_ids(table.id)
+        known = await store.surfaces.record_ids(table.id)
         for i, chunk in enumerate(pieces[first:], first):
             async with self.spending(table.home_channel_id, paced=True):
                 part += 1
@@ -120,7 +120,7 @@ class Record(_Base):
                 if not sent and message.content != chunk:  # sent before more lines came: show them
                     await self.edit_message(table.home_channel_id, message.id, content=chunk)
             async with store.transaction():
-                await store.set_record(table.id, part, deal, message.id, chunk)
+                await store.surfaces.set_record(table.id, part, deal, message.id, chunk)
                 known.add(message.id)
                 await self.outbox.done(table.id, f"record:{part}")
                 if i == len(pieces) - 1:

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.core import results
-from bot.core.engine import Engine
+from bot.core.engine import Engine, IllegalAction
 from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
@@ -85,6 +85,15 @@ def clock_name(clock: int | None, tr: Lang) -> str:
 
 def seat_names(table: TableRow, tr: Lang) -> list[str]:
     return [seat_name(s, tr) for s in table.seats]
+
+
+def refusal(game: str, exc: IllegalAction, names: list[str], tr: Lang) -> str:
+    """Why the rules refused a move, in words: the game's own message for the code, else the
+    platform's. Text a refusal echoes (what a client sent) is cut short, so the answer always fits."""
+    params = {k: f"{v[:60]}…" if isinstance(v, str) and len(v) > 60 else v for k, v in exc.params.items()}
+    params = REGISTRY[game].format_params(params, names)
+    key = f"{game}.error.{exc.code}"
+    return tr(key if tr.has(key) else f"error.{exc.code}", **params)
 
 
 def seat_mention(seat: Seat, tr: Lang) -> str:

@@ -85,7 +85,7 @@ class RestShares:
         budget = self.config.rest_budget
         wanted, used = self.budgets.wanted(budget)
         share = partial(part, budget)
-        self.budgets.rest_budget = await self.store.rest_wants(self.me, wanted, used, time.time(), HEARD, share)
+        self.budgets.rest_budget = await self.store.shared_work.rest_wants(self.me, wanted, used, time.time(), HEARD, share)
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -97,7 +97,7 @@ class SeatOps:
         engine = await self.tables.engine(table)
         async with self.store.transaction():
             await self.store.set_seats(table.id, seats)
-            await self.store.clear_deliveries(table.id, position)
+            await self.store.surfaces.clear_deliveries(table.id, position)
             table.seats = seats
             await self.tables.commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position})])
         await self.tables.committed(table.id, engine)

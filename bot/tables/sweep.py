@@ -55,13 +55,13 @@ class Sweep:
 
     async def once(self) -> None:
         before = (datetime.now(UTC) - timedelta(seconds=STALE)).isoformat(timespec="seconds")
-        computers, lagging = await self.store.stalled(before)
+        computers, lagging = await self.store.shared_work.stalled(before)
         for table_id in computers:
             self.computers(table_id)
         for table_id in lagging:
             self.delivery(table_id)
         await self.rearm()
-        await self.store.prune_channel_calls(time.time() - 60)  # channels gone quiet (``budget``)
+        await self.store.shared_work.prune_channel_calls(time.time() - 60)  # channels gone quiet (``budget``)
 
     async def stop(self) -> None:
         if self.task is not None:

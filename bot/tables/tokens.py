@@ -58,7 +58,7 @@ class Tokens:
         """Inside the transaction of the move the click made (``table`` and ``engine`` as it leaves
         them): the click is answered by updating its message with that state."""
         shows = relevance(table, engine, seat) if private else None
-        await self.store.keep_token(table.id, seat, private, token.message_id, token.token, token.until, shows)
+        await self.store.surfaces.keep_token(table.id, seat, private, token.message_id, token.token, token.until, shows)
 
     @staticmethod
     def for_dm(row: Any) -> Token | None:
@@ -70,17 +70,17 @@ class Tokens:
         return Token(row["token"], row["token_message"], row["token_until"])
 
     async def for_private_hand(self, table_id: int, seat: int) -> Token | None:
-        row = await self.store.click_token(table_id, seat, True)
+        row = await self.store.surfaces.click_token(table_id, seat, True)
         if row is None or row["until"] <= time.time():
             return None
         return Token(row["token"], row["message_id"], row["until"], row["shows"])
 
     async def shown(self, table_id: int, seat: int, token: Token, shows: str) -> None:
         token.shows = shows
-        await self.store.token_shows(table_id, seat, token.token, shows)
+        await self.store.surfaces.token_shows(table_id, seat, token.token, shows)
 
     async def forget(self, table_id: int) -> None:
-        await self.store.drop_tokens(table_id)
+        await self.store.surfaces.drop_tokens(table_id)
 
     async def edit(self, table_id: int, seat: int, token: Token, **fields: Any) -> None:
         """``Interaction.edit_original_response`` without building the answered Message or storing
@@ -95,5 +95,5 @@ class Tokens:
                     multipart=params.multipart, files=params.files,
                 )
         except discord.HTTPException:
-            await self.store.drop_token(table_id, seat, token.token)
+            await self.store.surfaces.drop_token(table_id, seat, token.token)
             raise

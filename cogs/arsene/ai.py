@@ -48,7 +48,7 @@ def deal_tricks(
     for _ in range(left):
         w = rng.randrange(n)
         count = tricks[w]
-        target = None
+        target: int | str | None = None  # a seat, or DUMMY
         if count >= 1:
             if dummy is not None and dummy == count:
                 target = DUMMY
@@ -59,10 +59,10 @@ def deal_tricks(
                         break
         if target is None or rng.random() < 0.5:
             tricks[w] += 1
-        elif target == DUMMY:
-            dummy += 1  # type: ignore[operator]
-        else:
+        elif isinstance(target, int):
             tricks[target] += 1
+        elif dummy is not None:  # target is DUMMY, which only a deal with a dummy has
+            dummy += 1
     return tricks, dummy
 
 
@@ -159,6 +159,7 @@ def position_key(engine: ArseneEngine) -> tuple:
     if engine.phase in (PHASE_PLAY, PHASE_PUSH):
         left = engine.tricks_per_deal - engine.tricks_played
         if engine.phase == PHASE_PUSH:  # count the trick on offer as taken
+            assert engine.winner is not None  # a push is offered by the trick's winner
             tricks[engine.winner] += 1
             left -= 1
     else:

@@ -57,7 +57,9 @@ class Arsene(
         await self.desk.play_command(interaction, "arsene", move)
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: Interaction, current: str):
+    async def play_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         tr = Lang(language_of(interaction.locale))
         names = await self._names(interaction)
         found = await self.desk.autocomplete_actions(

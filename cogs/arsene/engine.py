@@ -17,12 +17,14 @@ Options: ``advanced`` (bool, default False): contest mode from the deal after a 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.core.cards import suit_of
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
 
+from . import search, views
 from .rules_core import (  # noqa: F401  (re-exported: the engine's names, as before)
     ADVANCED_VALUES,
     ALL_CARDS,
@@ -57,11 +59,11 @@ from .rules_scoring import (
     new_holdings,
     score_deal,
 )
-from .search import ArseneSearch
-from .views import ArseneViews
+
+PLAY = len("play:")  # where the card starts in ``play:<card>``
 
 
-class ArseneEngine(ArseneSearch, ArseneViews, Engine):
+class ArseneEngine(Engine):
     game_id = "arsene"
     card_order = SORT_KEYS  # hands are kept in this order
     min_players = 3
@@ -72,6 +74,38 @@ class ArseneEngine(ArseneSearch, ArseneViews, Engine):
     @classmethod
     def sample_configs(cls) -> list[tuple[int, dict[str, Any]]]:
         return [(n, {OPT_ADVANCED: adv}) for n in (3, 4) for adv in ADVANCED_VALUES]
+
+    # ---- what the seats see (views.py) and the search hooks (search.py) ----------------------
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return views.hidden_from(self, seat)
+
+    def clone(self) -> ArseneEngine:
+        return search.clone(self)
+
+    def determinize(self, seat: int, rng: random.Random) -> ArseneEngine:
+        return search.determinize(self, seat, rng)
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        """Plays, takes and pushes without building events; the rare rest goes the usual way."""
+        if action[1] == "l":  # play:<card>
+            won = self._lay(seat, action[PLAY:])
+            if won is not None and self.phase != "push" and self._close_trick(won[0], won[0]):
+                self._settle()
+        elif action == "take" or action.startswith("push:"):
+            winner = self.winner
+            receiver = winner if action == "take" else self.push_target
+            assert winner is not None and receiver is not None  # a trick on offer has both
+            if self._close_trick(winner, receiver):
+                self._settle()
+        else:
+            self._apply(seat, action)
+        self.history.append((seat, action))
 
     # ---- setup and dealing ------------------------------------------------------------------
     def setup(self) -> None:

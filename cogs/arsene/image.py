@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.core.cards import RANK_NAMES, rank_of, suit_of
-from bot.core.drawing import font, png
+from bot.core.drawing import Colour, font, png
 from cogs.arsene.rules_scoring import SHOP_GROUPS
 
 WIDTH = 800
@@ -40,12 +40,16 @@ ROWS_TOP = STATUS_TOP + STATUS_H + 12
 ROW_H = 74
 
 
-def text_center(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill) -> None:
+def text_center(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Colour
+) -> None:
     draw.text(xy, text, font=font(size), fill=fill, anchor="mm")
 
 
 # ---- symbols -----------------------------------------------------------------------------------
-def suit_shape(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, suit: str, fill=None) -> None:
+def suit_shape(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, suit: str, fill: Colour | None = None
+) -> None:
     """A suit drawn as shapes (no font glyphs): ``r`` is about half the symbol's height."""
     colour = fill or (RED if suit in "HD" else INK)
     if suit == "D":
@@ -137,7 +141,9 @@ def star(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     draw.polygon(points, fill=GOLD, outline=WHITE)
 
 
-def cross(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill, width: int) -> None:
+def cross(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], fill: Colour, width: int
+) -> None:
     x0, y0, x1, y1 = box
     draw.line([(x0, y0), (x1, y1)], fill=fill, width=width)
     draw.line([(x0, y1), (x1, y0)], fill=fill, width=width)

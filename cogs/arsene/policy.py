@@ -113,7 +113,8 @@ def card_to_play(engine: ArseneEngine, seat: int, want: bool) -> str:
             best_tier, best_rank = tier, STRENGTH[c]
     follow = [c for c in hand if c[0] == led]
     cards = follow or hand
-    winners, losers = [], []
+    winners: list[str] = []
+    losers: list[str] = []
     for c in cards:
         tier = 2 if trumps and c[0] == "D" else 1 if c[0] == led else 0
         (winners if tier > best_tier or (tier == best_tier and STRENGTH[c] > best_rank) else losers).append(c)

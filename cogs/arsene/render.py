@@ -298,9 +298,8 @@ class ArseneUI(GameUI):
                 key, target = resolution
                 lines[trick_at] = tr(f"arsene.event.{key}", target=target, **won)
             elif resolution is not None:
-                key = code if code != "trick_taken" or not data.get("auto") else None
-                if key:
-                    lines.append(tr(f"arsene.event.{key}", player=player, target=resolution[1]))
+                if code != "trick_taken" or not data.get("auto"):
+                    lines.append(tr(f"arsene.event.{code}", player=player, target=resolution[1]))
             elif code == "deal_started":
                 key = "deal_started_contest" if data["contest"] else "deal_started"
                 lines.append(tr(f"arsene.event.{key}", deal=data["deal"], player=player))

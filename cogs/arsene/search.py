@@ -1,4 +1,5 @@
-"""The search hooks of the Arsène engine (cheap copy, determinization, fast apply).
+"""The search hooks of the Arsène engine (cheap copy, determinization, fast apply), as functions of
+an ``ArseneEngine``.
 
 Computer players search many imagined continuations of a position, so these must be cheap, and
 a determinized state must hide exactly what the seat cannot see: the other hands, the aside
@@ -16,7 +17,6 @@ if TYPE_CHECKING:
     from .engine import ArseneEngine
 
 NON_FACE_DIAMONDS = frozenset(f"D{r}" for r in range(1, 11))
-PLAY = len("play:")
 
 
 def copy_rng(rng: random.Random) -> random.Random:
@@ -25,71 +25,55 @@ def copy_rng(rng: random.Random) -> random.Random:
     return other
 
 
-class ArseneSearch:
-    """Mixed into ``ArseneEngine``."""
+def clone(engine: ArseneEngine) -> ArseneEngine:
+    return _copy(engine, copy_rng(engine.rng))
 
-    def clone(self: ArseneEngine) -> ArseneEngine:
-        return self._copy(copy_rng(self.rng))
 
-    def _copy(self: ArseneEngine, rng: random.Random) -> ArseneEngine:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.rng = rng
-        other.history = list(self.history)
-        other.holdings = self.holdings.copy()
-        other.hands = [list(h) for h in self.hands]
-        other.aside = list(self.aside)
-        other.dummy_cards = dict(self.dummy_cards)
-        other.tricks = list(self.tricks)
-        other.voids = list(self.voids)
-        other.trick = list(self.trick)
-        return other
+def _copy(engine: ArseneEngine, rng: random.Random) -> ArseneEngine:
+    other = object.__new__(type(engine))
+    other.__dict__.update(engine.__dict__)
+    other.options = dict(engine.options)
+    other.rng = rng
+    other.history = list(engine.history)
+    other.holdings = engine.holdings.copy()
+    other.hands = [list(h) for h in engine.hands]
+    other.aside = list(engine.aside)
+    other.dummy_cards = dict(engine.dummy_cards)
+    other.tricks = list(engine.tricks)
+    other.voids = list(engine.voids)
+    other.trick = list(engine.trick)
+    return other
 
-    def apply_fast(self: ArseneEngine, seat: int, action: str) -> None:
-        """Plays, takes and pushes without building events; the rare rest goes the usual way."""
-        if action[1] == "l":  # play:<card>
-            won = self._lay(seat, action[PLAY:])
-            if won is not None and self.phase != "push" and self._close_trick(won[0], won[0]):
-                self._settle()
-        elif action == "take" or action.startswith("push:"):
-            winner = self.winner
-            receiver = winner if action == "take" else self.push_target
-            if self._close_trick(winner, receiver):
-                self._settle()
-        else:
-            self._apply(seat, action)
-        self.history.append((seat, action))
 
-    def determinize(self: ArseneEngine, seat: int, rng: random.Random) -> ArseneEngine:
-        """Deal what ``seat`` has not seen, keeping every pile's size and what the table knows:
-        the suits a seat failed to follow this deal, and that a seat who showed a card (no trumps)
-        held no diamond 2–10 from then on. Later deals come from a seed of the copy's own, and its
-        log hides the cards other seats gave the dummy (``secret_kinds``)."""
-        state = self.blind(self._copy(self.rng), seat, rng)  # the real generator is replaced there
-        others = [s for s in range(self.num_players) if s != seat]
-        givers = [s for s in others if s in self.dummy_cards]
-        pool = sorted(
-            [c for s in others for c in self.hands[s]]
-            + list(self.aside)
-            + [self.dummy_cards[s] for s in givers]
-        )
-        bare = self.trump_seat if self.trumps is False else None  # held no diamond 2–10 after its pick
+def determinize(engine: ArseneEngine, seat: int, rng: random.Random) -> ArseneEngine:
+    """Deal what ``seat`` has not seen, keeping every pile's size and what the table knows:
+    the suits a seat failed to follow this deal, and that a seat who showed a card (no trumps)
+    held no diamond 2–10 from then on. Later deals come from a seed of the copy's own, and its
+    log hides the cards other seats gave the dummy (``secret_kinds``)."""
+    state = engine.blind(_copy(engine, engine.rng), seat, rng)  # the real generator is replaced there
+    others = [s for s in range(engine.num_players) if s != seat]
+    givers = [s for s in others if s in engine.dummy_cards]
+    pool = sorted(
+        [c for s in others for c in engine.hands[s]]
+        + list(engine.aside)
+        + [engine.dummy_cards[s] for s in givers]
+    )
+    bare = engine.trump_seat if engine.trumps is False else None  # held no diamond 2–10 after its pick
 
-        def lacks(s: int, voids: str) -> str:
-            return voids.replace("D", "DN") + ("N" if s == bare else "")
+    def lacks(s: int, voids: str) -> str:
+        return voids.replace("D", "DN") + ("N" if s == bare else "")
 
-        sizes = [len(self.hands[s]) for s in others] + [len(self.aside)] + [1] * len(givers)
-        lacking = [lacks(s, self.voids[s]) for s in others] + [""] + [lacks(s, "") for s in givers]
-        piles = deal(pool, sizes, lacking, rng, kind)
-        for s, pile in zip(others, piles, strict=False):
-            state.hands[s] = sorted(pile, key=self.card_order.__getitem__)
-        state.aside = piles[len(others)]
-        for s, pile in zip(givers, piles[len(others) + 1 :], strict=True):
-            state.dummy_cards[s] = pile[0]
-        if seat != self.trump_seat:
-            state.picked_card = None  # which card the trump seat took stays its secret
-        return state
+    sizes = [len(engine.hands[s]) for s in others] + [len(engine.aside)] + [1] * len(givers)
+    lacking = [lacks(s, engine.voids[s]) for s in others] + [""] + [lacks(s, "") for s in givers]
+    piles = deal(pool, sizes, lacking, rng, kind)
+    for s, pile in zip(others, piles, strict=False):
+        state.hands[s] = sorted(pile, key=engine.card_order.__getitem__)
+    state.aside = piles[len(others)]
+    for s, pile in zip(givers, piles[len(others) + 1 :], strict=True):
+        state.dummy_cards[s] = pile[0]
+    if seat != engine.trump_seat:
+        state.picked_card = None  # which card the trump seat took stays its secret
+    return state
 
 
 def kind(card: str) -> str:

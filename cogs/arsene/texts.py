@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.i18n import Lang
-from cogs.arsene.engine import DUMMY
 from cogs.arsene.rules_scoring import shop_of
 
 #: Seat colours as in the board image.
@@ -23,7 +22,7 @@ def labels(hand: list[str]) -> str:
 
 
 def who(target: int | str, names: list[str], tr: Lang) -> str:
-    return tr("arsene.dummy") if target == DUMMY else names[target]
+    return names[target] if isinstance(target, int) else tr("arsene.dummy")  # a seat, or DUMMY
 
 
 def trumps_text(public: dict[str, Any], tr: Lang) -> str:

@@ -87,7 +87,7 @@ class DonguriEngine(Engine):
         n = self.num_players
         length = self.options["length"]
         if n == 3:
-            self.removed_suit = self.rng.choice(SUITS)
+            self.removed_suit: str | None = self.rng.choice(SUITS)
             suits = [s for s in SUITS if s != self.removed_suit]
             self.deck = [c for c in standard_deck("".join(suits)) if rank_of(c) != 2]
         elif n == 4:
@@ -186,7 +186,9 @@ class DonguriEngine(Engine):
 
     def explain_illegal(self, seat: int, action: str) -> IllegalAction:
         card = action.removeprefix("play:")
-        if not action.startswith("play:") or card not in self.hands[seat]:
+        if not action.startswith("play:") or card not in _ACTIONS:
+            return IllegalAction("unknown_action")  # not a card of this game: nothing to name
+        if card not in self.hands[seat]:
             return IllegalAction("not_in_hand", card=card)
         return IllegalAction("must_follow", suit=suit_of(self.trick[0][1]))
 
@@ -220,7 +222,9 @@ class DonguriEngine(Engine):
             if not self.hands[winner]:
                 self._score_deal()
             return []
-        events.append(Event("trick_won", {**self.last_trick, "number": sum(self.tricks)}))
+        closed = self.last_trick
+        assert closed is not None  # the trick just closed
+        events.append(Event("trick_won", {**closed, "number": sum(self.tricks)}))
         if not self.hands[winner]:
             events.append(self._score_deal())
         return events

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from bot.core import cards
@@ -17,7 +18,9 @@ def card_label(card: str, players: int) -> str:
     return cards.label(card, face_names=players < 5)
 
 
-def played(plays: list[dict[str, Any]], names: list[str], players: int, excluded: list[int] = ()) -> str:
+def played(
+    plays: list[dict[str, Any]], names: list[str], players: int, excluded: Collection[int] = ()
+) -> str:
     parts = []
     for play in plays:
         text = f"{card_label(play['card'], players)} {names[play['seat']]}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
+from typing import Any
 
 from bot.ai.registry import GameAI, register
 
@@ -173,7 +174,9 @@ class Threat:
         return self.cache[key]
 
 
-def read_final_quests(worlds: dict[World, float], facts: list[dict], seat: int) -> dict[World, float]:
+def read_final_quests(
+    worlds: dict[World, float], facts: list[dict[str, Any]], seat: int
+) -> dict[World, float]:
     """A player rarely names its own cards in a Final Quest: worlds where one did (since its last
     swap) become much less likely, never impossible (a bluff stays possible)."""
     named = [0] * NUM_SEATS

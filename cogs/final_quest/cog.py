@@ -125,7 +125,7 @@ class FinalQuest(
         player: discord.Member,
         question: app_commands.Range[str, 1, QUESTION_MAX],
     ) -> None:
-        async def work():
+        async def work() -> None:
             table, target = await self.target_seat(interaction, player)
             if table.seats[target].played_by_computer:
                 raise computer_cannot_read(player, member_lang(interaction))
@@ -154,7 +154,7 @@ class FinalQuest(
         number: int | None = None,
         count: int | None = None,
     ) -> None:
-        async def work():
+        async def work() -> None:
             _table, target = await self.target_seat(interaction, player)
             params = question_params(question, number, count, member_lang(interaction))
             await self.desk.play_command(interaction, G, askq_action(target, question, *params))
@@ -181,7 +181,7 @@ class FinalQuest(
         cards="Three different cards, like 3 7 12",
     )
     async def quest(self, interaction: Interaction, player: discord.Member, cards: str) -> None:
-        async def work():
+        async def work() -> None:
             _table, target = await self.target_seat(interaction, player)
             await self.desk.play_command(interaction, G, fq_action(target, parse_cards(cards)))
 
@@ -227,9 +227,7 @@ class FinalQuest(
 
     @swap.autocomplete("card")
     @show.autocomplete("card")
-    async def hand_choices(
-        self, interaction: Interaction, current: int
-    ) -> list[app_commands.Choice[int]]:
+    async def hand_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         verb = interaction.command.name if interaction.command else ""
         pairs = await self.desk.autocomplete_actions(interaction, G, lambda a: a.split(":")[-1])
         return [

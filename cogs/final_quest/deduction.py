@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from .engine import NUM_SEATS, NUMBERS, QUESTIONS, question_answer
-from .search import bit, numbers_of
+from .search import bit, numbers_of, swapped
 
 if TYPE_CHECKING:
     from .engine import FinalQuestEngine
@@ -59,7 +59,7 @@ def yes_hands(question: str, params: tuple[int, ...]) -> frozenset[int]:
     return frozenset(h for h in HANDS if question_answer(numbers_of(h), question, kwargs))
 
 
-class _Complements(dict):
+class _Complements(dict[frozenset[int], frozenset[int]]):
     """``NO[yes]``: the hands answering NO, from the set answering YES."""
 
     def __missing__(self, yes: frozenset[int]) -> frozenset[int]:
@@ -123,11 +123,7 @@ def _swap(worlds: dict[World, float], seat: int) -> dict[World, float]:
     for w, p in worlds.items():
         hand, centre = w[seat], w[4]
         for n in numbers_of(hand):
-            given = bit(n)
-            new = list(w)
-            new[seat] = hand & ~given | centre
-            new[4] = given
-            out[tuple(new)] += p / 3  # type: ignore[index]
+            out[swapped(w, seat, bit(n), centre)] += p / 3
     return dict(out)
 
 
@@ -145,7 +141,9 @@ def worlds_for(engine: FinalQuestEngine, seat: int) -> dict[World, float]:
     return history_for(engine, seat)[-1][0]
 
 
-def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, float], dict | None]]:
+def history_for(
+    engine: FinalQuestEngine, seat: int
+) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
     """The worlds of each stretch between swaps, each with the swap fact that ended it (None for
     the present one): what a backward pass needs to draw a whole consistent past."""
     mine = {r["turn"]: r for r in engine.private_facts(seat) if r.get("seat", seat) == seat}
@@ -154,14 +152,14 @@ def history_for(engine: FinalQuestEngine, seat: int) -> list[tuple[dict[World, f
 
 def replay(
     seat: int, hand: int, facts: list[dict[str, Any]], mine: dict[int, dict[str, Any]]
-) -> list[tuple[dict[World, float], dict | None]]:
+) -> list[tuple[dict[World, float], dict[str, Any] | None]]:
     """Filter the deals of ``hand`` through the public ``facts``; ``mine``: the seat's own swaps
     and the asker-only rebuttals it received, by turn.
 
     Between two swaps every fact narrows one hand, so the facts are gathered per hand (the hands
     each seat may hold) and applied in one pass; a swap then moves every world on.
     """
-    stretches: list[tuple[dict[World, float], dict | None]] = []
+    stretches: list[tuple[dict[World, float], dict[str, Any] | None]] = []
     worlds: dict[World, float] | None = None
     allowed: dict[int, frozenset[int]] = {}
 
@@ -177,7 +175,7 @@ def replay(
                 worlds = _swap(worlds, fact["seat"])
             else:
                 gave, took = bit(card_number(record["gave"])), bit(card_number(record["took"]))
-                worlds = {_swapped(w, seat, gave, took): p for w, p in worlds.items() if w[4] == took}
+                worlds = {swapped(w, seat, gave, took): p for w, p in worlds.items() if w[4] == took}
             continue
         narrowed = narrowing(fact, seat, mine)
         if narrowed is not None:
@@ -187,7 +185,9 @@ def replay(
     return stretches
 
 
-def narrowing(fact: dict[str, Any], seat: int | None, mine: dict[int, dict[str, Any]]):
+def narrowing(
+    fact: dict[str, Any], seat: int | None, mine: dict[int, dict[str, Any]]
+) -> tuple[int, frozenset[int]] | None:
     """(the seat whose hand a fact is about, the hands it leaves possible), or None.
 
     ``seat`` (None: a spectator) and its asker-only rebuttals ``mine`` tell what it saw.
@@ -227,13 +227,6 @@ def public_hands(facts: list[dict[str, Any]], seat: int) -> frozenset[int]:
         if narrowed is not None and narrowed[0] == seat:
             hands &= narrowed[1]
     return hands
-
-
-def _swapped(world: World, seat: int, gave: int, took: int) -> World:
-    new = list(world)
-    new[seat] = world[seat] & ~gave | took
-    new[4] = gave
-    return tuple(new)  # type: ignore[return-value]
 
 
 def hand_odds(worlds: dict[World, float], target: int) -> dict[int, float]:

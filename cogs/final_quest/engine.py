@@ -24,12 +24,13 @@ Final Quest target, phase ``rebuttal``: ``rebut:<n>`` (a held card that was not 
 
 from __future__ import annotations
 
-from itertools import combinations
+import random
 from typing import Any
 
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
 
+from . import search, views
 from .rules_core import (
     ANSWER_NO,
     ANSWER_YES,
@@ -43,13 +44,12 @@ from .rules_core import (
     QUESTIONS,
     TEAM_SEATS,
     TEAMS,
-    askq_action,
     card,
-    fq_action,
+    main_actions,
     question_answer,
 )
-from .search import FinalQuestSearch
-from .views import FinalQuestViews
+from .rules_core import askq_action as askq_action  # re-exported: the cog and the AI build actions
+from .rules_core import fq_action as fq_action
 
 # ---- options ------------------------------------------------------------------------------
 OPT_REBUTTAL = "rebuttal"
@@ -67,27 +67,12 @@ def _int(text: str) -> int | None:
     return int(text)
 
 
-def _main_actions(seat: int) -> list[str]:
-    actions: list[str] = []
-    for t in range(NUM_SEATS):
-        if t == seat:
-            continue
-        actions.append(f"ask:{t}")
-        for q, spec in QUESTIONS.items():
-            combos: list[tuple[int, ...]] = [()]
-            for _name, values in spec:
-                combos = [c + (v,) for c in combos for v in values]
-            actions.extend(askq_action(t, q, *c) for c in combos)
-        actions.extend(fq_action(t, trio) for trio in combinations(NUMBERS, 3))
-    return actions
-
-
-_MAIN_ACTIONS = [_main_actions(s) for s in range(NUM_SEATS)]
+_MAIN_ACTIONS = [main_actions(s) for s in range(NUM_SEATS)]
 _SHOW = {n: f"show:{n}" for n in NUMBERS}
 _SWAP = {n: f"swap:{n}" for n in NUMBERS}
 
 
-class FinalQuestEngine(FinalQuestSearch, FinalQuestViews, Engine):
+class FinalQuestEngine(Engine):
     game_id = "final_quest"
     min_players = 4
     max_players = 4
@@ -107,6 +92,42 @@ class FinalQuestEngine(FinalQuestSearch, FinalQuestViews, Engine):
     @classmethod
     def teams(cls, num_players: int) -> list[list[int]] | None:
         return [list(t) for t in TEAM_SEATS]
+
+    # ---- what the seats see (views.py) and the search hooks (search.py) ----------------------
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return views.hidden_from(self, seat)
+
+    def results(self) -> dict[str, Any]:
+        return views.results(self)
+
+    def public_facts(self) -> list[dict[str, Any]]:
+        return views.public_facts(self)
+
+    def private_facts(self, seat: int) -> list[dict[str, Any]]:
+        return views.private_facts(self, seat)
+
+    def clone(self) -> FinalQuestEngine:
+        return search.clone(self)
+
+    def determinize(self, seat: int, rng: random.Random) -> FinalQuestEngine:
+        return search.determinize(self, seat, rng)
+
+    def seen_history(self, seat: int) -> list[tuple[int, str]]:
+        return search.seen_history(self, seat)
+
+    def apply_fast(self, seat: int, action: str) -> None:
+        """Final Quests (most of a random game's moves) without building events."""
+        if action[1] == "q":  # fq:<target>:<a>.<b>.<c>
+            self._name_hand(seat, int(action[3]), [int(x) for x in action[5:].split(".")])
+        else:
+            self._apply(seat, action)
+        self.history.append((seat, action))
 
     # ---- setup -------------------------------------------------------------------------------
     def setup(self) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.core.drawing import drawable_name, font, png
+from bot.core.drawing import Colour, drawable_name, font, png
 
 WIDTH, HEIGHT = 800, 600
 CARD_W, CARD_H, CARD_GAP = 62, 88, 8
@@ -43,11 +43,11 @@ TURN = (255, 214, 0)
 PANEL = (20, 70, 46)
 
 
-def centred_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: tuple) -> None:
+def centred_text(draw: ImageDraw.ImageDraw, x: float, y: float, text: str, size: int, fill: Colour) -> None:
     draw.text((x, y), text, font=font(size), fill=fill, anchor="mm")
 
 
-def diamond(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: tuple) -> None:
+def diamond(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill: Colour) -> None:
     draw.polygon([(cx, cy - r), (cx + r * 0.7, cy), (cx, cy + r), (cx - r * 0.7, cy)], fill=fill)
 
 

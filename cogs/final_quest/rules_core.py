@@ -4,6 +4,8 @@ live apart from both; engine.py re-exports them for the cog, the renderer, the A
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from bot.core.cards import code, rank_of
 
 SUIT = "D"
@@ -48,6 +50,23 @@ def fq_action(target: int, numbers: list[int] | tuple[int, ...]) -> str:
 def askq_action(target: int, question: str, *params: int) -> str:
     """A structured question action string: ``askq:1:atleast:2:10``."""
     return ":".join(["askq", str(target), question, *(str(p) for p in params)])
+
+
+def main_actions(seat: int) -> list[str]:
+    """Every main action of ``seat``'s turn, questions and Final Quests to each other seat (swaps
+    depend on the hand and are not among them)."""
+    actions: list[str] = []
+    for t in range(NUM_SEATS):
+        if t == seat:
+            continue
+        actions.append(f"ask:{t}")
+        for q, spec in QUESTIONS.items():
+            combos: list[tuple[int, ...]] = [()]
+            for _name, values in spec:
+                combos = [c + (v,) for c in combos for v in values]
+            actions.extend(askq_action(t, q, *c) for c in combos)
+        actions.extend(fq_action(t, trio) for trio in combinations(NUMBERS, 3))
+    return actions
 
 
 def question_answer(hand: list[int], question: str, params: dict[str, int]) -> bool:

@@ -1,4 +1,5 @@
-"""The search hooks of the Final Quest engine: a cheap copy and a determinization.
+"""The search hooks of the Final Quest engine, as functions of a ``FinalQuestEngine``: a cheap copy,
+a fast apply, the log as a seat saw it and a determinization.
 
 A determinized state must agree with everything its seat has seen, including the past: the other
 seats' swaps (which card went to the centre) and the asker-only rebuttals it did not see are
@@ -33,6 +34,13 @@ def card(n: int) -> str:
     return code("D", n)
 
 
+def swapped(world: World, seat: int, gave: int, took: int) -> World:
+    """``world`` after ``seat`` gave the card ``gave`` (a bit) to the centre and took ``took``."""
+    hands = list(world)
+    hands[seat] = world[seat] & ~gave | took
+    return hands[0], hands[1], hands[2], hands[3], gave
+
+
 def draw(worlds: dict[World, float], rng: random.Random) -> World:
     """One world, by weight (the dict's order depends only on what the seat has seen)."""
     keys = list(worlds)
@@ -49,82 +57,72 @@ def earlier(
     for n in numbers_of(after[actor]):
         if took is not None and bit(n) != took:
             continue
-        before = list(after)
-        before[actor] = after[actor] & ~bit(n) | given
-        before[4] = bit(n)
-        weight = worlds.get(tuple(before), 0.0)  # type: ignore[arg-type]
+        before = swapped(after, actor, bit(n), given)
+        weight = worlds.get(before, 0.0)
         if weight:
-            options.append(tuple(before))
+            options.append(before)
             weights.append(weight)
-    return rng.choices(options, weights)[0]  # type: ignore[return-value]
+    return rng.choices(options, weights)[0]
 
 
-class FinalQuestSearch:
-    """Mixed into ``FinalQuestEngine``."""
+def clone(engine: FinalQuestEngine) -> FinalQuestEngine:
+    rng = random.Random()
+    rng.setstate(engine.rng.getstate())
+    return _copy(engine, rng)
 
-    def clone(self: FinalQuestEngine) -> FinalQuestEngine:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return self._copy(rng)
 
-    def _copy(self: FinalQuestEngine, rng: random.Random) -> FinalQuestEngine:
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.rng = rng
-        other.options = dict(self.options)
-        other.history = list(self.history)
-        other.hands = [list(h) for h in self.hands]
-        other.main_action = dict(self.main_action) if self.main_action is not None else None
-        other.public_cards = [set(s) for s in self.public_cards]
-        other.public_seen = set(self.public_seen)
-        other.seen = [set(s) for s in self.seen]
-        other.swaps = list(self.swaps)
-        other.facts = list(self.facts)
-        other.private = [list(p) for p in self.private]
-        other.rebuttals_seen = [dict(r) for r in self.rebuttals_seen]
-        return other
+def _copy(engine: FinalQuestEngine, rng: random.Random) -> FinalQuestEngine:
+    other = object.__new__(type(engine))
+    other.__dict__.update(engine.__dict__)
+    other.rng = rng
+    other.options = dict(engine.options)
+    other.history = list(engine.history)
+    other.hands = [list(h) for h in engine.hands]
+    other.main_action = dict(engine.main_action) if engine.main_action is not None else None
+    other.public_cards = [set(s) for s in engine.public_cards]
+    other.public_seen = set(engine.public_seen)
+    other.seen = [set(s) for s in engine.seen]
+    other.swaps = list(engine.swaps)
+    other.facts = list(engine.facts)
+    other.private = [list(p) for p in engine.private]
+    other.rebuttals_seen = [dict(r) for r in engine.rebuttals_seen]
+    return other
 
-    def apply_fast(self: FinalQuestEngine, seat: int, action: str) -> None:
-        """Final Quests (most of a random game's moves) without building events."""
-        if action[1] == "q":  # fq:<target>:<a>.<b>.<c>
-            self._name_hand(seat, int(action[3]), [int(x) for x in action[5:].split(".")])
-        else:
-            self._apply(seat, action)
-        self.history.append((seat, action))
 
-    def seen_history(self: FinalQuestEngine, seat: int) -> list[tuple[int, str]]:
-        """The log as ``seat`` saw it: another seat's swap keeps only its kind (the card went to the
-        centre face down), and so does a rebuttal shown to the asker alone, unless ``seat`` asked."""
-        private = self.rebuttal_mode == "asker"  # REBUTTAL_ASKER: ``engine`` imports this module
-        seen: list[tuple[int, str]] = []
-        asker = None
-        for s, action in self.history:
-            kind = action.partition(":")[0]
-            if kind == "fq":
-                asker = s
-            secret = kind == "swap" or (kind == "rebut" and private and seat != asker)
-            seen.append((s, kind + ":?") if secret and s != seat else (s, action))
-        return seen
+def seen_history(engine: FinalQuestEngine, seat: int) -> list[tuple[int, str]]:
+    """The log as ``seat`` saw it: another seat's swap keeps only its kind (the card went to the
+    centre face down), and so does a rebuttal shown to the asker alone, unless ``seat`` asked."""
+    private = engine.rebuttal_mode == "asker"  # REBUTTAL_ASKER: ``engine`` imports this module
+    seen: list[tuple[int, str]] = []
+    asker = None
+    for s, action in engine.history:
+        kind = action.partition(":")[0]
+        if kind == "fq":
+            asker = s
+        secret = kind == "swap" or (kind == "rebut" and private and seat != asker)
+        seen.append((s, kind + ":?") if secret and s != seat else (s, action))
+    return seen
 
-    def determinize(self: FinalQuestEngine, seat: int, rng: random.Random) -> FinalQuestEngine:
-        """A state ``seat`` cannot tell from this one: hands, centre and the hidden past drawn from
-        every deal consistent with the answers, rebuttals, swaps and shows it has seen."""
-        from .deduction import history_for
 
-        stretches = history_for(self, seat)
-        mine = {r["turn"]: r for r in self.private[seat] if r["kind"] == "swap"}
-        path = [draw(stretches[-1][0], rng)]
-        for worlds, fact in reversed(stretches[:-1]):
-            assert fact is not None
-            own = mine.get(fact["turn"]) if fact["seat"] == seat else None
-            took = bit(int(own["took"][1:])) if own else None
-            path.append(earlier(worlds, path[-1], fact["seat"], took, rng))
-        path.reverse()  # path[i]: the world during stretch i
-        state = self.blind(self._copy(self.rng), seat, rng)  # the real generator is replaced there
-        state.hands = [numbers_of(path[-1][s]) for s in range(4)]
-        state.centre = numbers_of(path[-1][4])[0]
-        _redraw_secrets(self, state, seat, path, rng)
-        return state
+def determinize(engine: FinalQuestEngine, seat: int, rng: random.Random) -> FinalQuestEngine:
+    """A state ``seat`` cannot tell from this one: hands, centre and the hidden past drawn from
+    every deal consistent with the answers, rebuttals, swaps and shows it has seen."""
+    from .deduction import history_for
+
+    stretches = history_for(engine, seat)
+    mine = {r["turn"]: r for r in engine.private[seat] if r["kind"] == "swap"}
+    path = [draw(stretches[-1][0], rng)]
+    for worlds, fact in reversed(stretches[:-1]):
+        assert fact is not None
+        own = mine.get(fact["turn"]) if fact["seat"] == seat else None
+        took = bit(int(own["took"][1:])) if own else None
+        path.append(earlier(worlds, path[-1], fact["seat"], took, rng))
+    path.reverse()  # path[i]: the world during stretch i
+    state = engine.blind(_copy(engine, engine.rng), seat, rng)  # the real generator is replaced there
+    state.hands = [numbers_of(path[-1][s]) for s in range(4)]
+    state.centre = numbers_of(path[-1][4])[0]
+    _redraw_secrets(engine, state, seat, path, rng)
+    return state
 
 
 def _redraw_secrets(

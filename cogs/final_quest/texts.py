@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.cards import rank_of
+from bot.core.cards import is_code, rank_of
 from bot.core.i18n import Lang
 from cogs.final_quest.engine import QUESTIONS, TEAM_SEATS
 
@@ -15,8 +15,8 @@ TEAM_KEYS = ("team_a", "team_b")
 
 
 def num(card: str) -> str:
-    """Cards are one suit, so a card is shown as its number: ``D12`` → ``12``."""
-    return str(rank_of(card))
+    """Cards are one suit, so a card is shown as its number: ``D12`` → ``12`` (``?`` for no card)."""
+    return str(rank_of(card)) if is_code(card) else "?"
 
 
 def nums(cards: list[str] | list[int], tr: Lang) -> str:

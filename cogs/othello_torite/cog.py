@@ -96,6 +96,7 @@ class OthelloTorite(
         mine = [t for t in tables if t.seat_of(interaction.user.id) is not None]
         table = (mine or tables)[-1]
         engine = await self.desk.service.engine(table)
+        assert isinstance(engine, OthelloToriteEngine)  # a table of this game
         tr = member_lang(interaction)
         names = seat_names(table, tr)
         text = record_lines(engine.record_text()) or tr(f"{GAME}.record.empty")

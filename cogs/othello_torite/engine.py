@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.core.engine import Engine, Event, IllegalAction
 
+from . import views
 from .rules_board import (
     BLUE,
     COLOUR_LETTERS,
@@ -28,7 +29,6 @@ from .rules_board import (
     names,
     square_bits,
 )
-from .views import OthelloToriteViews
 
 DISCS_PER_SUIT = 15
 
@@ -58,7 +58,7 @@ def parse_action(action: str) -> tuple[int, int] | None:
     return SUIT_LETTERS.index(parts[1]), sq
 
 
-class OthelloToriteEngine(OthelloToriteViews, Engine):
+class OthelloToriteEngine(Engine):
     game_id = "othello_torite"
     min_players = 2
     max_players = 2
@@ -103,6 +103,23 @@ class OthelloToriteEngine(OthelloToriteViews, Engine):
         """Perfect information: the position itself (the seed and generator, never used in play,
         replaced like every game's)."""
         return self.blind(self.clone(), seat, rng)
+
+    # ---- what the seats see (views.py) ---------------------------------------------------------
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return set()  # perfect information
+
+    def results(self) -> dict[str, Any]:
+        return views.results(self)
+
+    def record_text(self) -> str:
+        """The game so far, one numbered group per trick: ``1. B:r:d3 W:b:c4 2. W:pass B:r:f5``."""
+        return views.record_text(self)
 
     # ---- move generation --------------------------------------------------------------------
     def placements(self, seat: int, suit: int) -> int:

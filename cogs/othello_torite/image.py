@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.core.drawing import font, png
+from bot.core.drawing import Colour, font, png
 
 FILES = "abcdefgh"
 CELL = 104
@@ -43,7 +43,7 @@ FLIPPED = (255, 138, 0)
 HINT_RING = (200, 230, 201)
 
 
-def suit_mark(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: str, edge: tuple) -> None:
+def suit_mark(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, suit: str, edge: Colour) -> None:
     """Red: a dot. Blue: a diamond. Wild: a dot half red (left), half blue (right)."""
     box = (cx - r, cy - r, cx + r, cy + r)
     if suit == "red":
@@ -66,7 +66,9 @@ def disc(draw: ImageDraw.ImageDraw, cx: int, cy: int, r: int, colour: str, suit:
         suit_mark(draw, cx, cy, max(6, r * MARK_R // DISC_R), suit, MARK_EDGE[colour])
 
 
-def centred(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill=TEXT) -> None:
+def centred(
+    draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, fill: Colour = TEXT
+) -> None:
     draw.text((cx, cy), text, font=font(size), fill=fill, anchor="mm")
 
 

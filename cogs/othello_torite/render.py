@@ -281,10 +281,11 @@ class OthelloToriteUI(GameUI):
             elif event.code == "passed":
                 parts.append(entry_text({"seat": seat, "passed": True, "reason": data["reason"]}, names, tr))
             elif event.code == "suit_exhausted":
-                word = suit_word(data["disc_suit"], tr)
-                parts.append(tr(f"{G}.part.exhausted", disc=DISC[seat], player=names[seat], disc_suit=word))
+                word, who = suit_word(data["disc_suit"], tr), data["seat"]
+                parts.append(tr(f"{G}.part.exhausted", disc=DISC[who], player=names[who], disc_suit=word))
             elif event.code in MARKER_CODES:
-                outcome = marker_text(event.code, seat, data["lead_count"], data["follow_count"], names, tr)
+                counts = data["lead_count"], data["follow_count"]
+                outcome = marker_text(event.code, data["seat"], *counts, names, tr)
                 lines.append(
                     tr(f"{G}.log.trick_done", number=data["trick"], parts=" · ".join(parts), outcome=outcome)
                 )

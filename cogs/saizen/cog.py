@@ -94,7 +94,9 @@ class Saizen(
         await self.desk.play_command(interaction, GAME, typed_action(move))
 
     @play.autocomplete("move")
-    async def play_autocomplete(self, interaction: Interaction, current: str):
+    async def play_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         tr = member_lang(interaction)
 
         def label(action: str) -> str:

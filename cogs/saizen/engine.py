@@ -19,6 +19,7 @@ from typing import Any
 from bot.core.cards import SUITS, standard_deck
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.options import Option
+from cogs.saizen import tricks, views
 from cogs.saizen.knowledge import redeal
 from cogs.saizen.rules_core import (
     JOKER_CODES,
@@ -38,8 +39,6 @@ from cogs.saizen.rules_core import (
     sort_cards,
 )
 from cogs.saizen.rules_core import ROUNDS as ROUNDS  # re-exported: the AI reads it from here
-from cogs.saizen.tricks import SaizenTricks
-from cogs.saizen.views import SaizenViews
 
 OPTION_JOKERS = "jokers"
 JOKER_CHOICES = (0, 1, 2)
@@ -47,9 +46,10 @@ DEFAULT_JOKERS = 0
 OPTION_LAYOUT = "layout"
 DEFAULT_LAYOUT = ""  # every first side (大 後 無視 MUST 必勝) in force, the ruling's layout
 LAYOUT_EXAMPLES = ("", "*:playoff", "*:may+free", "S:low H:earlier+playoff D:may C:free")
+ALL_CARDS = frozenset(standard_deck() + list(JOKER_CODES))
 
 
-class SaizenEngine(SaizenTricks, SaizenViews, Engine):
+class SaizenEngine(Engine):
     game_id = "saizen"
     min_players = 2
     max_players = 6
@@ -94,26 +94,26 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         self.phase = PHASE_CHIPS
         self.chip_queue: list[int] = []
         self.trick: dict[str, Any] | None = None
-        self._last: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
+        self.closed_trick: tuple[dict[str, Any], int | None, int] | None = None  # see last_trick
         self.trick_no = 0  # tricks completed this round
         # Whole sets pass intact, so the deck stays split into n blocks all game (block b is seat b's
         # first hand; in round r seat s holds block s + r - 1). Public knowledge per block: the cards
         # seen played from it, and the suits it showed it lacks (failing to follow under MUST).
         self.block_seen: list[list[str]] = [[] for _ in range(n)]
         self.block_lacks = [""] * n
-        self._start_round([])
+        self.start_round([])
 
     # ---- helpers --------------------------------------------------------------------------
-    def _rules(self, suit: str) -> TrickRules:
+    def rules_for(self, suit: str) -> TrickRules:
         rules = self._rule_cache.get(suit)
         if rules is None:  # the cache is replaced, never cleared, when a chip moves: clones share it
             rules = self._rule_cache[suit] = TrickRules({sw: SIDES[sw][self.sides[suit][sw]] for sw in SWITCHES})
         return rules
 
-    def _movable(self) -> list[tuple[str, str]]:
+    def movable(self) -> list[tuple[str, str]]:
         return [(s, sw) for s in SUITS for sw in SWITCHES if not self.moved[s][sw]]
 
-    def _start_round(self, events: list[Event]) -> None:
+    def start_round(self, events: list[Event]) -> None:
         events.append(Event("round_started", {"round": self.round_no, "seat": self.leader}))
         n = self.num_players
         self.chip_queue = [(self.leader + k) % n for k in range(n)]
@@ -121,17 +121,17 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         self._skip_chips_if_none_left(events)
 
     def _skip_chips_if_none_left(self, events: list[Event]) -> None:
-        if self.phase == PHASE_CHIPS and (not self.chip_queue or not self._movable()):
+        if self.phase == PHASE_CHIPS and (not self.chip_queue or not self.movable()):
             if self.chip_queue:
                 events.append(Event("chips_exhausted", {"round": self.round_no}))
             self.chip_queue = []
-            self._new_trick()
+            self.new_trick()
 
-    def _new_trick(self) -> None:
+    def new_trick(self) -> None:
         self.phase = PHASE_PLAY
         self.trick = {"leader": self.leader, "led": None, "named": False, "plays": [], "playoffs": []}
 
-    def _playoff(self) -> dict[str, Any] | None:
+    def playoff(self) -> dict[str, Any] | None:
         if self.trick and self.phase == PHASE_PLAYOFF:
             return self.trick["playoffs"][-1]
         return None
@@ -142,7 +142,7 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         if self.phase == PHASE_PLAY:
             assert self.trick is not None
             return (self.trick["leader"] + len(self.trick["plays"])) % self.num_players
-        playoff = self._playoff()
+        playoff = self.playoff()
         if playoff is not None:
             return playoff["seats"][len(playoff["plays"])]
         return None
@@ -151,10 +151,10 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         """(follow options, must-win reason, playable cards) for the seat to play now."""
         hand = self.hands[seat]
         assert self.trick is not None
-        playoff = self._playoff()
+        playoff = self.playoff()
         if self.trick["led"] is None:  # leading: anything
             return list(hand), None, list(hand)
-        rules = self._rules(self.trick["led"])
+        rules = self.rules_for(self.trick["led"])
         if playoff is None:
             options = follow_options(hand, self.trick["led"], rules)
             played = [c for _, c in self.trick["plays"]]
@@ -165,6 +165,21 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
             reason, cards = must_win_filter(options, played, None, rules)
         return options, reason, cards
 
+    # ---- what the seats see (views.py) ---------------------------------------------------------
+    @property
+    def last_trick(self) -> dict[str, Any] | None:
+        """The latest finished trick of this round, as views and the record show it."""
+        return views.last_trick(self)
+
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return views.observation(self, seat)
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        return {c for s, hand in enumerate(self.hands) if s != seat for c in hand}
+
     # ---- contract -------------------------------------------------------------------------
     def to_act(self) -> list[int]:
         seat = self._current_seat()
@@ -174,10 +189,10 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         if seat not in self.to_act():
             return []
         if self.phase == PHASE_CHIPS:
-            return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self._movable()]
+            return ["pass"] + [f"chip:{s}:{sw}" for s, sw in self.movable()]
         _options, _reason, cards = self._playable(seat)
         leading = self.phase == PHASE_PLAY and self.trick is not None and not self.trick["plays"]
-        actions = []
+        actions: list[str] = []
         for card in sort_cards(cards):
             if leading and is_joker(card):
                 actions.extend(f"play:{card}:{s}" for s in SUITS)
@@ -198,6 +213,8 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         if parts[0] != "play" or len(parts) not in (2, 3):
             return IllegalAction("bad_action", action=action)
         card = parts[1]
+        if card not in ALL_CARDS:
+            return IllegalAction("bad_action", action=action)
         if card not in self.hands[seat]:
             return IllegalAction("not_in_hand", card=card)
         assert self.trick is not None
@@ -250,7 +267,7 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
                     Event("chip_moved", {"seat": seat, "suit": suit, "switch": switch, "side": side})
                 )
             if not self.chip_queue:
-                self._new_trick()
+                self.new_trick()
             else:
                 self._skip_chips_if_none_left(events)
             return events
@@ -261,11 +278,11 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
         self.played[seat].append(card)
         block = (seat + self.round_no - 1) % self.num_players
         self.block_seen[block].append(card)
-        playoff = self._playoff()
+        playoff = self.playoff()
         if playoff is None:
             led = self.trick["led"]
             if led is not None and not follows(card, led) and led not in self.block_lacks[block]:
-                if self._rules(led).must_follow:
+                if self.rules_for(led).must_follow:
                     self.block_lacks[block] += led + "J"
             if not self.trick["plays"]:
                 self.trick["led"] = parts[2] if len(parts) == 3 else card[0]
@@ -277,14 +294,14 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
                     data["suit"] = parts[2]
                 events.append(Event("card_played", data))
             if len(self.trick["plays"]) == self.num_players:
-                self._resolve_main(events)
+                tricks.resolve_main(self, events)
         else:
             playoff["plays"].append((seat, card))
             if report:
                 level = len(self.trick["playoffs"])
                 events.append(Event("card_played", {"seat": seat, "card": card, "playoff": level}))
             if len(playoff["plays"]) == len(playoff["seats"]):
-                self._resolve_playoff_round(events)
+                tricks.resolve_playoff_round(self, events)
         return events
 
     # ---- search (computer players) ------------------------------------------------------------
@@ -335,7 +352,7 @@ class SaizenEngine(SaizenTricks, SaizenViews, Engine):
 
     def results(self) -> dict[str, Any]:
         return {
-            "ranks": self._ranks(),
+            "ranks": tricks.ranks(self),
             "scores": list(self.scores),
             "round_tricks": [list(r) for r in self.round_tricks],
         }

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.core.cards import SUITS
-from bot.core.drawing import font, png
+from bot.core.drawing import Colour, font, png
 from cogs.saizen.rules_core import SIDES, SWITCHES
 
 WIDTH = 800
@@ -66,26 +66,26 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: str, cx: int, cy: int, r: int) ->
         draw.polygon([(cx, cy), (cx + r * 0.4, cy + r), (cx - r * 0.4, cy + r)], fill=ink)
 
 
-def _text(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, ink) -> None:
+def _text(draw: ImageDraw.ImageDraw, cx: float, cy: float, text: str, size: int, ink: Colour) -> None:
     draw.text((cx, cy), text, font=font(size), fill=ink, anchor="mm")
 
 
-def _triangle_up(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink) -> None:
+def _triangle_up(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, ink: Colour) -> None:
     draw.polygon([(cx - r, cy + r * 0.8), (cx + r, cy + r * 0.8), (cx, cy - r)], fill=ink)
 
 
-def _arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, right: bool, ink) -> None:
+def _arrow(draw: ImageDraw.ImageDraw, cx: float, cy: float, right: bool, ink: Colour) -> None:
     sign = 1 if right else -1
     draw.line([(cx - 16 * sign, cy), (cx + 6 * sign, cy)], fill=ink, width=6)
     draw.polygon([(cx + 18 * sign, cy), (cx + 4 * sign, cy - 11), (cx + 4 * sign, cy + 11)], fill=ink)
 
 
-def _equals(draw: ImageDraw.ImageDraw, cx: float, cy: float, ink) -> None:
+def _equals(draw: ImageDraw.ImageDraw, cx: float, cy: float, ink: Colour) -> None:
     for dy in (-7, 7):
         draw.rectangle([cx - 16, cy + dy - 3, cx + 16, cy + dy + 3], fill=ink)
 
 
-def _swords(draw: ImageDraw.ImageDraw, cx: float, cy: float, ink) -> None:
+def _swords(draw: ImageDraw.ImageDraw, cx: float, cy: float, ink: Colour) -> None:
     """Two crossed blades: a playoff."""
     for sign in (1, -1):
         draw.line([(cx - 15 * sign, cy + 15), (cx + 15 * sign, cy - 15)], fill=ink, width=5)
@@ -93,7 +93,7 @@ def _swords(draw: ImageDraw.ImageDraw, cx: float, cy: float, ink) -> None:
         draw.line([(gx - 6, gy - 6 * sign), (gx + 6, gy + 6 * sign)], fill=ink, width=4)
 
 
-def draw_side(draw: ImageDraw.ImageDraw, side: str, cx: float, cy: float, ink) -> None:
+def draw_side(draw: ImageDraw.ImageDraw, side: str, cx: float, cy: float, ink: Colour) -> None:
     """The symbol of one side of a switch, centred on (cx, cy)."""
     if side in ("high", "low"):
         _text(draw, cx - 8, cy, "13" if side == "high" else "1", 26, ink)

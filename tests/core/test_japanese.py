@@ -14,7 +14,7 @@ from bot.core.i18n import Lang, catalog
 from bot.core.results import seat_results
 from bot.events.render import podium_message
 from bot.events.standings import Standing
-from bot.events.store import Entrant
+from bot.storage.events import Entrant
 from bot.tables.delivery import ping_text
 from bot.tables.opening import checked_options
 from cogs.arsene.render import ArseneUI

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +132,7 @@ def test_no_module_reaches_a_service_through_the_bot_object():
 
 
 #: Private names the project may read: the standard library's, and aiosqlite's own connection,
-#: whose statements run on the event loop's thread (``bot/storage/connection.py`` says why).
+#: whose statements run on the event loop's thread (``bot/storage/sqlite.py`` says why).
 PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute"}
 
 
@@ -156,14 +157,20 @@ def module_of(path: Path, root: Path) -> str:
     return ".".join(path.relative_to(root).with_suffix("").parts)
 
 
-def imported_names(tree: ast.AST) -> dict[str, tuple[str, str]]:
-    """Name bound by ``from bot... import X [as Y]`` -> (module, X), under ``TYPE_CHECKING`` too."""
-    return {
-        alias.asname or alias.name: (node.module, alias.name)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "bot"
-        for alias in node.names
-    }
+def imported_names(tree: ast.AST, module: str) -> dict[str, tuple[str, str]]:
+    """Name bound by ``from bot... import X [as Y]`` (or ``cogs...``, or a relative import in
+    ``module``) -> (module, X), under ``TYPE_CHECKING`` too."""
+    names = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = node.module or ""
+        if node.level:  # relative to the package of ``module`` (a module, not a package's __init__)
+            package = module.split(".")[: -node.level]
+            source = ".".join(package + ([source] if source else []))
+        if source.split(".")[0] in ("bot", "cogs"):
+            names.update({alias.asname or alias.name: (source, alias.name) for alias in node.names})
+    return names
 
 
 def type_checking_names(tree: ast.AST) -> set[str]:
@@ -179,19 +186,33 @@ def type_checking_names(tree: ast.AST) -> set[str]:
 
 
 def is_interface(node: ast.ClassDef) -> bool:
-    """A base meant to be inherited from another file: a protocol, an ABC, an exception, or one with
-    its own constructor, rather than methods that need attributes their subclass defines."""
+    """A base meant to be inherited from another file: a protocol, an ABC, an exception, one with
+    its own constructor, or one that declares the class constants its subclasses set (``GameUI``),
+    rather than methods that need attributes their subclass defines."""
     bases = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
     methods = [f for f in node.body if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)]
     abstract = any("abstractmethod" in ast.unparse(d) for f in methods for d in f.decorator_list)
-    return bool(bases & {"Protocol", "ABC", "Exception"}) or abstract or any(f.name == "__init__" for f in methods)
+    declared = any(
+        isinstance(n, ast.AnnAssign) and "ClassVar" in ast.unparse(n.annotation) for n in node.body
+    )
+    return (
+        bool(bases & {"Protocol", "ABC", "Exception"})
+        or abstract
+        or declared
+        or any(f.name == "__init__" for f in methods)
+    )
 
 
 def spread_classes(root: Path) -> set[str]:
-    """Classes of ``root/bot`` put together from mixins in other files: a base that exists for the
-    type checker only (``if TYPE_CHECKING: from ... import X as _Base``), or a base from another
-    module that is no interface but a bundle of methods using attributes its subclass defines."""
-    trees = {module_of(p, root): ast.parse(p.read_text()) for p in sorted((root / "bot").rglob("*.py"))}
+    """Classes of ``root/bot`` and ``root/cogs`` put together from mixins in other files: a base that
+    exists for the type checker only (``if TYPE_CHECKING: from ... import X as _Base``), or a base
+    from another module that is no interface but a bundle of methods using attributes its subclass
+    defines."""
+    trees = {
+        module_of(p, root): ast.parse(p.read_text())
+        for package in ("bot", "cogs")
+        for p in sorted((root / package).rglob("*.py"))
+    }
     known = {
         (module, node.name): node
         for module, tree in trees.items()
@@ -200,7 +221,7 @@ def spread_classes(root: Path) -> set[str]:
     }
     found = set()
     for module, tree in trees.items():
-        imported, hidden = imported_names(tree), type_checking_names(tree)
+        imported, hidden = imported_names(tree, module), type_checking_names(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.ClassDef):
                 continue
@@ -231,15 +252,71 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
         "class Fine(Shape):\n    pass\n"
         "class Also(Made):\n    pass\n"
     )
-    assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden"}
+    (tmp_path / "cogs" / "game").mkdir(parents=True)
+    (tmp_path / "cogs" / "game" / "views.py").write_text(
+        "class Views:\n    def public_view(self):\n        return self.board\n"
+    )
+    (tmp_path / "cogs" / "game" / "engine.py").write_text(
+        "from .views import Views\nclass GameEngine(Views):\n    pass\n"
+    )
+    assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden", "cogs.game.engine.GameEngine"}
 
 
 #: Still put together from mixins, to become objects too: the tables' delivery (its notices and
-#: public record) and the store (its shared work and surfaces), which are being rewritten.
-STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record", "bot.storage.store.Store"}
+#: public record), which is being rewritten.
+STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
 
 
 def test_no_class_is_spread_over_files():
     """A class's methods are in one file, and every collaborator comes through its constructor:
     a checker follows each class, and a reader finds it whole."""
     assert spread_classes(ROOT) <= STILL_SPREAD
+
+
+SQL = re.compile(r"\b(SELECT .* FROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX))\b")
+
+
+def sql_strings(tree: ast.AST) -> list[str]:
+    """String literals (and f-strings' literal parts) that hold a SQL statement."""
+    return [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and SQL.search(n.value)]
+
+
+def test_the_sql_check_sees_a_statement():
+    code = 'q = "SELECT id FROM game_tables"\nhelp = "Select a table from the list"'
+    assert sorted(sql_strings(ast.parse(code))) == ["SELECT id FROM game_tables"]
+
+
+def test_all_sql_lives_in_storage():
+    """A reader finds every query on a table in ``bot/storage/``, one module per owner."""
+    found = {}
+    for path in [*BOT.rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]:
+        if BOT / "storage" in path.parents:
+            continue
+        statements = sql_strings(ast.parse(path.read_text()))
+        if statements:
+            found[str(path.relative_to(ROOT))] = statements
+    assert found == {}
+
+
+def reads_of_statement_text(tree: ast.AST) -> list[str]:
+    """Uses of a name ``sql`` other than passing it on: a driver reading a statement to decide
+    how to run it (``sql.upper()``, ``sql in ...``)."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "sql" and isinstance(node.ctx, ast.Load):
+            parent = parents[node]
+            if not (isinstance(parent, ast.Call) and node in parent.args):
+                found.append(ast.unparse(parent))
+    return found
+
+
+def test_the_scan_check_sees_a_driver_reading_a_statement():
+    code = 'if sql.lstrip()[:7].upper().startswith(WRITES): pass\nif sql in MAY_WAIT: pass\nrun(sql, params)'
+    assert sorted(reads_of_statement_text(ast.parse(code))) == ["sql in MAY_WAIT", "sql.lstrip"]
+
+
+def test_no_database_driver_reads_a_statement_to_decide_how_to_run_it():
+    """The caller's choice of method (fetch or execute) decides; ``dialect.py`` only translates."""
+    for name in ("sqlite.py", "postgres.py"):
+        assert reads_of_statement_text(ast.parse((BOT / "storage" / name).read_text())) == [], name

@@ -11,7 +11,7 @@ import pytest
 from bot.core.engine import IllegalAction
 from bot.core.i18n import Lang, _flatten
 from bot.events.render import event_message, live_message, settings_text
-from bot.events.store import Entrant, Tournament
+from bot.storage.events import Entrant, Tournament
 from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
 from cogs.final_quest.engine import FinalQuestEngine

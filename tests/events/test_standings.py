@@ -20,7 +20,7 @@ from bot.events.standings import (
     table_points,
     team_standings,
 )
-from bot.events.store import Entrant, Tournament
+from bot.storage.events import Entrant, Tournament
 
 
 def table(round_: int, order: list[int], points: list[float] | None = None, ranks: list[int] | None = None):

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.events.service import TournamentService
-from bot.events.store import TournamentStore
 from bot.ratings.store import RatingStore
+from bot.storage.events import TournamentStore
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.seat_ops import SeatOps
@@ -27,6 +28,6 @@ class Platform:
 def platform(store: Store) -> Platform:
     tables = TableService(store)
     lobby, seat_ops = LobbyOps(tables), SeatOps(tables)
-    ratings = RatingStore(store.db)
+    ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, tables, lobby, seat_ops)
     return Platform(store, tables, lobby, seat_ops, ratings, events)

@@ -106,11 +106,12 @@ def test_a_click_no_item_takes_is_left_to_the_unknown_button_answer():
         components = [row]
 
     class Click:
-        def __init__(self, custom_id, message=Message):
-            self.data = {"custom_id": custom_id}
+        def __init__(self, custom_id, message=Message, kind=2):
+            self.data = {"custom_id": custom_id, "component_type": kind}
             self.message = message
 
     assert not components.unclaimed(Click("tt:a:42:17:H3"), items)
+    assert components.unclaimed(Click("tt:a:42:17:H3", kind=3), items)  # a menu choice with a button's id
     assert components.unclaimed(Click("tt:a:42:17:H4"), items)  # not on the clicked message
     assert components.unclaimed(Click("tt:zz:42"), items)  # no template matches
     assert components.unclaimed(Click("tt:a:42:17:H3", message=None), items)

@@ -68,7 +68,7 @@ async def test_the_language_is_remembered_across_a_restart_and_follows_a_change(
     simcord_env, simcord_bot, client_locales, restart
 ):
     world, _alice, hana, _bob = await mixed_table(simcord_env, client_locales)
-    assert await simcord_bot.store.member_language(hana.id) == "ja"
+    assert await simcord_bot.store.surfaces.member_language(hana.id) == "ja"
     bot = await restart()
     assert "あなたの手札" in embed_text(hand_dm(hana))
     if hana not in to_act(world):  # someone else moves: hana's DM is redrawn, from the stored language
@@ -77,7 +77,7 @@ async def test_the_language_is_remembered_across_a_restart_and_follows_a_change(
 
     client_locales[hana.id] = "en-GB"  # she switched her Discord to English
     await hana.click(table_message(world), label="My hand / Play")
-    assert await bot.store.member_language(hana.id) == "en"
+    assert await bot.store.surfaces.member_language(hana.id) == "en"
     await play_from_dm(to_act(world)[0])
     assert "Your hand" in embed_text(hand_dm(hana))
 
@@ -85,13 +85,13 @@ async def test_the_language_is_remembered_across_a_restart_and_follows_a_change(
 async def test_a_language_is_written_only_when_it_changes(simcord_env, simcord_bot, client_locales):
     world, _alice, hana, _bob = await mixed_table(simcord_env, client_locales)
     writes = []
-    original = simcord_bot.store.set_member_language
+    original = simcord_bot.store.surfaces.set_member_language
 
     async def counting(user_id, language):
         writes.append((user_id, language))
         await original(user_id, language)
 
-    simcord_bot.store.set_member_language = counting
+    simcord_bot.store.surfaces.set_member_language = counting
     for _ in range(3):
         await hana.click(table_message(world), label="My hand / Play")
     assert writes == []

@@ -12,6 +12,7 @@ from bot import main as entry
 from bot.core.games import REGISTRY, register
 from bot.ratings.store import RatingStore
 from bot.storage.migrate import migrate
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
@@ -101,7 +102,7 @@ async def test_an_sqlite_database_moves_to_postgresql_whole(tmp_path, pg_cluster
             "othello_torite", guild_id=1, channel_id=2, host=(10, "a"), size=2, options={}, language="en"
         )
         assert new.id > max(logs)
-        player = await RatingStore(store.db).player(1, "othello_torite", 10)
+        player = await RatingStore(RatingRows(store.db), store).player(1, "othello_torite", 10)
         assert player is not None and player.games == 1
     finally:
         await store.close()

@@ -66,8 +66,7 @@ def test_missing_config_file_is_named(tmp_path):
 async def test_database_uses_wal_and_migrates_once(tmp_path):
     path = str(tmp_path / "db.sqlite3")
     store = await Store.open(path)
-    async with store.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
+    assert await store.db.fetchval("PRAGMA journal_mode") == "wal"
     await store.close()
     store = await Store.open(path)
     numbers = [int(p.name.split("_")[0]) for p in (ROOT / "bot" / "storage" / "migrations").glob("*.sql")]

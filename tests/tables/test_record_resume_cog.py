@@ -80,7 +80,7 @@ async def test_a_record_message_sent_by_a_pass_cut_short_is_found_and_completed(
     lines twice.)"""
     world = make_world(simcord_env)
     store = simcord_bot.service.store
-    set_record = store.set_record
+    set_record = store.surfaces.set_record
     cut: list[int] = []
 
     async def dies_once(table_id, part, deal, message_id, lines, *args):
@@ -89,7 +89,7 @@ async def test_a_record_message_sent_by_a_pass_cut_short_is_found_and_completed(
             raise RuntimeError("killed after the send, before the store")
         return await set_record(table_id, part, deal, message_id, lines, *args)
 
-    monkeypatch.setattr(store, "set_record", dies_once)
+    monkeypatch.setattr(store.surfaces, "set_record", dies_once)
     finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
 
     assert cut, "a record message was sent and not stored"
@@ -112,12 +112,11 @@ async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_
     await delivery.edit_message(home.id, first.id, content=line)
     db = store.db
     await db.execute("DELETE FROM records WHERE table_id = ? AND part > 1", (finished.id,))
-    await store.set_record(finished.id, 1, 1, first.id, line, True)
+    await store.surfaces.set_record(finished.id, 1, 1, first.id, line, True)
     await db.execute(
         "INSERT INTO send_intents (table_id, surface, channel_id, sent_after) VALUES (?, ?, ?, ?)",
         (finished.id, "record:2", home.id, first.id - 1),
     )
-    await db.commit()
     await store.update_table(finished.id, recorded=0)
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
     before = {m.id for m in home.history()}

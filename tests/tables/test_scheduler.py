@@ -15,6 +15,7 @@ class FakeStore:
     def __init__(self, deadlines: dict[int, float]) -> None:
         self.deadlines = deadlines
         self.claims: dict[int, float] = {}
+        self.shared_work = self  # the claims, which ``Store`` keeps in its ``shared_work``
 
     async def next_due(self):
         return min((max(d, self.claims.get(i, d)) for i, d in self.deadlines.items()), default=None)
@@ -114,10 +115,10 @@ async def test_after_a_restart_on_sqlite_a_dead_process_claim_does_not_delay_a_d
             language="en",
         )
         await store.update_table(table_id, deadline=now() - 5)
-        assert await store.claim_due(now(), now() + 60) == [table_id]
+        assert await store.shared_work.claim_due(now(), now() + 60) == [table_id]
         # The process dies here, before handling the table; the next one starts.
-        assert await store.claim_due(now(), now() + 60) == []
-        await store.release_claims()
-        assert await store.claim_due(now(), now() + 60) == [table_id]
+        assert await store.shared_work.claim_due(now(), now() + 60) == []
+        await store.shared_work.release_claims()
+        assert await store.shared_work.claim_due(now(), now() + 60) == [table_id]
     finally:
         await store.close()

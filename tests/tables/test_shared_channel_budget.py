@@ -29,17 +29,19 @@ def frozen_clocks(monkeypatch):
     return tick
 
 
-async def processes(database: str, count: int) -> list[Budgets]:
-    budgets = []
+async def processes(database: str, count: int) -> tuple[list[Budgets], list[Store]]:
+    """Each process's budgets, counting in the shared database through its own store."""
+    budgets, stores = [], []
     for _ in range(count):
         one = Budgets(channel_budget=5, rest_budget=0)
-        one.shared = await Store.open(database)
+        stores.append(await Store.open(database))
+        one.shared = stores[-1].shared_work
         budgets.append(one)
-    return budgets
+    return budgets, stores
 
 
 async def test_two_processes_share_the_five_calls_of_a_channel(database, monkeypatch):
-    a, b = await processes(database, 2)
+    (a, b), stores = await processes(database, 2)
     clocks = frozen_clocks(monkeypatch)
     try:
         for n in range(5):
@@ -64,12 +66,12 @@ async def test_two_processes_share_the_five_calls_of_a_channel(database, monkeyp
                 pass
     finally:
         monkeypatch.undo()
-        for one in (a, b):
-            await one.shared.close()
+        for store in stores:
+            await store.close()
 
 
 async def test_a_call_that_failed_still_counts_for_the_other_process(database, monkeypatch):
-    a, b = await processes(database, 2)
+    (a, b), stores = await processes(database, 2)
     clocks = frozen_clocks(monkeypatch)
     try:
         a.channel_budget = b.channel_budget = 1
@@ -83,22 +85,22 @@ async def test_a_call_that_failed_still_counts_for_the_other_process(database, m
         assert later.value.delay == pytest.approx(CHANNEL_WINDOW + CHANNEL_SLACK - 1.0)
     finally:
         monkeypatch.undo()
-        for one in (a, b):
-            await one.shared.close()
+        for store in stores:
+            await store.close()
 
 
 async def test_the_counts_of_channels_gone_quiet_are_dropped(database):
     store = await Store.open(database)
     try:
         for channel, at in ((1, 1000.0), (1, 1001.0), (2, 1050.0)):
-            call, _ = await store.take_channel_call(channel, at, CHANNEL_WINDOW, 5)
+            call, _ = await store.shared_work.take_channel_call(channel, at, CHANNEL_WINDOW, 5)
             assert call is not None
-        await store.prune_channel_calls(1040.0)
-        async with store.db.execute("SELECT channel_id FROM channel_calls ORDER BY id") as cur:
-            assert [r["channel_id"] for r in await cur.fetchall()] == [2]
+        await store.shared_work.prune_channel_calls(1040.0)
+        rows = await store.db.fetch("SELECT channel_id FROM channel_calls ORDER BY id")
+        assert [r["channel_id"] for r in rows] == [2]
         # A channel's own old calls go when it is next counted, whatever the others'.
-        await store.take_channel_call(2, 1060.0, CHANNEL_WINDOW, 5)
-        async with store.db.execute("SELECT at FROM channel_calls ORDER BY id") as cur:
-            assert [r["at"] for r in await cur.fetchall()] == [1060.0]
+        await store.shared_work.take_channel_call(2, 1060.0, CHANNEL_WINDOW, 5)
+        rows = await store.db.fetch("SELECT at FROM channel_calls ORDER BY id")
+        assert [r["at"] for r in rows] == [1060.0]
     finally:
         await store.close()

@@ -15,6 +15,7 @@ from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.ratings import model as rating_model
 from bot.ratings.store import RatingStore, side_places
+from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.seat_ops import SeatOps
@@ -111,14 +112,14 @@ async def test_a_passed_deadline_is_claimed_by_one_process_until_its_claim_runs_
     for table_id in ids:
         await two[0].update_table(table_id, deadline=past)
     now = time.time()
-    first, second = await asyncio.gather(two[0].claim_due(now, now + 60), two[1].claim_due(now, now + 60))
+    first, second = await asyncio.gather(two[0].shared_work.claim_due(now, now + 60), two[1].shared_work.claim_due(now, now + 60))
     assert sorted(first + second) == ids and not set(first) & set(second)
-    assert await two[1].claim_due(now + 1, now + 61) == []
+    assert await two[1].shared_work.claim_due(now + 1, now + 61) == []
     assert await two[0].next_due() == pytest.approx(now + 60)
-    await two[0].release_due(ids[0])
-    assert await two[1].claim_due(now + 1, now + 61) == [ids[0]]
+    await two[0].shared_work.release_due(ids[0])
+    assert await two[1].shared_work.claim_due(now + 1, now + 61) == [ids[0]]
     # A process that died holding claims: they run out, and another process takes the tables.
-    assert await two[1].claim_due(now + 70, now + 130) == ids
+    assert await two[1].shared_work.claim_due(now + 70, now + 130) == ids
 
 
 def ratings_after(tables) -> dict[int, float]:
@@ -134,7 +135,7 @@ def ratings_after(tables) -> dict[int, float]:
 
 async def test_a_finished_table_is_rated_once_and_no_rating_update_is_lost(two):
     a = TableService(two[0])
-    ratings = [RatingStore(two[0].db), RatingStore(two[1].db)]
+    ratings = [RatingStore(RatingRows(two[0].db), two[0]), RatingStore(RatingRows(two[1].db), two[1])]
     tables = []
     for _ in range(3):
         table_id = await started_table(a, rated=True)

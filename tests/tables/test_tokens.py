@@ -38,7 +38,7 @@ async def table_with_dm(store: Store, message_id: int) -> SimpleNamespace:
     table_id = await store.create_table(
         game="donguri", guild_id=1, channel_id=2, host_id=3, status="running", size=3, options={}, language="en"
     )
-    await store.set_delivery(table_id, 0, 1, 40, message_id, False)
+    await store.surfaces.set_delivery(table_id, 0, 1, 40, message_id, False)
     return SimpleNamespace(id=table_id)
 
 
@@ -55,21 +55,21 @@ async def test_a_dm_and_a_private_hand_each_keep_their_own_token(database, monke
         async with store.transaction():  # then a card from **My hand**
             await tokens.keep(Tokens.of(click(900, "hand-click")), table, None, 0, private=True)
 
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)).token == "dm-click", "the DM's own click"
-        await store.set_delivery(table.id, 0, 2, 40, 501, False)
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 2)) is None, "a new deal's DM: no click on it yet"
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)).token == "dm-click", "the DM's own click"
+        await store.surfaces.set_delivery(table.id, 0, 2, 40, 501, False)
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 2)) is None, "a new deal's DM: no click on it yet"
         private = await tokens.for_private_hand(table.id, 0)
         assert (private.token, private.shows) == ("hand-click", "key-1")
-        assert await store.delivery(table.id, 1, 1) is None and await tokens.for_private_hand(table.id, 1) is None
+        assert await store.surfaces.delivery(table.id, 1, 1) is None and await tokens.for_private_hand(table.id, 1) is None
 
         async_context.set(Refusing())
         with pytest.raises(discord.NotFound):
             await tokens.edit(table.id, 0, private, content="hand")  # refused (dismissed): the DM's token stays
         assert await tokens.for_private_hand(table.id, 0) is None
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)) is not None
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)) is not None
 
         clock[0] += LIFE + 1  # Discord's 15 minutes are nearly up
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)) is None
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)) is None
     finally:
         await store.close()
 
@@ -87,10 +87,10 @@ async def test_a_token_outlives_the_store_that_kept_it_but_not_the_table(databas
     store = await Store.open(database)  # a restart, or another process on the same database
     try:
         tokens = tokens_on(store)
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)).token == "a"
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)).token == "a"
         await tokens.forget(table.id)  # the table ended
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)) is None
-        assert Tokens.for_dm(await store.delivery(other.id, 0, 1)).token == "b"
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)) is None
+        assert Tokens.for_dm(await store.surfaces.delivery(other.id, 0, 1)).token == "b"
     finally:
         await store.close()
 
@@ -106,6 +106,6 @@ async def test_a_refused_token_does_not_take_a_later_clicks_with_it(database):
         async_context.set(Refusing())
         with pytest.raises(discord.NotFound):
             await tokens.edit(table.id, 0, old, content="hand")
-        assert Tokens.for_dm(await store.delivery(table.id, 0, 1)).token == "new"
+        assert Tokens.for_dm(await store.surfaces.delivery(table.id, 0, 1)).token == "new"
     finally:
         await store.close()

@@ -1,17 +1,15 @@
-"""Tournaments in SQLite: the event, its entrants, each round's seating and results."""
+"""Every query on the tournaments' tables: the event, its entrants, each round's seating and
+results (``bot.events`` runs the tournaments)."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
-from bot.events.standings import Finish
+from bot.storage.database import Database, Row
 from bot.storage.dialect import upsert
-from bot.storage.store import insert_row, now, update_row
+from bot.storage.rows import insert_row, now, update_row
 
 
 @dataclass
@@ -74,6 +72,13 @@ class Tournament:
     def entrant(self, user_id: int) -> Entrant | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
 
+    def signed_up(self, user_id: int) -> Entrant:
+        """The entrant of a player known to be signed up (seated, paired, ranked)."""
+        entrant = self.entrant(user_id)
+        if entrant is None:
+            raise KeyError(f"tournament {self.id}: {user_id} is not signed up")
+        return entrant
+
     @property
     def active(self) -> list[Entrant]:
         return [e for e in self.entrants if e.active]
@@ -87,12 +92,12 @@ class Tournament:
 class RoundTable:
     round: int
     number: int
-    players: list[int]
+    players: list[int | None]  # seat order (None: a computer fill-in); number 0 lists the byes
     table_id: int | None
 
 
 class TournamentStore:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     async def create(self, **fields: Any) -> int:
@@ -107,66 +112,57 @@ class TournamentStore:
         await update_row(self.db, "tournaments", tournament_id, fields)
 
     async def get(self, tournament_id: int) -> Tournament | None:
-        async with self.db.execute("SELECT * FROM tournaments WHERE id = ?", (tournament_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchrow("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
         return None if row is None else await self._load(row)
 
-    async def _load(self, row: sqlite3.Row) -> Tournament:
+    async def _load(self, row: Row) -> Tournament:
         data = dict(row)
         data.pop("created_at"), data.pop("updated_at")
         data["options"] = json.loads(data["options"])
         data["points"] = json.loads(data["points"])
         data["auto_next"] = bool(data["auto_next"])
         tournament = Tournament(**data)
-        async with self.db.execute(
-            "SELECT * FROM entrants WHERE tournament_id = ? ORDER BY joined", (tournament.id,)
-        ) as cur:
-            tournament.entrants = [
-                Entrant(
-                    r["user_id"],
-                    r["name"],
-                    r["joined"],
-                    r["status"],
-                    r["team"],
-                    r["grp"],
-                    r["rating"],
-                    r["replaced"],
-                    r["checked_in"],
-                )
-                async for r in cur
-            ]
+        rows = await self.db.fetch("SELECT * FROM entrants WHERE tournament_id = ? ORDER BY joined", (tournament.id,))
+        tournament.entrants = [
+            Entrant(
+                r["user_id"],
+                r["name"],
+                r["joined"],
+                r["status"],
+                r["team"],
+                r["grp"],
+                r["rating"],
+                r["replaced"],
+                r["checked_in"],
+            )
+            for r in rows
+        ]
         return tournament
 
     async def with_status(self, *statuses: str) -> list[Tournament]:
         marks = ", ".join("?" for _ in statuses)
-        async with self.db.execute(
-            f"SELECT * FROM tournaments WHERE status IN ({marks}) ORDER BY id", statuses
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetch(f"SELECT * FROM tournaments WHERE status IN ({marks}) ORDER BY id", statuses)
         return [await self._load(r) for r in rows]
 
     async def in_guild(self, guild_id: int, statuses: tuple[str, ...]) -> list[Tournament]:
         marks = ", ".join("?" for _ in statuses)
-        async with self.db.execute(
+        rows = await self.db.fetch(
             f"SELECT * FROM tournaments WHERE guild_id = ? AND status IN ({marks}) ORDER BY id DESC",
             (guild_id, *statuses),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [await self._load(r) for r in rows]
 
     async def next_deadline(self) -> float | None:
         """The next sign-up deadline, round deadline, or reminder a fifth of a round before it."""
-        async with self.db.execute(
+        signup: float | None = await self.db.fetchval(
             "SELECT MIN(CASE WHEN checkin_minutes IS NOT NULL AND checkin_open = 0"
             " THEN signup_deadline - checkin_minutes * 60 ELSE signup_deadline END)"
             " FROM tournaments WHERE status = 'signup'"
-        ) as cur:
-            (signup,) = await cur.fetchone()
-        async with self.db.execute(
+        )
+        rounds: float | None = await self.db.fetchval(
             "SELECT MIN(CASE WHEN round_reminded = 0 THEN round_deadline - round_hours * 720"
             " ELSE round_deadline END) FROM tournaments WHERE status = 'running' AND round_deadline IS NOT NULL"
-        ) as cur:
-            (rounds,) = await cur.fetchone()
+        )
         return min((t for t in (signup, rounds) if t is not None), default=None)
 
     # ---- entrants ---------------------------------------------------------------------------
@@ -191,99 +187,90 @@ class TournamentStore:
                 entrant.checked_in,
             ),
         )
-        await self.db.commit()
 
     async def delete_entrant(self, tournament_id: int, user_id: int) -> None:
         await self.db.execute(
             "DELETE FROM entrants WHERE tournament_id = ? AND user_id = ?", (tournament_id, user_id)
         )
-        await self.db.commit()
 
     async def rename_entrant(self, tournament_id: int, old: int, new: int, name: str) -> None:
         """A replacement takes over the entrant's place, results and seat in later rounds; the entry
         remembers whom it replaced, for the standings."""
-        await self.db.execute(
-            "UPDATE entrants SET replaced = CASE WHEN replaced IS NULL THEN name ELSE replaced || ', ' || name END"
-            " WHERE tournament_id = ? AND user_id = ?",
-            (tournament_id, old),
-        )
-        for table in ("entrants", "tournament_results"):
+        async with self.db.transaction():
             await self.db.execute(
-                f"UPDATE {table} SET user_id = ? WHERE tournament_id = ? AND user_id = ?",
-                (new, tournament_id, old),
+                "UPDATE entrants SET replaced = CASE WHEN replaced IS NULL THEN name ELSE replaced || ', ' || name END"
+                " WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, old),
             )
-        await self.db.execute(
-            "UPDATE entrants SET name = ? WHERE tournament_id = ? AND user_id = ?", (name, tournament_id, new)
-        )
-        await self.db.commit()
+            for table in ("entrants", "tournament_results"):
+                await self.db.execute(
+                    f"UPDATE {table} SET user_id = ? WHERE tournament_id = ? AND user_id = ?",
+                    (new, tournament_id, old),
+                )
+            await self.db.execute(
+                "UPDATE entrants SET name = ? WHERE tournament_id = ? AND user_id = ?", (name, tournament_id, new)
+            )
 
     # ---- rounds -----------------------------------------------------------------------------
     async def add_round(
-        self, tournament_id: int, number: int, tables: list[list[int]], byes: list[int]
+        self, tournament_id: int, number: int, tables: list[list[int | None]], byes: list[int]
     ) -> None:
         """Store a round's seating and advance the round counter in one transaction."""
         rows = [(tournament_id, number, i + 1, json.dumps(p), None) for i, p in enumerate(tables)]
         if byes:
             rows.append((tournament_id, number, 0, json.dumps(byes), None))
-        await self.db.executemany(
-            "INSERT INTO tournament_tables (tournament_id, round, number, players, table_id) VALUES (?, ?, ?, ?, ?)",
-            rows,
-        )
-        await self.db.execute(
-            "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? WHERE id = ?",
-            (number, now(), tournament_id),
-        )
-        await self.db.commit()
+        async with self.db.transaction():
+            await self.db.executemany(
+                "INSERT INTO tournament_tables (tournament_id, round, number, players, table_id) VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+            await self.db.execute(
+                "UPDATE tournaments SET round = ?, status = 'running', updated_at = ? WHERE id = ?",
+                (number, now(), tournament_id),
+            )
 
     async def delete_round(self, tournament_id: int, number: int) -> None:
         """Forget a round's seating and its byes (before its tables open), to seat it again."""
-        await self.db.execute(
-            "DELETE FROM tournament_tables WHERE tournament_id = ? AND round = ?", (tournament_id, number)
-        )
-        await self.db.execute(
-            "DELETE FROM tournament_results WHERE tournament_id = ? AND round = ? AND bye = 1",
-            (tournament_id, number),
-        )
-        await self.db.commit()
+        async with self.db.transaction():
+            await self.db.execute(
+                "DELETE FROM tournament_tables WHERE tournament_id = ? AND round = ?", (tournament_id, number)
+            )
+            await self.db.execute(
+                "DELETE FROM tournament_results WHERE tournament_id = ? AND round = ? AND bye = 1",
+                (tournament_id, number),
+            )
 
     async def move_bye(self, tournament_id: int, number: int, old: int, new: int) -> None:
         await self.db.execute(
             "UPDATE tournament_results SET user_id = ? WHERE tournament_id = ? AND round = ? AND user_id = ? AND bye = 1",
             (new, tournament_id, number, old),
         )
-        await self.db.commit()
 
     async def round_tables(self, tournament_id: int, number: int | None = None) -> list[RoundTable]:
         query = "SELECT * FROM tournament_tables WHERE tournament_id = ?"
-        args: tuple = (tournament_id,)
+        args: tuple[int, ...] = (tournament_id,)
         if number is not None:
             query += " AND round = ?"
             args += (number,)
-        async with self.db.execute(query + " ORDER BY round, number", args) as cur:
-            return [
-                RoundTable(r["round"], r["number"], json.loads(r["players"]), r["table_id"])
-                async for r in cur
-            ]
+        rows = await self.db.fetch(query + " ORDER BY round, number", args)
+        return [RoundTable(r["round"], r["number"], json.loads(r["players"]), r["table_id"]) for r in rows]
 
     async def set_round_table(self, tournament_id: int, number: int, table_no: int, table_id: int) -> None:
         await self.db.execute(
             "UPDATE tournament_tables SET table_id = ? WHERE tournament_id = ? AND round = ? AND number = ?",
             (table_id, tournament_id, number, table_no),
         )
-        await self.db.commit()
 
     async def set_round_players(
-        self, tournament_id: int, number: int, table_no: int, players: list[int]
+        self, tournament_id: int, number: int, table_no: int, players: list[int | None]
     ) -> None:
         await self.db.execute(
             "UPDATE tournament_tables SET players = ? WHERE tournament_id = ? AND round = ? AND number = ?",
             (json.dumps(players), tournament_id, number, table_no),
         )
-        await self.db.commit()
 
     async def table_of(self, table_id: int) -> tuple[int, RoundTable] | None:
-        async with self.db.execute("SELECT * FROM tournament_tables WHERE table_id = ?", (table_id,)) as cur:
-            r = await cur.fetchone()
+        r = await self.db.fetchrow("SELECT * FROM tournament_tables WHERE table_id = ?", (table_id,))
         if r is None:
             return None
         return r["tournament_id"], RoundTable(
@@ -313,36 +300,23 @@ class TournamentStore:
                 for r in rows
             ],
         )
-        await self.db.commit()
 
     async def results(self, tournament_id: int) -> list[dict[str, Any]]:
-        async with self.db.execute(
-            "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY round, table_id, place",
-            (tournament_id,),
-        ) as cur:
-            rows = [dict(r) async for r in cur]
+        rows = [
+            dict(r)
+            for r in await self.db.fetch(
+                "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY round, table_id, place",
+                (tournament_id,),
+            )
+        ]
         for row in rows:
             row["opponents"] = json.loads(row["opponents"])
             row["bye"] = bool(row["bye"])
         return rows
 
-    async def finishes(self, tournament_id: int) -> list[Finish]:
-        return [
-            Finish(
-                round=r["round"],
-                player=r["user_id"],
-                points=r["points"],
-                place=r["place"],
-                size=r["size"],
-                opponents=tuple(r["opponents"]),
-                bye=r["bye"],
-            )
-            for r in await self.results(tournament_id)
-        ]
-
     async def recorded_tables(self, tournament_id: int) -> set[int]:
-        async with self.db.execute(
+        rows = await self.db.fetch(
             "SELECT DISTINCT table_id FROM tournament_results WHERE tournament_id = ? AND table_id IS NOT NULL",
             (tournament_id,),
-        ) as cur:
-            return {r["table_id"] async for r in cur}
+        )
+        return {r["table_id"] for r in rows}

@@ -1,0 +1,105 @@
+"""The storage interface (``bot/storage/database.py``) keeps the same promises on SQLite and
+PostgreSQL: a statement outside a transaction commits on its own, a transaction commits whole or
+not at all (a nested one with it), and nobody reads half of another's transaction."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.storage.store import Store
+
+
+@pytest.fixture
+async def store(database):
+    store = await Store.open(database)
+    yield store
+    await store.close()
+
+
+async def channels(store: Store) -> dict[int, int]:
+    return {r["user_id"]: r["channel_id"] for r in await store.db.fetch("SELECT * FROM dm_channels")}
+
+
+async def test_a_write_outside_a_transaction_is_committed_at_once(store, database):
+    """No commit is ever called: another connection sees the row as soon as the statement returns."""
+    db = store.db
+    assert await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (1, 10)) == 1
+    await db.executemany("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", [(2, 20), (3, 30)])
+    other = await Store.open(database)
+    try:
+        assert await channels(other) == {1: 10, 2: 20, 3: 30}
+    finally:
+        await other.close()
+
+
+async def test_execute_answers_the_rows_it_changed_and_fetch_reads_a_write_that_returns_rows(store):
+    db = store.db
+    async with db.transaction():
+        table_id = await db.fetchval(
+            "INSERT INTO game_tables (game, channel_id, host_id, status, size, options, language, dirty,"
+            " created_at, updated_at) VALUES ('donguri', 5, 7, 'lobby', 3, '{}', 'en', 0, 'a', 'a') RETURNING id"
+        )
+    assert (await store.get_table(table_id)).host_id == 7
+    await db.executemany("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", [(1, 10), (2, 20), (3, 30)])
+    assert await db.execute("UPDATE dm_channels SET channel_id = 0 WHERE user_id < ?", (3,)) == 2
+    assert await db.execute("DELETE FROM dm_channels WHERE user_id = ?", (99,)) == 0
+    row = await db.fetchrow("SELECT user_id, channel_id FROM dm_channels WHERE user_id = ?", (3,))
+    assert (row["user_id"], row[1], dict(row)) == (3, 30, {"user_id": 3, "channel_id": 30})
+    assert await db.fetchrow("SELECT * FROM dm_channels WHERE user_id = ?", (99,)) is None
+    assert await db.fetchval("SELECT channel_id FROM dm_channels WHERE user_id = ?", (99,)) is None
+
+
+async def test_a_transaction_that_fails_leaves_nothing_and_a_nested_one_goes_with_it(store):
+    db = store.db
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (1, 10))
+            async with db.transaction():  # joins the outer one: its work is undone with it
+                await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 20))
+            raise RuntimeError("the move failed")
+    assert await channels(store) == {}
+    async with db.transaction():
+        await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (1, 10))
+        async with db.transaction():
+            await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 20))
+    assert await channels(store) == {1: 10, 2: 20}
+
+
+async def test_executemany_writes_all_rows_or_none(store):
+    """A taken key among the rows raises the IntegrityError callers catch on either database."""
+    db = store.db
+    await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 20))
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.executemany("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", [(1, 10), (2, 21)])
+    with pytest.raises(sqlite3.IntegrityError):
+        await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 22))
+    assert await channels(store) == {2: 20}
+    await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (3, 30))
+    assert await channels(store) == {2: 20, 3: 30}, "a failed statement left no transaction open"
+
+
+async def test_nobody_reads_half_of_another_task_s_transaction(store):
+    """While one task's transaction has written one of its two rows, reads and writes of other
+    tasks see neither or both (SQLite makes them wait; PostgreSQL shows them the state before)."""
+    db = store.db
+    halfway = asyncio.Event()
+    seen: list[int] = []
+
+    async def mover() -> None:
+        async with db.transaction():
+            await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (1, 10))
+            halfway.set()
+            await asyncio.sleep(0.05)
+            await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 20))
+
+    async def reader() -> None:
+        await halfway.wait()
+        seen.append(await db.fetchval("SELECT COUNT(*) FROM dm_channels"))
+        await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (3, 30))
+
+    await asyncio.gather(mover(), reader())
+    assert seen[0] in (0, 2)
+    assert await channels(store) == {1: 10, 2: 20, 3: 30}
