@@ -17,6 +17,9 @@ from bot.core.config import Config
 from tests.support.locales import patch_client_locales
 
 PROCESS_FILE = re.compile(r"test_.*_(process|postgres)\.py")
+# Fuzzing: hundreds of generated clicks a run (the forged-click tests keep each defect it found in
+# the fast lane as a concrete case).
+FUZZ_FILE = re.compile(r"test_.*fuzz.*\.py")
 # The one process file kept in the fast lane: the real entry point starts, answers and stops in a
 # few seconds, and nothing else runs bot/main.py as a program.
 FAST_PROCESS_FILES = {"test_smoke_process.py"}
@@ -44,9 +47,9 @@ def pytest_collection_modifyitems(config, items):
     """``postgres``: the test uses the PostgreSQL cluster, directly or as the ``postgresql`` leg of
     the ``database`` fixture. ``process``: a ``test_*_process.py`` or ``test_*_postgres.py`` file,
     which starts the real entry point against the fake Discord. Both are ``slow`` (but for
-    ``FAST_PROCESS_FILES``), as are the cases marked so in their files, those listed in
-    ``SLOW_CASES`` and the larger tables of ``SMALLEST_TABLES_ONLY``; the SQLite leg of a storage
-    test stays in the fast lane."""
+    ``FAST_PROCESS_FILES``), as are the fuzz files, the cases marked so in their files, those
+    listed in ``SLOW_CASES`` and the larger tables of ``SMALLEST_TABLES_ONLY``; the SQLite leg of
+    a storage test stays in the fast lane."""
     for item in items:
         callspec = getattr(item, "callspec", None)
         postgres = "pg_cluster" in item.fixturenames or (
@@ -58,7 +61,9 @@ def pytest_collection_modifyitems(config, items):
         if process:
             item.add_marker(pytest.mark.process)
         fast_process = item.path.name in FAST_PROCESS_FILES
-        if postgres or (process and not fast_process) or item.nodeid in SLOW_CASES or larger_table(item):
+        fuzz = FUZZ_FILE.fullmatch(item.path.name) is not None
+        by_hand = item.nodeid in SLOW_CASES or larger_table(item)
+        if postgres or (process and not fast_process) or fuzz or by_hand:
             item.add_marker(pytest.mark.slow)
 
 
