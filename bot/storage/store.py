@@ -17,6 +17,7 @@ from typing import Any
 from bot.storage import dialect
 from bot.storage.database import Database, Row
 from bot.storage.rows import insert_row, now, update_row
+from bot.storage.servers import ServerRows
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.surfaces import Surfaces
@@ -83,6 +84,7 @@ class TableRow:
     due_claim: float | None = None
     courier: str | None = None
     redraw: int = 0  # the table message must be drawn again (migration 017)
+    computer_level: str = "normal"  # for seats that chose none (migration 019)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -118,14 +120,15 @@ async def connect(database: str) -> Database:
 
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
-    the rows behind its Discord messages (``surfaces``) and the work processes share
-    (``shared_work``)."""
+    the rows behind its Discord messages (``surfaces``), the work processes share
+    (``shared_work``) and what each server chose (``servers``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
         self.surfaces = Surfaces(db)
         self.shared_work = SharedWork(db)
+        self.servers = ServerRows(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:

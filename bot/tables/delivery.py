@@ -40,6 +40,7 @@ from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
     from bot.tables.speech import Speech
 
@@ -78,6 +79,7 @@ class Delivery(Notices, Record):
         config: Config,
         store: Store,
         service: TableService,
+        settings: ServerSettings,
         budgets: Budgets,
         languages: MemberLanguages,
         speech: Speech,
@@ -89,6 +91,7 @@ class Delivery(Notices, Record):
         self.config = config
         self.store = store
         self.service = service
+        self.settings = settings  # whether a server's turn notices mention players at the table
         self.budgets = budgets
         self.languages = languages
         self.speech = speech

@@ -53,6 +53,10 @@ class Notices:
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline) if table.deadline else ""
+        if not await self.pings_in_thread(table):  # the server wants no mentions there: DMs only
+            await store.update_table(table.id, pinged_turn=table.turn_no)
+            await self.dm_players(table, waiting, "clock.turn_dm", when)
+            return
         text = ping_text(waiting, "clock.turn_ping", tr, when)
         async with self.spending(table.home_channel_id):
             message, _ = await self.outbox.send_once(
@@ -74,6 +78,10 @@ class Notices:
             return
         tr = Lang(table.language)
         when = render.timestamp(table.deadline)
+        if not await self.pings_in_thread(table):
+            await store.update_table(table.id, remind_at=None)
+            await self.dm_players(table, waiting, "clock.reminder_dm", when)
+            return
         home = self.messageable(table.home_channel_id)
         text = ping_text(waiting, "clock.reminder", tr, when)
         surface = f"remind:{table.turn_no}"
@@ -90,6 +98,10 @@ class Notices:
             except discord.NotFound:
                 pass
         await self.dm_players(table, waiting, "clock.reminder_dm", when)
+
+    async def pings_in_thread(self, table: TableRow) -> bool:
+        """Whether the table's server lets turn notices mention players at the table (``/settings``)."""
+        return (await self.settings.of(table.guild_id)).thread_pings
 
     async def dm_players(self, table: TableRow, seats, key: str, when: str) -> None:
         for seat in seats:
