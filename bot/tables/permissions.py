@@ -39,13 +39,36 @@ def named(missing: list[str], tr: Lang) -> str:
     return tr.join(tr(f"permission.{p}") for p in missing)
 
 
+def granted(me: discord.Member, place: discord.abc.GuildChannel | discord.Thread) -> discord.Permissions:
+    """The bot's permissions in ``place`` as its roles and the overwrites there grant them (a
+    thread's are its channel's), before the rules Discord derives from them: without View Channel
+    no other counts, and without Send Messages neither do Embed Links and Attach Files. So a
+    refusal names only what an admin must grant, not what follows from it."""
+    channel = place.parent if isinstance(place, discord.Thread) else place
+    perms = me.guild_permissions
+    if perms.administrator or channel is None:
+        return discord.Permissions.all() if perms.administrator else perms
+    allow, deny = channel.overwrites_for(me.guild.default_role).pair()
+    perms.handle_overwrite(allow=allow.value, deny=deny.value)
+    allowed = denied = 0
+    for role in me.roles:
+        if role.is_default():
+            continue
+        allow, deny = channel.overwrites_for(role).pair()
+        allowed, denied = allowed | allow.value, denied | deny.value
+    perms.handle_overwrite(allow=allowed, deny=denied)
+    allow, deny = channel.overwrites_for(me).pair()
+    perms.handle_overwrite(allow=allow.value, deny=deny.value)
+    return perms
+
+
 def home_permissions(me: discord.Member, source: Any, category: discord.CategoryChannel | str | None) -> discord.Permissions:
     """The bot's permissions where a game's own channel would be created: in the chosen category,
     else (a category still to create, or none) in the server; None: the opening channel's."""
     if isinstance(category, discord.CategoryChannel):
-        return category.permissions_for(me)
+        return granted(me, category)
     if category is None and getattr(source, "category", None) is not None:
-        return source.category.permissions_for(me)
+        return granted(me, source.category)
     return me.guild_permissions
 
 
@@ -57,7 +80,7 @@ def missing_for_table(
 ) -> list[str]:
     """Every permission the bot lacks to open a table in ``channel`` (in the order Discord lists
     them), or none."""
-    perms = channel.permissions_for(me)
+    perms = granted(me, channel)
     if isinstance(channel, discord.Thread):
         wanted: tuple[str, ...] = IN_THREAD
     else:

@@ -202,9 +202,9 @@ class SettingsCommands(commands.Cog):
         if name == "clock":
             return clock_name(chosen.clock, tr), False
         if name == "on_timeout":
-            return tr(f"clock.policy.{chosen.on_timeout}"), False
+            return tr(f"cmd.tournament.policy.{chosen.on_timeout}"), False
         if name == "computer_level":
-            return tr(f"level.{chosen.computer_level}"), False
+            return tr(f"cmd.tournament.level.{chosen.computer_level}"), False
         return tr("server.on" if getattr(chosen, name) else "server.off"), False
 
     def warnings(self, guild: discord.Guild, chosen: Settings, tr: Lang) -> list[str]:
