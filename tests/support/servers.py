@@ -71,3 +71,11 @@ def field(result: Any, name: str) -> str:
     embed = result.response.embeds[0]
     data = embed.to_dict() if hasattr(embed, "to_dict") else embed
     return next(f["value"] for f in data["fields"] if f["name"] == name)
+
+
+def answer(result: Any) -> str:
+    """The text of an interaction's private answer: its response, or its last followup when the
+    bot deferred first."""
+    if result.followups:
+        return result.followups[-1].content
+    return result.response.content
