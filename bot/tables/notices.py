@@ -14,6 +14,7 @@ from bot.tables.outbox import says
 
 if TYPE_CHECKING:
     from bot.storage.store import TableRow
+    from bot.tables.server_settings import ServerSettings
 
 
 def jump_url(table: TableRow) -> str:
@@ -30,6 +31,8 @@ def ping_text(seats, key: str, tr: Lang, when: str) -> str:
 
 class Notices:
     """Part of ``Delivery``: the turn notices of its pass and of the clock."""
+
+    settings: ServerSettings  # each server's: whether turn notices mention players at the table
 
     async def ping_turn(self, table: TableRow) -> None:
         """Once per turn: one live mention at the table (the previous one is deleted) and, on clocked

@@ -105,7 +105,7 @@ class SettingsCommands(commands.Cog):
         computer_level=LEVEL_CHOICES,
         reset=RESET_CHOICES,
     )
-    async def settings(
+    async def show_or_change(
         self,
         interaction: Interaction,
         language: str | None = None,
