@@ -84,7 +84,7 @@ class TableRow:
     due_claim: float | None = None
     courier: str | None = None
     redraw: int = 0  # the table message must be drawn again (migration 017)
-    computer_level: str = "normal"  # for seats that chose none (migration 019)
+    computer_level: str = "normal"  # for seats that chose none (migration 022)
     seats: list[Seat] = field(default_factory=list)
 
     @property
