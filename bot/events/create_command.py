@@ -123,9 +123,9 @@ def create_command(
                 raise UserError("tournament.error.bad_game")
             guild, channel = interaction.guild, interaction.channel
             chosen = await settings.of(guild.id)
-            allowed = settings.table_channels(guild, chosen).value
-            if allowed and not await settings.may_open_in(channel):
-                raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in allowed))
+            elsewhere = settings.elsewhere(channel, chosen)
+            if elsewhere:
+                raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in elsewhere))
             # The event's tables open in this channel, each round: the bot must be able to do it.
             own_channel = REGISTRY[game].channel_mode == "channel"
             category = settings.category(guild, chosen, game).value if own_channel else None

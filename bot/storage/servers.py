@@ -36,7 +36,8 @@ class ServerRows:
         counters are committed in order."""
         async with self.db.transaction():
             version: int = await self.db.fetchval(
-                "UPDATE settings_version SET version = version + 1 WHERE id = 1 RETURNING version"
+                "INSERT INTO settings_version (id, version) VALUES (1, 1)"
+                " ON CONFLICT (id) DO UPDATE SET version = settings_version.version + 1 RETURNING version"
             )
             if values:
                 await self.db.executemany(
@@ -51,7 +52,7 @@ class ServerRows:
         return version
 
     async def version(self) -> int:
-        version: int = await self.db.fetchval("SELECT version FROM settings_version WHERE id = 1")
+        version: int = await self.db.fetchval("SELECT COALESCE(MAX(version), 0) FROM settings_version")
         return version
 
     # ---- servers left ---------------------------------------------------------------------------

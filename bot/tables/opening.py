@@ -73,9 +73,9 @@ class Opening:
         if guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             raise UserError("error.guild_text_only")
         settings = await self.settings.of(guild.id)
-        allowed = self.settings.table_channels(guild, settings).value
-        if allowed and not await self.settings.may_open_in(channel):
-            raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in allowed))
+        elsewhere = self.settings.elsewhere(channel, settings)
+        if elsewhere:
+            raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in elsewhere))
         own_channel = REGISTRY[game].channel_mode == "channel"
         in_thread = isinstance(channel, discord.Thread)
         category = self.settings.category(guild, settings, game).value if own_channel else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import discord
@@ -109,7 +109,6 @@ class Resolved(Generic[T]):
 
     value: T
     gone: bool = False
-    missing: list[int] = field(default_factory=list)  # chosen channels that are gone
 
 
 class ServerSettings:
@@ -219,21 +218,14 @@ class ServerSettings:
     def table_channels(self, guild: discord.Guild, settings: Settings) -> Resolved[list[discord.abc.GuildChannel]]:
         """The channels where tables may be opened (empty: anywhere); chosen channels deleted since
         are left out, and when none is left, tables may be opened anywhere again."""
-        found: list[discord.abc.GuildChannel] = []
-        missing: list[int] = []
-        for channel_id in settings.table_channels:
-            channel = guild.get_channel(channel_id)
-            if channel is None:
-                missing.append(channel_id)
-            else:
-                found.append(channel)
-        return Resolved(found, bool(missing) and not found, missing)
+        found = [c for c in map(guild.get_channel, settings.table_channels) if c is not None]
+        return Resolved(found, bool(settings.table_channels) and not found)
 
-    async def may_open_in(self, channel: discord.abc.GuildChannel | discord.Thread) -> bool:
-        """Whether the server lets tables open in ``channel`` (a thread: in its parent)."""
-        settings = await self.of(channel.guild.id)
+    def elsewhere(
+        self, channel: discord.abc.GuildChannel | discord.Thread, settings: Settings
+    ) -> list[discord.abc.GuildChannel]:
+        """The channels where the server lets tables open, when ``channel`` is none of them (nor a
+        thread of one); empty when tables may open in ``channel``."""
         allowed = self.table_channels(channel.guild, settings).value
-        if not allowed:
-            return True
         where = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
-        return any(c.id == where for c in allowed)
+        return [] if not allowed or any(c.id == where for c in allowed) else allowed

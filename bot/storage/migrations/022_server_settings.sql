@@ -6,13 +6,13 @@ CREATE TABLE server_settings (
     value TEXT NOT NULL,
     PRIMARY KEY (guild_id, name)
 );
--- One counter, raised in the transaction of every change: each process compares it with the one
--- it read last (at most every 15 s) and reads the servers' settings again when it moved.
+-- One counter (one row, id 1, written by the first change), raised in the transaction of every
+-- change: each process compares it with the one it read last (at most every 15 s) and reads the
+-- servers' settings again when it moved.
 CREATE TABLE settings_version (
     id INTEGER PRIMARY KEY,
     version INTEGER NOT NULL
 );
-INSERT INTO settings_version (id, version) VALUES (1, 0);
 -- Servers the bot left: their data is purged this long after (bot/tables/sweep.py), unless the
 -- bot comes back first.
 CREATE TABLE departed_servers (
