@@ -218,7 +218,9 @@ class ServerSettings:
     def table_channels(self, guild: discord.Guild, settings: Settings) -> Resolved[list[discord.abc.GuildChannel]]:
         """The channels where tables may be opened (empty: anywhere); chosen channels deleted since
         are left out, and when none is left, tables may be opened anywhere again."""
-        found = [c for c in map(guild.get_channel, settings.table_channels) if c is not None]
+        found: list[discord.abc.GuildChannel] = [
+            c for c in map(guild.get_channel, settings.table_channels) if c is not None
+        ]
         return Resolved(found, bool(settings.table_channels) and not found)
 
     def elsewhere(
