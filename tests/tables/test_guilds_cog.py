@@ -15,6 +15,10 @@ DAY = 86400
 pytestmark = pytest.mark.simcord(settle_timeout=40)
 
 
+def playable(message) -> list[str]:
+    return [c["custom_id"] for c in components(message) if c.get("custom_id", "").startswith("tt:a:") and not c.get("disabled")]
+
+
 def invite(env, guild) -> None:
     """The bot is invited to ``guild`` (again): Discord sends the whole server (GUILD_CREATE)."""
     backend = env.backend
@@ -110,11 +114,10 @@ async def test_leaving_ends_tables_unrated_cancels_events_and_keeps_the_data(sim
     # The other server plays on.
     (still,) = [t for t in await store.tables_with_status("running") if t.guild_id == other.guild.id]
     assert still.status == "running"
-    # A hand DM of the ended table answers that it has ended; nothing else happens.
-    alice = srv.members[0]
-    dm = hand_dm(alice)
-    ids = [c["custom_id"] for c in components(dm) if c.get("custom_id", "").startswith("tt:a:")]
-    answer = await alice.user.click(dm, custom_id=ids[0])
+    # The hand DM of the player who was to move answers that the table has ended.
+    offers = {m: ids for m in srv.members[:2] if (ids := playable(hand_dm(m)))}
+    (player, ids), = offers.items()  # (the computer had moved: a member was to move)
+    answer = await player.user.click(hand_dm(player), custom_id=ids[0])
     assert answer.ephemeral and answer.response.content == "This table is not running."
 
 

@@ -211,14 +211,13 @@ async def test_turn_pings_off_keeps_the_thread_quiet_and_the_dms_coming(simcord_
     await simcord_env.settle()
     (table,) = await simcord_bot.store.tables_with_status("running")
     assert table.clock == HOUR
-    turn = (await simcord_bot.service.table(table.id)).turn_seats
-    assert turn, "someone is to move"
-    mentions = [m for m in thread(world).history() if "<@" in m.content]
-    assert mentions == [], "no turn ping in the thread"
-    if table.seats[turn[0]].user_id == alice.id:
-        assert [m for m in dms(alice) if "Your turn at" in m.content], "the turn DM still comes"
+    table = await simcord_bot.service.table(table.id)
+    assert [table.seats[s].user_id for s in table.turn_seats] == [alice.id], "the computers have moved"
+    assert not [m for m in thread(world).history() if "<@" in m.content], "no turn ping in the thread"
+    assert [m for m in dms(alice) if "Your turn at" in m.content], "the turn DM still comes"
     await simcord_env.advance_time(HOUR * 0.85)
-    assert not [m for m in thread(world).history() if "<@" in m.content], "nor a reminder"
+    assert [m for m in dms(alice) if "Reminder" in m.content], "so does the reminder, by DM"
+    assert not [m for m in thread(world).history() if "<@" in m.content], "and not in the thread"
 
 
 @pytest.mark.parametrize("on", [True, False])
