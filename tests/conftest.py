@@ -108,6 +108,7 @@ def restart(simcord_env, bot_config, bots):
             services = old.__dict__.pop("services", None)
             if services is not None:
                 services.scheduler.stop()
+                await services.sweep.stop()
                 await services.computers.worker.close()
                 await services.delivery.worker.close()
                 await services.session.close()

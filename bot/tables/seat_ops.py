@@ -95,7 +95,7 @@ class SeatOps:
         """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
         seats = list(table.seats)
         was = was_seat(seats[position])
-        seats[position] = Seat(position, new[0], new[1])
+        seats[position] = Seat(position, new[0], new[1], level=table.computer_level)
         engine = await self.tables.engine(table)
         async with self.store.transaction():
             await self.store.set_seats(table.id, seats)
@@ -118,3 +118,17 @@ class SeatOps:
             )
             self.tables.forget(table_id)
             return await self.tables.table(table_id)
+
+    async def end_unrated(self, table_id: int) -> bool:
+        """The bot left the table's server: the table ends where it is, without a result or a rating,
+        and nothing more is shown (its channels are out of reach). False when it had ended."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            if table.status not in ("lobby", "running"):
+                return False
+            await self.store.update_table(
+                table_id, status="cancelled", rated=0, settled=1, dirty=0, locked=0, computer_turn=0,
+                deadline=None, remind_at=None, version=table.version + 1,
+            )
+            self.tables.forget(table_id)
+            return True
