@@ -213,9 +213,10 @@ async def test_turn_pings_off_keeps_the_thread_quiet_and_the_dms_coming(simcord_
     assert table.clock == HOUR
     table = await simcord_bot.service.table(table.id)
     assert [table.seats[s].user_id for s in table.turn_seats] == [alice.id], "the computers have moved"
+    await simcord_env.advance_time(180)  # past the grace period: alice is away
     assert not [m for m in thread(world).history() if "<@" in m.content], "no turn ping in the thread"
     assert [m for m in dms(alice) if "Your turn at" in m.content], "the turn DM still comes"
-    await simcord_env.advance_time(HOUR * 0.85)
+    await simcord_env.advance_time(HOUR * 0.85 - 180)
     assert [m for m in dms(alice) if "Reminder" in m.content], "so does the reminder, by DM"
     assert not [m for m in thread(world).history() if "<@" in m.content], "and not in the thread"
 
