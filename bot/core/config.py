@@ -49,7 +49,7 @@ class Config:
     #: Where people reach the pages (behind a reverse proxy, say); with it, Discord messages link to
     #: them, without it they carry no links.
     public_url: str = ""
-    #: Whether a server shows its pages, until servers choose for themselves (``/settings``).
+    #: Whether a server that chose nothing with ``/settings web`` shows its pages.
     web_pages: bool = True
     #: The key that signs page addresses; empty: one is made at the first start and kept in the
     #: database, so every process sharing it signs alike.

@@ -109,6 +109,14 @@ class GameUI:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []
 
+    def record_open(self, events: list[Event]) -> int:
+        """How many of the last ``events`` wait for later events to make their lines (an Arsène
+        trick won waits for who takes it), else 0. The platform draws them once those come, so a
+        line reads the same whether the moves reach the record one by one or together. In return
+        ``record(a + b, ...)`` is ``record(a, ...) + record(b, ...)`` whenever ``a`` leaves nothing
+        open, and lines never depend on ``public`` while the game goes on."""
+        return 0
+
     def score_text(self, score: int, tr: Lang) -> str:
         """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
         return tr("result.points", count=score)

@@ -41,6 +41,7 @@ from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
     from bot.tables.speech import Speech
 
@@ -79,6 +80,7 @@ class Delivery(Record):
         config: Config,
         store: Store,
         service: TableService,
+        settings: ServerSettings,
         budgets: Budgets,
         languages: MemberLanguages,
         speech: Speech,
@@ -90,6 +92,7 @@ class Delivery(Record):
         self.config = config
         self.store = store
         self.service = service
+        self.settings = settings  # whether a server's turn notices mention players at the table
         self.budgets = budgets
         self.languages = languages
         self.speech = speech
@@ -108,9 +111,9 @@ class Delivery(Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
-        self.placement = Placement(client, config, store, self.outbox)
+        self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
-        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -254,11 +257,20 @@ class Delivery(Record):
         state = self.message_state(table, engine)
         if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
-        self.paced(table, self.message_edited)
-        self.spend(table.channel_id, peek=True, paced=True)
+        rendered = None
         ending = await rematch.ending(self.store, table) if table.status == "finished" else None
         page = await self.hooks.table_page(table)
-        await self.edit_table_message(table, render.table_message(table, engine, tr, ending, page=page))
+        if table.id not in self.message_states and not table.redraw:
+            # Just after a start-up, or once another process delivered the table, what the message
+            # shows is known only by its fingerprint: a message that shows this already is not
+            # held back by the pace of its last edit.
+            rendered = render.table_message(table, engine, tr, ending, page=page)
+            if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
+                self.message_states[table.id] = state
+                return
+        self.paced(table, self.message_edited)
+        self.spend(table.channel_id, peek=True, paced=True)
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

@@ -1,6 +1,6 @@
-"""Who may see which pages: a server may turn its pages off, and a table played where @everyone
-cannot look is never listed on an index page (its own page is reached only by its signed address,
-which only its channel's members were shown).
+"""Who may see which pages: a server may turn its pages off (``/settings web``), and a table played
+where @everyone cannot look is never listed on an index page (its own page is reached only by its
+signed address, which only its channel's members were shown).
 """
 
 from __future__ import annotations
@@ -10,16 +10,28 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.core.config import Config
+from bot.tables.server_settings import ServerSettings
 
-#: Whether the server (its id; None for none) shows its pages. Until servers choose for themselves
-#: (``/settings``), every server follows the config's ``web_pages``; the settings replace this
-#: function in ``bot/wiring.py``.
+#: Whether the server (its id; None for none) shows its pages.
 PagesShown = Callable[[int | None], Awaitable[bool]]
 
 
 def pages_by_config(config: Config) -> PagesShown:
+    """Every server as the config's ``web_pages`` says (tools and tests without servers' settings)."""
+
     async def shown(guild_id: int | None) -> bool:
         return config.web_pages
+
+    return shown
+
+
+def pages_by_settings(settings: ServerSettings, config: Config) -> PagesShown:
+    """What the server chose with ``/settings web``; for a server that chose nothing, the config's
+    ``web_pages``."""
+
+    async def shown(guild_id: int | None) -> bool:
+        chosen = await settings.of(guild_id)
+        return config.web_pages if chosen.is_default("web") else chosen.web
 
     return shown
 

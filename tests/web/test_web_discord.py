@@ -1,6 +1,7 @@
 """The pages seen from Discord, through the real bot in SimCord: with a ``public_url`` a table's
 message links to its page (its title) and, once finished, to its replay, which the bot's own pages
-serve; tables of a channel that @everyone cannot see are never listed."""
+serve; tables of a channel that @everyone cannot see are never listed; a server turns its pages off
+with ``/settings web``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import discord
 import pytest
 
 from bot.core.config import Config
-from bot.web.privacy import Listing
+from bot.web.privacy import Listing, pages_by_settings
+from tests.support.servers import server
 from tests.support.table import (
     components,
     labels,
@@ -85,3 +87,24 @@ async def test_a_table_where_everyone_cannot_look_is_not_listed(simcord_env, sim
     assert not await listing.listed(world.guild.id, 123456789), "a channel not known counts as hidden"
     shown["on"] = False
     assert not await listing.listed(world.guild.id, world.channel.id), "a server with its pages off"
+
+
+async def test_a_server_turns_its_pages_off_with_settings(simcord_env, simcord_bot):
+    srv = server(simcord_env)
+    alice = srv.members[0]
+    await alice.slash(srv.channel, "donguri new", players=3, length="short")
+    table = await simcord_bot.service.table(1)
+    site = simcord_bot.site
+    async with client(site) as web:
+        assert (await web.get(site.path(1))).status == 200
+        assert await site.table_page(table) == f"{PUBLIC_URL}{site.path(1)}"
+        await srv.settings(web=False)
+        assert (await web.get(site.path(1))).status == 404, "a server's own choice"
+        assert await site.table_page(table) is None, "and its messages link to no page"
+        await srv.settings(reset="web")
+        assert (await web.get(site.path(1))).status == 200
+    # A server that chose nothing follows the config's web_pages; one that chose, its choice.
+    off_by_default = pages_by_settings(simcord_bot.settings, Config(web_pages=False))
+    assert not await off_by_default(srv.guild.id)
+    await srv.settings(web=True)
+    assert await off_by_default(srv.guild.id)

@@ -45,6 +45,8 @@ async def check_board_attached(world) -> None:
     assert (message.embeds[0].image.url or "").endswith("table.png")
 
 
+# A whole game (about 7 s): test_results_cog.py plays one to the end in the fast lane.
+@pytest.mark.slow
 async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_env, fixed_seed):
     world = make_world(simcord_env)
     alice = world.members[0]
@@ -226,7 +228,9 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     assert to_act(world) == [winner]
 
     await winner.user.click(dms(winner)[-1], label=f"Push to {target_name}")
-    assert f"{winner.name} pushes the trick to {target_name}." in record(world)
+    # The trick's line waited for the push: one line, as if both had reached the record at once.
+    assert f"**{winner.name}** wins with" in record(world).splitlines()[-1]
+    assert record(world).splitlines()[-1].endswith(f" and pushes it to **{target_name}**.")
     after = await engine(world)
     assert after.tricks[target] == public["players"][target]["tricks"] + 1
     last = embed_text(table_message(world))
@@ -242,6 +246,8 @@ async def test_rules_command_explains_every_part(simcord_env):
         assert heading in text
 
 
+# A whole advanced game (about 15 s), slow like the one above.
+@pytest.mark.slow
 async def test_three_players_with_two_computers_advanced_game_to_the_end(simcord_env, fixed_seed):
     world = make_world(simcord_env)
     alice = world.members[0]
