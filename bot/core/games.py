@@ -7,7 +7,7 @@ never build lobby, hand-delivery or persistence code of their own.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
@@ -49,12 +49,37 @@ class Prompt:
 
 @dataclass
 class TableView:
+    """The public table. ``legend`` holds the catalog key of every mark the view drew (each once):
+    the platform puts their short texts in one line under it, and the table's **?** button explains
+    them at length (``<key>.short`` and ``<key>.long``)."""
+
     title: str
     description: str = ""
     fields: list[tuple[str, str]] = field(default_factory=list)
     footer: str | None = None
     image: bytes | None = None
     colour: int = 0x2F7D4F
+    legend: list[str] = field(default_factory=list)
+
+    def mark(self, key: str) -> None:
+        """Note that the view uses the mark ``key``, so the legend explains it (once)."""
+        if key not in self.legend:
+            self.legend.append(key)
+
+
+class Names(list[str]):
+    """The seats' names as a game draws them: every line names a seat by its short name (the items,
+    "alice", "🤖 Computer 1"). The seat list, once per table, names it by its ``labels`` entry, which
+    also says what is said only once (a computer's level, who took over whose seat)."""
+
+    def __init__(self, names: Iterable[str], labels: Iterable[str] | None = None) -> None:
+        super().__init__(names)
+        self.labels = list(self) if labels is None else list(labels)
+
+
+def seat_label(names: Sequence[str], seat: int) -> str:
+    """A seat as the table's seat list names it (its plain name where no label was given)."""
+    return names.labels[seat] if isinstance(names, Names) else names[seat]
 
 
 class GameUI:

@@ -16,7 +16,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
-from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, TIMEOUT_POLICIES
+from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES, computer_name
 
 
 class LobbyOps:
@@ -129,7 +129,7 @@ class LobbyOps:
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             number = 1 + sum(s.is_computer for s in table.seats)
-            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
+            await self._reseat(table, [*table.seats, Seat(0, None, computer_name(number), level=level)])
             return await self.tables.table(table_id)
 
     async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:

@@ -12,12 +12,13 @@ import discord
 
 from bot.core import results
 from bot.core.engine import Engine, IllegalAction
-from bot.core.games import REGISTRY, Prompt, TableView
+from bot.core.games import REGISTRY, Names, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
 from bot.tables.choices import STYLES, Rows, choice_rows
 from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
+from bot.tables.terms import COMPUTER, computer_number
 
 IMAGE_NAME = "table.png"
 
@@ -43,22 +44,33 @@ class Rendered:
 
 
 def seat_name(seat: Seat, tr: Lang) -> str:
+    """How every line names a seat (tricks, prompts, the record, results): short, so that a trick
+    fits a phone's line. A computer is "🤖 Computer 1"; a member whose seat a computer now plays
+    keeps their name, and the seat list says once who plays it (``seat_label``)."""
     if seat.is_computer:
-        return tr("table.computer", n=seat.name.split(":")[-1])
-    if seat.away:
-        return tr("table.away", player=seat.name)
+        return tr("table.computer", n=computer_number(seat.name, seat.position))
     return seat.name
 
 
 def seat_label(seat: Seat, tr: Lang) -> str:
-    """A seat's name and, where a computer plays it, the computer's level: for the lobby and the
-    table message (buttons and notes keep the short name)."""
+    """How the seat list names a seat, in the lobby and at the top of the table: the name, with a
+    computer's level, and a replacement marked, once per table rather than on every line."""
     level = tr(f"level.{seat.level}")
     if seat.is_computer:
-        return tr("table.computer_level", n=seat.name.split(":")[-1], level=level)
+        return tr("table.computer_level", n=computer_number(seat.name, seat.position), level=level)
     if seat.away:
         return tr("table.away_level", player=seat.name, level=level)
+    if seat.replaced is not None:
+        return tr("table.replaced", player=seat.name, was=former_name(seat.replaced, seat.position, tr))
     return seat.name
+
+
+def former_name(stored: str, position: int, tr: Lang) -> str:
+    """Whom a member took a seat over from: a member's name, or a computer's (``SeatOps`` stores
+    "computer:N" for one)."""
+    if stored.partition(":")[0] == COMPUTER:
+        return tr("table.computer", n=computer_number(stored, position))
+    return stored
 
 
 def timestamp(when: float | None, style: str = "R") -> str:
@@ -83,8 +95,10 @@ def clock_name(clock: int | None, tr: Lang) -> str:
     return tr("clock.minutes", count=clock // 60)
 
 
-def seat_names(table: TableRow, tr: Lang) -> list[str]:
-    return [seat_name(s, tr) for s in table.seats]
+def seat_names(table: TableRow, tr: Lang) -> Names:
+    """The names of every seat, for a game's renderer: short ones for its lines, labels for its
+    seat list (``Names``)."""
+    return Names([seat_name(s, tr) for s in table.seats], [seat_label(s, tr) for s in table.seats])
 
 
 def refusal(game: str, exc: IllegalAction, names: list[str], tr: Lang) -> str:
@@ -187,7 +201,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
         public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
     if table.status == "finished" and not engine.is_terminal():
         public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
-    view = ui.table_view(public, [seat_label(s, tr) for s in table.seats], tr)
+    view = ui.table_view(public, seat_names(table, tr), tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
     result = results.stored_result(table, engine) if table.status == "finished" else None
     if result is not None:

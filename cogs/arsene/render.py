@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
@@ -158,7 +158,7 @@ class ArseneUI(GameUI):
                 "arsene.board.player_line",
                 marks=marks,
                 disc=DISCS[seat],
-                player=names[seat],
+                player=seat_label(names, seat),
                 chips=count(tr, "chips", p["chips"]),
                 tokens=count(tr, "tokens", p["tokens"]),
                 exempt=tr("arsene.board.exempt_used") if p["exempt_used"] else "",

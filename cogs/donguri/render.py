@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.donguri.engine import DonguriEngine, is_acorn
 
@@ -46,14 +46,14 @@ class DonguriUI(GameUI):
         if over:
             view.title = tr("donguri.game_over")
         lines = []
-        for seat, name in enumerate(names):
+        for seat in range(len(names)):
             marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")
             marks = "" if over else marks
             lines.append(
                 tr(
                     "donguri.seat_line",
                     marks=marks,
-                    player=name,
+                    player=seat_label(names, seat),
                     cards=tr("donguri.count.cards", count=public["hand_counts"][seat]),
                     tricks=tr("donguri.count.tricks", count=public["tricks"][seat]),
                     penalty=public["penalties"][seat],

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.core.cards import rank_of
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from bot.core.results import MEDALS, Row
 from cogs.final_quest.engine import (
@@ -194,7 +194,7 @@ class FinalQuestUI(GameUI):
             parts.append(tr(f"{G}.view.known", cards=nums(shown, tr)))
         if public["swaps"][seat]:
             parts.append(tr(f"{G}.swaps", count=public["swaps"][seat]))
-        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=names[seat], info=" · ".join(parts))
+        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=seat_label(names, seat), info=" · ".join(parts))
 
     # ---- the private prompt -------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:

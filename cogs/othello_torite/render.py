@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
@@ -114,7 +114,7 @@ class OthelloToriteUI(GameUI):
             f"{G}.view.seat_line",
             turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat and public["phase"] != "over" else "",
             disc=DISC[seat],
-            player=names[seat],
+            player=seat_label(names, seat),
             colour=colour_word(public, seat, tr),
             count=public["scores"][seat],
             red=left["red"],

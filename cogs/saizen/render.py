@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from bot.core.options import Option
 from bot.tables.choices import MAX_BUTTONS
@@ -161,12 +161,12 @@ class SaizenUI(GameUI):
     @staticmethod
     def seat_lines(public: dict[str, Any], names: list[str], tr: Lang, over: bool = False) -> str:
         lines = []
-        for seat, name in enumerate(names):
+        for seat in range(len(names)):
             lines.append(
                 tr(
                     "saizen.seat_line",
                     marks="▶ " if seat in public["to_act"] and not over else "",
-                    player=name,
+                    player=seat_label(names, seat),
                     cards=tr("saizen.count.cards", count=public["hand_counts"][seat]),
                     rounds=" / ".join(str(r[seat]) for r in public["round_tricks"]),
                     points=public["scores"][seat],
