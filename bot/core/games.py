@@ -130,6 +130,11 @@ class GameUI:
         """The private prompt of one seat: its hand and choices (shown by DM or ephemerally)."""
         raise NotImplementedError
 
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why the seat's greyed choices cannot be played now, each reason once ([] when nothing
+        is greyed): the table's **?** tells the member who asks, privately."""
+        return []
+
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []

@@ -8,7 +8,8 @@ answered by ``unclaimed``.
 ``tt:<verb>:<table>`` lobby and table buttons; ``tt:bot:<level>:<table>`` a computer level to add;
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
-``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
+``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:help:<table>`` the table's **?**;
+``tt:ev:<verb>:<tournament>`` tournament buttons.
 
 A client may send any menu value (and a modified client any id): each item reads its own
 strictly (``component_input``), and answers a click that no message of ours could have sent
@@ -31,6 +32,7 @@ from bot.tables.component_input import Refused
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+    from bot.tables.legend import Legend
 
 Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
 
@@ -229,6 +231,23 @@ class DeadButton(
         await self.handler.on_stale(interaction)
 
 
+class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:help:(?P<tid>[0-9]+)"):
+    """The table's **?**: what its marks mean and why a card is greyed, answered privately."""
+
+    handler: ClassVar[Legend]
+
+    def __init__(self, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:help:{table_id}", **button))
+        self.table_id = table_id
+
+    @classmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(strict.number(match["tid"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_help(interaction, self.table_id)
+
+
 ALL = (TableButton, LevelButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)
 
 
@@ -245,6 +264,11 @@ def static_view(*items: discord.ui.Item) -> discord.ui.View:
 def table_items(desk: Desk) -> list[type[discord.ui.DynamicItem[Any]]]:
     """The table components, each bound to the desk that handles its clicks."""
     return [bound(cls, desk) for cls in ALL]
+
+
+def legend_items(legend: Legend) -> list[type[discord.ui.DynamicItem[Any]]]:
+    """The table's **?**, bound to what answers it."""
+    return [bound(HelpButton, legend)]
 
 
 def custom_ids(components: list[discord.Component]) -> Iterator[tuple[int, str]]:

@@ -16,7 +16,7 @@ from bot.core.games import REGISTRY, Names, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
 from bot.tables.choices import STYLES, Rows, choice_rows
-from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
+from bot.tables.components import ActButton, HelpButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 from bot.tables.terms import COMPUTER, computer_number
 
@@ -183,32 +183,47 @@ def closed(table: TableRow, tr: Lang) -> Rendered:
     return Rendered(embed=embed, view=static_view())
 
 
-def _embed(view: TableView) -> discord.Embed:
+def _embed(view: TableView, tr: Lang) -> discord.Embed:
     embed = discord.Embed(title=view.title, description=view.description or None, colour=view.colour)
     for name, value in view.fields:
         embed.add_field(name=name, value=value or "—", inline=False)
-    if view.footer:
-        embed.set_footer(text=view.footer)
+    footer = "\n".join(filter(None, [legend_line(view, tr), view.footer]))
+    if footer:
+        embed.set_footer(text=footer)
     if view.image:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     return embed
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
-    ui = REGISTRY[table.game]
+def legend_line(view: TableView, tr: Lang) -> str:
+    """One line that names every mark the table shows now, and only those."""
+    return " · ".join(tr(f"{key}.short") for key in view.legend)
+
+
+def public_table(table: TableRow, engine: Engine, tr: Lang) -> TableView:
+    """The game's drawing of the public table, as the table message and its **?** answer show it."""
     public = engine.public_view()
     if table.talk:
         public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
     if table.status == "finished" and not engine.is_terminal():
         public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
-    view = ui.table_view(public, seat_names(table, tr), tr)
+    return REGISTRY[table.game].table_view(public, seat_names(table, tr), tr)
+
+
+def help_button(table: TableRow) -> HelpButton:
+    return HelpButton(table.id, label="?", style=discord.ButtonStyle.secondary)
+
+
+def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+    ui = REGISTRY[table.game]
+    view = public_table(table, engine, tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
     result = results.stored_result(table, engine) if table.status == "finished" else None
     if result is not None:
         block = results.result_block(ui, result, seat_names(table, tr), tr)
         view.description = f"{block}\n\n{view.description}" if view.description else block
     if engine.is_terminal() or table.status != "running":
-        return Rendered(content=None, embed=_embed(view), view=static_view(), image=view.image)
+        return Rendered(content=None, embed=_embed(view, tr), view=static_view(help_button(table)), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
@@ -231,7 +246,8 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    return Rendered(content=content, embed=_embed(view), view=static_view(hand, *extra), image=view.image)
+    items = (hand, help_button(table), *extra)
+    return Rendered(content=content, embed=_embed(view, tr), view=static_view(*items), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:

@@ -65,8 +65,18 @@ class ArseneUI(GameUI):
         )
         view = TableView(title=title, image=board_png(public))
         view.description = "\n".join(self._status(public, names, tr))
+        if public["to_act"] and not over:
+            view.mark("arsene.mark.turn")
+        if not over:
+            view.mark("arsene.mark.dealer")
+        view.mark("arsene.mark.discs")
         view.fields.append((tr("arsene.board.shops"), self._shops(public, tr)))
+        if any(shop["taken"] and not shop["empty"] for shop in public["shops"]):
+            view.mark("arsene.mark.taken")
+        if any(shop["empty"] for shop in public["shops"]):
+            view.mark("arsene.mark.police")
         view.fields.append((tr("arsene.board.players"), self._players(public, names, tr)))
+        view.mark("arsene.mark.shop")
         if public["trick"]:
             view.fields.append((tr("arsene.board.current_trick"), plays_text(public["trick"], names)))
         last = public["last_trick"]
@@ -79,20 +89,22 @@ class ArseneUI(GameUI):
                 target=who(last["taker"], names, tr),
             )
             view.fields.append((tr("arsene.board.last_trick"), text))
+            if last["taker"] != last["winner"]:
+                view.mark("arsene.mark.pushed")
         summary = public["last_deal"]
         if summary and (over or public["trick_number"] == 1 and not public["trick"]):
             lines = self.summary_lines(summary, names, tr)
             if summary["void"]:
                 lines.append(tr("arsene.summary.void"))
             view.fields.append((tr("arsene.board.last_deal"), "\n".join(lines)))
+            view.mark("arsene.mark.after")
+        view.mark("arsene.mark.picture")
         view.footer = tr(
             "arsene.board.footer",
             pool=public["token_pool"],
             total=public["token_total"],
             cap=public["token_cap"],
         )
-        if not over:
-            view.footer = f"{tr('arsene.board.footer_marks')} · {view.footer}"
         if public["contest"]:
             view.colour = 0x8C1D28
         return view
@@ -260,6 +272,23 @@ class ArseneUI(GameUI):
             reason = engine.explain_illegal(seat, f"play:{blocked[0]}")
             lines.append(tr(f"arsene.error.{reason.code}", **self.format_params(reason.params, names)))
         return Prompt("\n".join(lines), self._hand_buttons(hand, playable, obs))
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why cards are greyed: a suit to follow, or the diamond to lay as the trump card."""
+        legal = engine.legal_actions(seat)
+        obs = engine.observation(seat)
+        kind = legal[0].partition(":")[0] if legal and obs["phase"] in ("trump_choice", "play") else None
+        if kind is None:
+            return []
+        playable = {a.partition(":")[2] for a in legal}
+        reasons: list[str] = []
+        for card in obs["hand"]:
+            if card not in playable:
+                why = engine.explain_illegal(seat, f"{kind}:{card}")
+                text = tr(f"arsene.error.{why.code}", **self.format_params(why.params, names))
+                if text not in reasons:
+                    reasons.append(text)
+        return reasons
 
     @staticmethod
     def _hand_buttons(

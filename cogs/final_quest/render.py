@@ -127,6 +127,13 @@ class FinalQuestUI(GameUI):
             ]
             hands.append(tr(f"{G}.view.final_centre", card=num(public["final_centre"])))
             view.fields.append((tr(f"{G}.view.final_hands"), "\n".join(hands)))
+        if not over:
+            view.mark(f"{G}.mark.turn")
+        if public["winners"]:
+            view.mark(f"{G}.mark.winner")
+        if public["facts"]:
+            view.mark(f"{G}.mark.fact_turn")
+        view.mark(f"{G}.mark.picture")
         footer = [tr(f"{G}.option.rebuttal_{public['rebuttal_mode']}_short")]
         footer.append(tr(f"{G}.view.footer_talk") if not over else tr(f"{G}.view.footer_unlocked"))
         view.footer = " · ".join(footer)
@@ -246,6 +253,25 @@ class FinalQuestUI(GameUI):
         else:
             lines += self.waiting_lines(obs, seat, names, tr)
         return Prompt("\n".join(lines).strip(), choices)
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """After the turn's action the swaps are greyed; a card everyone knows cannot be shown again."""
+        obs = engine.observation(seat)
+        if obs["turn_seat"] != seat or obs["phase"] in (PHASE_ANSWER, PHASE_REBUTTAL):
+            return []
+        legal = set(engine.legal_actions(seat))
+        reasons: list[str] = []
+        for verb in ("swap", "show"):
+            for card in obs["hand"]:
+                action = f"{verb}:{rank_of(card)}"
+                if action not in legal:
+                    why = engine.explain_illegal(seat, action)
+                    text = tr(f"{G}.error.{why.code}", **self.format_params(why.params, names))
+                    if text not in reasons:
+                        reasons.append(text)
+        if "end" not in legal:
+            reasons.append(tr(f"{G}.error.act_first"))
+        return reasons
 
     @staticmethod
     def hand_line(obs: dict[str, Any], tr: Lang) -> str:

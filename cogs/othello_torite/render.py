@@ -84,9 +84,13 @@ class OthelloToriteUI(GameUI):
             tr(f"{G}.view.game_over") if over else tr(f"{G}.view.trick_title", number=public["trick_number"])
         )
         view = TableView(title=title, image=render_board(public, None if not over else {}))
-        view.footer = tr(f"{G}.view.footer")
         if not over:
-            view.footer += f" · {tr(f'{G}.view.footer_hints')}"
+            view.mark(f"{G}.mark.turn")
+            view.mark(f"{G}.mark.marker")
+        view.mark(f"{G}.mark.suits")
+        view.mark(f"{G}.mark.picture")
+        if not over:
+            view.mark(f"{G}.mark.hints")
         if stopped(public):
             public = {**public, "phase": "over"}  # nobody is to play any more
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
@@ -251,6 +255,22 @@ class OthelloToriteUI(GameUI):
                 )
             )
         return lines
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why a suit has no menu: the suit led must be followed, no discs left, or nothing flips."""
+        assert isinstance(engine, OthelloToriteEngine)
+        obs = engine.observation(seat)
+        led = obs["led_suit"]
+        reasons = []
+        for suit, suit_name in enumerate(SUIT_NAMES):
+            if obs["legal_squares"][suit_name]:
+                continue
+            reason = self.why_not(engine, seat, suit, tr)
+            if reason is None and led is not None:
+                reason = tr(f"{G}.error.must_follow", disc_suit=suit_word(led, tr))
+            if reason:
+                reasons.append(reason)
+        return reasons
 
     @staticmethod
     def why_not(engine: OthelloToriteEngine, seat: int, suit: int, tr: Lang) -> str | None:

@@ -230,7 +230,7 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     after = await engine(world)
     assert after.tricks[target] == public["players"][target]["tricks"] + 1
     last = embed_text(table_message(world))
-    assert f"pushed to **{target_name}**" in last or "Last trick" not in last
+    assert f"pushed it to **{target_name}**" in last or "Last trick" not in last
 
 
 async def test_rules_command_explains_every_part(simcord_env):
