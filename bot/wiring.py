@@ -115,7 +115,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     store = await Store.open(config.database)
     languages = MemberLanguages(store)
     arrivals = Arrivals()
-    service = TableService(store, now=clock_now)
+    service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace)
     lobby, seat_ops = LobbyOps(service), SeatOps(service)
     hooks = TableHooks()
     scheduler = Scheduler(client.is_closed)
@@ -142,7 +142,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
-        PlayerCommands(client, store),
+        PlayerCommands(client, store, config.notice_grace),
         TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
         RatingCommands(ratings, desk),
     ]

@@ -13,6 +13,8 @@ from typing import Any
 
 DEFAULT_PATH = "config.toml"
 DATABASE_ENV = "TABLETOP_DATABASE"  # overrides ``database`` (a path, or a postgresql:// URL)
+#: Seconds a turn waits before its player is told (``notice_grace``): none while they are playing.
+NOTICE_GRACE = 120
 
 
 class ConfigError(Exception):
@@ -35,6 +37,9 @@ class Config:
     rest_budget: int = 45
     #: Computer seats search for their move (in worker processes); off: they play at random.
     computer_search: bool = True
+    #: Turn notices (a DM, a mention at the table) go to a player whose turn has waited this many
+    #: seconds; a server's own setting may override it.
+    notice_grace: int = NOTICE_GRACE
     #: Several processes (PostgreSQL only): how many shards the bot has, and which this process runs.
     shard_count: int | None = None
     shard_ids: list[int] | None = None
@@ -55,7 +60,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -70,6 +75,7 @@ def parse(raw: dict[str, Any]) -> Config:
         channel_budget=_expect(raw, "channel_budget", int, 5),
         rest_budget=_expect(raw, "rest_budget", int, Config.rest_budget),
         computer_search=_expect(raw, "computer_search", bool, True),
+        notice_grace=_expect(raw, "notice_grace", int, NOTICE_GRACE),
         shard_count=_expect(raw, "shard_count", int, None),
         shard_ids=_expect(raw, "shard_ids", list, None),
     )
@@ -81,6 +87,8 @@ def parse(raw: dict[str, Any]) -> Config:
         raise ConfigError("config key 'channel_budget' must be at least 1")
     if cfg.rest_budget < 0:
         raise ConfigError("config key 'rest_budget' must be 0 (no limit) or more")
+    if cfg.notice_grace < 0:
+        raise ConfigError("config key 'notice_grace' must be 0 (notices at once) or more")
     if not cfg.database:
         raise ConfigError("config key 'database' must not be empty")
     return cfg

@@ -26,16 +26,16 @@ class SharedWork:
         self.db = db
 
     async def claim_due(self, now: float, until: float, limit: int = 100) -> list[int]:
-        """Tables whose deadline or reminder has passed, claimed for this process until ``until``:
+        """Tables whose deadline, reminder or notice time has passed, claimed for this process until ``until``:
         of several processes, each due table goes to one (``SKIP LOCKED``: none waits for another's
         claim). A claim left by a process that died runs out and the table is claimed again."""
         skip = " FOR UPDATE SKIP LOCKED" if self.db.shared else ""
         async with self.db.transaction():  # a write returning rows: see ``sqlite.py``
             rows = await self.db.fetch(
                 "UPDATE game_tables SET due_claim = ? WHERE id IN (SELECT id FROM game_tables"
-                " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ?)"
+                " WHERE status = 'running' AND paused = 0 AND (deadline <= ? OR remind_at <= ? OR notify_at <= ?)"
                 f" AND (due_claim IS NULL OR due_claim <= ?) ORDER BY id LIMIT ?{skip}) RETURNING id",
-                (until, now, now, now, limit),
+                (until, now, now, now, now, limit),
             )
         return sorted(r["id"] for r in rows)
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.storage import dialect
 from bot.storage.database import Database, Row
+from bot.storage.notices import NoticeRows
 from bot.storage.rows import insert_row, now, update_row
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
@@ -84,6 +85,10 @@ class TableRow:
     due_claim: float | None = None
     courier: str | None = None
     redraw: int = 0  # the table message must be drawn again (migration 017)
+    #: Each waiting member's seat -> (the turn their wait began at, when, whether the turn came
+    #: round rather than went on after their own move): migration 021.
+    waits: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
+    notify_at: float | None = None  # when the next wait reaches its grace period
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -93,6 +98,19 @@ class TableRow:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.position for s in self.seats if s.user_id == user_id), None)
+
+
+def encoded(fields: dict[str, Any]) -> dict[str, Any]:
+    """Fields of a game table as stored: its lists and maps as JSON."""
+    out = dict(fields)
+    for key in ("options", "turn_seats", "ping_seats"):
+        if key in out:
+            out[key] = json.dumps(out[key])
+    if "waits" in out:
+        out["waits"] = json.dumps(
+            [[seat, turn, since, int(came)] for seat, (turn, since, came) in sorted(out["waits"].items())]
+        )
+    return out
 
 
 def table_select(kind: str) -> str:
@@ -126,6 +144,7 @@ class Store:
         self.db = db
         self.table_select = table_select(db.dialect)
         self.surfaces = Surfaces(db)
+        self.notices = NoticeRows(db)
         self.shared_work = SharedWork(db)
 
     @classmethod
@@ -162,10 +181,7 @@ class Store:
         )
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
-        for key in ("options", "turn_seats", "ping_seats"):
-            if key in fields:
-                fields[key] = json.dumps(fields[key])
-        await update_row(self.db, "game_tables", table_id, fields)
+        await update_row(self.db, "game_tables", table_id, encoded(fields))
 
     async def get_table(self, table_id: int) -> TableRow | None:
         row = await self.db.fetchrow(f"{self.table_select} WHERE id = ?", (table_id,))
@@ -186,6 +202,7 @@ class Store:
         data["computer_turn"] = bool(data["computer_turn"])
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
+        data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}
         table = TableRow(**data)
         if seats_json is not None:
             table.seats = [Seat(p, u, n, bool(a), t, lv, r) for p, u, n, a, t, lv, r in json.loads(seats_json)]
@@ -255,15 +272,17 @@ class Store:
     # ---- what the record and the Discord surfaces follow -------------------------------------------
     async def bump(self, table_id: int, **fields: Any) -> None:
         """A committed change Discord must show: the version goes up and the table is dirty."""
-        for key in ("options", "turn_seats", "ping_seats"):
-            if key in fields:
-                fields[key] = json.dumps(fields[key])
-        fields = {**fields, "updated_at": now()}
+        fields = {**encoded(fields), "updated_at": now()}
         sets = "".join(f", {k} = ?" for k in fields)
         await self.db.execute(
             f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
             (*fields.values(), table_id),
         )
+
+    async def version(self, table_id: int) -> int | None:
+        """The table's stored version: one read, to learn whether it moved on."""
+        version: int | None = await self.db.fetchval("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+        return version
 
     async def redraw_if_moved(self, table_id: int, version: int) -> bool:
         """After a drawing of the table message from ``version`` reached Discord: when the table has
@@ -328,15 +347,36 @@ class Store:
         )
 
     async def next_due(self) -> float | None:
-        """The earliest deadline or reminder time among running, unpaused tables; for a table another
-        process has claimed, the end of its claim."""
+        """The earliest deadline, reminder or notice time among running, unpaused tables; for a table
+        another process has claimed, the end of its claim."""
         due: float | None = await self.db.fetchval(
             "SELECT MIN(CASE WHEN due_claim > due THEN due_claim ELSE due END) FROM ("
-            " SELECT due_claim, CASE WHEN remind_at IS NOT NULL AND (deadline IS NULL OR remind_at < deadline)"
-            " THEN remind_at ELSE deadline END AS due FROM game_tables"
-            " WHERE status = 'running' AND paused = 0 AND (deadline IS NOT NULL OR remind_at IS NOT NULL)) d"
+            " SELECT due_claim, CASE WHEN notify_at IS NOT NULL AND (clocked IS NULL OR notify_at < clocked)"
+            " THEN notify_at ELSE clocked END AS due FROM ("
+            " SELECT due_claim, notify_at, CASE WHEN remind_at IS NOT NULL AND (deadline IS NULL OR remind_at < deadline)"
+            " THEN remind_at ELSE deadline END AS clocked FROM game_tables"
+            " WHERE status = 'running' AND paused = 0"
+            " AND (deadline IS NOT NULL OR remind_at IS NOT NULL OR notify_at IS NOT NULL)) t) d"
         )
         return due
+
+    async def notices_due(self, table_id: int, now: float) -> None:
+        """The table's reminder or notice time has come: it is cleared, and the table is marked for
+        the delivery pass that sends the notices (after a crash, the pass at start-up)."""
+        await self.db.execute(
+            "UPDATE game_tables SET dirty = 1,"
+            " remind_at = CASE WHEN remind_at <= ? THEN NULL ELSE remind_at END,"
+            " notify_at = CASE WHEN notify_at <= ? THEN NULL ELSE notify_at END WHERE id = ?",
+            (now, now, table_id),
+        )
+
+    async def set_notify_at(self, table_id: int, version: int, at: float | None) -> bool:
+        """When the table's next notice is due, as a delivery pass of ``version`` found it; a change
+        committed since wins (the pass it asked for sets the time again). True when stored."""
+        changed = await self.db.execute(
+            "UPDATE game_tables SET notify_at = ? WHERE id = ? AND version = ?", (at, table_id, version)
+        )
+        return changed == 1
 
     async def tables_here(self, channel_id: int) -> list[TableRow]:
         """Tables in the lobby or running whose thread or channel is ``channel_id``."""

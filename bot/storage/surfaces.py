@@ -1,5 +1,5 @@
 """The rows behind a table's Discord messages (each seat's hand DM per deal, the record's
-messages), each member's DM channel with the bot and their own settings (turn DMs, language).
+messages), each member's DM channel with the bot and their language (their turn notices: ``notices.py``).
 
 ``Store.surfaces``: delivery reads and writes these to know what Discord already shows.
 """
@@ -108,17 +108,6 @@ class Surfaces:
                 "records", ("table_id", "part", "deal", "message_id", "lines", "closed"), ("table_id", "part")
             ),
             (table_id, part, deal, message_id, lines, int(closed)),
-        )
-
-    async def turn_dms(self, user_id: int) -> bool:
-        row = await self.db.fetchrow("SELECT turn_dms FROM user_settings WHERE user_id = ?", (user_id,))
-        return True if row is None else bool(row["turn_dms"])
-
-    async def set_turn_dms(self, user_id: int, enabled: bool) -> None:
-        await self.db.execute(
-            "INSERT INTO user_settings (user_id, turn_dms) VALUES (?, ?)"
-            " ON CONFLICT(user_id) DO UPDATE SET turn_dms = excluded.turn_dms",
-            (user_id, int(enabled)),
         )
 
     async def dm_channel(self, user_id: int) -> int | None:

@@ -120,8 +120,10 @@ class Scheduler:
 
 
 class TableClocks:
-    """The tables' deadlines and reminders, as a ``Scheduler`` source: a passed deadline makes the
-    timeout move (thought out by the computers first), a reminder pings."""
+    """The tables' deadlines, reminders and turn notices, as a ``Scheduler`` source: a passed
+    deadline makes the timeout move (thought out by the computers first); at a reminder, or when a
+    wait reaches its grace period, the time is cleared and the delivery worker sends the notices
+    (the table is marked for it in the same statement, so a crash does not lose them)."""
 
     def __init__(
         self, store: Store, service: TableService, delivery: Delivery, timeout_moves: Computers
@@ -142,8 +144,9 @@ class TableClocks:
                     choose = await self.timeout_moves.for_timeout(table.id)
                     await self.service.expire(table.id, choose)
                     await self.delivery.refresh(table.id)
-                elif table.remind_at is not None and table.remind_at <= now():
-                    await self.delivery.remind(table)
+                else:
+                    await self.store.notices_due(table.id, now())
+                    self.delivery.request(table.id)
                 await self.store.shared_work.release_due(table_id)
             except Exception:  # the claim stays: the table is tried again when it runs out
                 log.exception("table %s: clock handling failed", table_id)

@@ -13,6 +13,7 @@ from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.core.translator import command
+from bot.storage.notices import DEFAULT_MODE
 from bot.tables import render
 from bot.tables.delivery import jump_url
 from bot.tables.member_locale import member_lang
@@ -100,9 +101,10 @@ class TableCommands(
 
 
 class PlayerCommands(commands.Cog):
-    def __init__(self, client: discord.Client, store: Store) -> None:
+    def __init__(self, client: discord.Client, store: Store, grace: int) -> None:
         self.client = client  # the servers' names
         self.store = store
+        self.grace = grace  # how long a turn waits before its player is told (``notice_grace``)
 
     @command(
         "cmd.mygames",
@@ -146,11 +148,29 @@ class PlayerCommands(commands.Cog):
 
     @command(
         "cmd.notifications",
-        "Turn DMs for your turns on or off",
-        turn_dms="DM me when it is my turn",
+        "When to tell you it is your turn: always, when you are away, or never",
+        mode="Always, when away (the default) or never; leave it out to see your choice",
     )
-    async def notifications(self, interaction: Interaction, turn_dms: bool) -> None:
-        await self.store.surfaces.set_turn_dms(interaction.user.id, turn_dms)
-        key = "settings.turn_dms_on" if turn_dms else "settings.turn_dms_off"
-        await interaction.response.send_message(member_lang(interaction)(key), ephemeral=True)
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(
+                name=locale_str("Always, as soon as my turn starts", key="cmd.notifications.mode.always"), value="always"
+            ),
+            app_commands.Choice(
+                name=locale_str("When I am away (the default)", key="cmd.notifications.mode.away"), value="away"
+            ),
+            app_commands.Choice(name=locale_str("Never", key="cmd.notifications.mode.never"), value="never"),
+        ]
+    )
+    async def notifications(self, interaction: Interaction, mode: str | None = None) -> None:
+        tr = member_lang(interaction)
+        if mode is None:
+            chosen = (await self.store.notices.modes([interaction.user.id])).get(interaction.user.id, DEFAULT_MODE)
+            text = tr("settings.notices_now", setting=self.explain(chosen, tr))
+        else:
+            await self.store.notices.set_mode(interaction.user.id, mode)
+            text = self.explain(mode, tr)
+        await interaction.response.send_message(text, ephemeral=True)
 
+    def explain(self, mode: str, tr: Lang) -> str:
+        return tr(f"settings.notices_{mode}", grace=render.clock_name(self.grace, tr))

@@ -1,4 +1,4 @@
-"""Showing committed state in Discord: the table message, the public record, hands by DM, turn pings.
+"""Showing committed state in Discord: the table message, the public record, hands by DM, turn notices.
 
 Discord shows what is committed, never the other way round. A worker brings every surface of a
 table up to the stored version; it can run again at any point after a crash without repeating
@@ -32,7 +32,7 @@ from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, pac
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
-from bot.tables.notices import Notices, jump_url, ping_text  # noqa: F401  (re-exported)
+from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.record import Record
 from bot.tables.render import relevance
@@ -71,7 +71,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery(Notices, Record):
+class Delivery(Record):
     def __init__(
         self,
         client: discord.Client,
@@ -108,6 +108,7 @@ class Delivery(Notices, Record):
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
         self.tokens = Tokens(store, client, session)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -164,8 +165,8 @@ class Delivery(Notices, Record):
             await surface(self.append_record(table, tr))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
-        if table.status == "running" and table.clock and table.pinged_turn < table.turn_no:
-            await surface(self.ping_turn(table))
+        if table.status != "lobby":
+            await surface(self.notices.sync(table))
         recorded = self.recorded_later.pop(table.id, None)
         if delays:
             if recorded is not None:
@@ -182,8 +183,8 @@ class Delivery(Notices, Record):
                 await self.outbox.forget(table.id)
                 await self.tokens.forget(table.id)
             self.forget(table.id)
-        if table.clock or table.deadline is not None or table.remind_at is not None:
-            await self.rearm()  # a table without a clock changes no due time
+        if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at is not None:
+            await self.rearm()  # a table without a clock or a notice to come changes no due time
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.core.config import NOTICE_GRACE
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
@@ -59,9 +60,13 @@ class Outcome:
 
 
 class TableService:
-    def __init__(self, store: Store, now: Callable[[], float] = wall_clock) -> None:
+    def __init__(
+        self, store: Store, now: Callable[[], float] = wall_clock, grace: Callable[[TableRow], float] | None = None
+    ) -> None:
         self.store = store
         self.now = now
+        #: How long a table's turn waits before its player is told (``notices.py``).
+        self.grace: Callable[[TableRow], float] = grace or (lambda table: NOTICE_GRACE)
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
         #: table id -> (stored version it matches, engine), least recently used first. A cached
         #: engine is never changed: moves are played on a clone that replaces it once committed.
@@ -262,6 +267,8 @@ class TableService:
                 deadline=None,
                 remind_at=None,
                 turn_seats=[],
+                waits={},
+                notify_at=None,
                 computer_turn=0,
             )
         else:
@@ -296,17 +303,31 @@ class TableService:
 
         A seat's turn begins when it is newly waited for, or when others moved since it last did;
         a seat that simply moves again (or waits while others make simultaneous choices) goes on.
+        Each waiting seat's wait is kept (the turn it began at, when, and whether its turn came
+        round rather than went on after its own move, which shows its player is here): a wait
+        begins with a turn and again with each move of the seat's own. The first wait to reach
+        its grace period is when the clock sends the turn notices (``notify_at``).
         """
+        now = self.now()
         humans = {s.position for s in table.seats if not s.played_by_computer}
         waiting = sorted(set(engine.to_act()) & humans)
         fields: dict[str, Any] = {"turn_seats": waiting}
         fresh = [s for s in waiting if s not in table.turn_seats or (s in movers and movers - {s})]
         if movers and not waiting:
             fresh = []
-        if fresh:
-            fields.update(turn_no=table.turn_no + 1, ping_seats=fresh)
+        again = [s for s in waiting if s in movers and s not in fresh]
+        waits = {s: table.waits[s] for s in waiting if s in table.waits and s not in fresh and s not in again}
+        if fresh or again:
+            turn = table.turn_no + 1
+            waits.update((s, (turn, now, s in fresh)) for s in fresh + again)
+            fields["turn_no"] = turn
+        if waits != table.waits:
+            # A wait already past its grace period is told by the delivery pass this commit asks for.
+            grace = self.grace(table)
+            fields["waits"] = waits
+            fields["notify_at"] = min((since + grace for _, since, _ in waits.values() if since + grace > now), default=None)
         if table.clock and waiting and not table.paused:
-            deadline = self.now() + table.clock
+            deadline = now + table.clock
             fields.update(deadline=deadline, remind_at=deadline - table.clock * REMIND_BEFORE)
         else:
             fields.update(deadline=None, remind_at=None)

@@ -109,7 +109,7 @@ async def ping(language: str, players: int, key: str) -> str:
 WHEN = "<t:1800000000:R>"
 
 
-TURN, DUE = "clock.turn_ping", "clock.reminder"
+TURN, DUE, FREE = "clock.turn_ping", "clock.reminder", "notice.turn_ping"  # FREE: no clock
 
 
 @pytest.mark.parametrize(
@@ -127,6 +127,10 @@ TURN, DUE = "clock.turn_ping", "clock.reminder"
         (DUE, "en", 1, f"⏳ <@1>, your move is due {WHEN}."),
         (DUE, "en", 2, f"⏳ <@1> and <@2>, your moves are due {WHEN}."),
         (DUE, "en", 3, f"⏳ <@1>, <@2> and <@3>, your moves are due {WHEN}."),
+        (FREE, "ja", 1, "<@1> さんの手番です。"),
+        (FREE, "ja", 2, "<@1> さん、<@2> さんの手番です。"),
+        (FREE, "en", 1, "<@1>, it is your turn."),
+        (FREE, "en", 2, "<@1> and <@2>, it is your turn."),
     ],
 )
 async def test_a_ping_reads_right_for_one_two_and_three_players(key, language, players, expected):

@@ -262,8 +262,8 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
     assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden", "cogs.game.engine.GameEngine"}
 
 
-#: Still put together from mixins, to become objects too: the tables' delivery (its notices and
-#: public record), which is being rewritten.
+#: Still put together from mixins, to become objects too: the tables' delivery (its public record,
+#: the notices being an object of their own now), which is being rewritten.
 STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
 
 

@@ -261,12 +261,13 @@ async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> N
 
 @asynccontextmanager
 async def bot_with_players(
-    directory: Path, rng: random.Random
+    directory: Path, rng: random.Random, *config_lines: str
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess, Players]]:
-    """A fake Discord, the real bot started on it, and members to play; the bot is stopped at the
-    end (its stderr is printed, which pytest shows when the test failed)."""
+    """A fake Discord, the real bot started on it (with these lines added to its config), and
+    members to play; the bot is stopped at the end (its stderr is printed, which pytest shows
+    when the test failed)."""
     async with FakeDiscord(token=TOKEN) as fake:
-        bot = BotProcess(fake, directory)
+        bot = BotProcess(fake, directory, *config_lines)
         try:
             await bot.start_ready()
             yield fake, bot, Players(fake, rng)

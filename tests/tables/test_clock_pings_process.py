@@ -1,9 +1,12 @@
-"""Turn notices of clocked tables through the real bot process: they must not flood the table.
+"""Turn notices through the real bot process: nobody who is playing is told, and a player who is
+away is told once, until they move.
 
-A 3-player Donguri table with a one-minute move clock is played for a few tricks (no clock runs
-out), then the host pauses it and the player to act tries a move; a table without a clock is
-played beside it. A turn ping is a bot message in the table's thread that mentions a member; a
-turn DM is a bot DM without a hand (no embed, no buttons) naming the table.
+The bot runs with a grace period of ``GRACE`` seconds (``notice_grace``). Two 3-player Donguri
+tables are played briskly, one with a five-minute move clock and one without. Each then waits
+longer than the grace period for the member to act; on the clocked table that member then moves.
+Then the host pauses it and the member to act tries a move. A turn ping is a bot message in the
+table's thread that mentions a member; a turn DM is a bot DM without a hand (no embed, no buttons)
+naming the table.
 """
 
 from __future__ import annotations
@@ -11,26 +14,28 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 from dataclasses import dataclass, field
 
 import pytest
 
 from bot.core.i18n import Lang
-from tests.support import audit
 from tests.support.discord_model import Message
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Table, bot_with_players
 
 MOVES = 9
+GRACE = 10
 MISSING_TIME = re.compile(r"\bdue —")  # how a turn notice reads without a deadline
 
 
 @dataclass
 class Seen:
     pings: list[Message] = field(default_factory=list)  # every ping ever posted, deleted ones too
-    turn_dms: dict[str, int] = field(default_factory=dict)  # member name -> turn DMs received
-    turn_starts: dict[str, int] = field(default_factory=dict)  # member name -> turns begun
-    to_act: str = ""  # who the table waits for at the end
+    turn_dms: list[Message] = field(default_factory=list)  # every turn DM ever sent, deleted ones too
+    played: float = 0.0  # when the brisk play ended (monotonic)
+    away: str = ""  # the member the table then waited for
+    moved: float | None = None  # when they moved after the wait (the clocked table)
     paused_texts: list[str] = field(default_factory=list)  # live texts of the table once paused
     pause_move: bool | None = None  # the move tried while paused: accepted?
 
@@ -44,31 +49,16 @@ def pings(fake: FakeDiscord, table: Table) -> list[Message]:
     ]
 
 
-def turn_dms(fake: FakeDiscord, table: Table) -> dict[str, int]:
+def turn_dms(fake: FakeDiscord, table: Table) -> list[Message]:
     mark = re.compile(rf"#{table.id}\b")
-    return {
-        u.name: sum(1 for m in fake.dms(u.id) if not m.embeds and not m.components and mark.search(m.content))
-        for u in table.players
-    }
-
-
-def turn_starts(table: Table, truth: audit.Truth) -> dict[str, int]:
-    """How many times each member's turn began: at the start, and whenever the turn came to them."""
-    engine = type(truth.engine)(len(truth.seats), truth.engine.seed, dict(truth.engine.options))
-    counts = {u.name: 0 for u in table.players}
-    names = {
-        s.position: next((u.name for u in table.players if u.id == s.user_id), None) for s in truth.seats
-    }
-    before: set[int] = set()
-    for _, seat, action, _ in [(None, None, None, None), *truth.log]:
-        if seat is not None:
-            engine.apply(seat, action)
-        now = set(engine.to_act())
-        for s in now - before:
-            if names[s]:
-                counts[names[s]] += 1
-        before = now
-    return counts
+    sent = []
+    for user in table.players:
+        channel = fake.model.channels.get(fake.model.dm_of.get(user.id, ""))
+        for message in [fake.message(m) for m in (channel.messages if channel else [])]:
+            if message.author_id == fake.model.bot.id and not message.embeds and not message.components:
+                if mark.search(message.content):
+                    sent.append(message)
+    return sent
 
 
 def most_alive_at_once(messages: list[Message]) -> int:
@@ -83,27 +73,31 @@ def most_alive_at_once(messages: list[Message]) -> int:
 
 
 async def scenario(directory) -> dict[str, Seen]:
-    async with bot_with_players(directory, random.Random(11)) as (fake, bot, players):
+    async with bot_with_players(directory, random.Random(11), f"notice_grace = {GRACE}") as (fake, bot, players):
         clocked = await players.open_donguri(
-            fake.add_text_channel("clocked"), [fake.add_member(f"c{i}") for i in range(3)], clock=60
+            fake.add_text_channel("clocked"), [fake.add_member(f"c{i}") for i in range(3)], clock=300
         )
         free = await players.open_donguri(
             fake.add_text_channel("free"), [fake.add_member(f"f{i}") for i in range(3)]
         )
         seen = {"clocked": Seen(), "free": Seen()}
-        for table in (clocked, free):
+        for name, table in (("clocked", clocked), ("free", free)):
             await players.wait_started(table)
             done = 0
             while done < MOVES:
                 click = await players.move(table)
                 done += bool(click and click.accepted)
-            await fake.quiet(6.0, timeout=60)  # longer than the channel budget's 5 s window
-        truths = audit.read_tables(bot.database)
+            seen[name].played = time.monotonic()
+        # Both tables wait longer than the grace period; then the clocked table's member moves.
+        await asyncio.sleep(max(0.0, seen["free"].played + GRACE + 3 - time.monotonic()))
+        await fake.quiet(2.0, timeout=60)
         for name, table in (("clocked", clocked), ("free", free)):
-            seen[name].pings = pings(fake, table)
-            seen[name].turn_dms = turn_dms(fake, table)
-            seen[name].turn_starts = turn_starts(table, truths[table.id])
-            seen[name].to_act = " ".join(u.id for u in players.waiting_for(table))
+            (away,) = players.waiting_for(table)  # the table message is drawn at its pace: read it now
+            seen[name].away = away.id
+        click = await players.move(clocked)
+        assert click and click.accepted
+        seen["clocked"].moved = time.monotonic()
+        await fake.quiet(2.0, timeout=60)
 
         # The host pauses the clocked table; the member to act tries to move.
         thread = fake.model.channels[clocked.message_id]
@@ -113,6 +107,9 @@ async def scenario(directory) -> dict[str, Seen]:
         click = await players.move(clocked)
         seen["clocked"].pause_move = bool(click and click.accepted)
         await fake.quiet(6.0, timeout=60)  # longer than the channel budget's 5 s window
+        for name, table in (("clocked", clocked), ("free", free)):
+            seen[name].pings = pings(fake, table)
+            seen[name].turn_dms = turn_dms(fake, table)
         texts = [players.table_message(clocked).text()]
         texts += [m.text() for m in fake.shown(thread.id)]
         texts += [m.text() for u in clocked.players for m in fake.dms(u.id)]
@@ -125,25 +122,37 @@ def seen(tmp_path_factory) -> dict[str, Seen]:
     return asyncio.run(scenario(tmp_path_factory.mktemp("clocks")))
 
 
-def test_a_clocked_table_keeps_at_most_one_turn_ping_in_its_thread(seen):
+@pytest.mark.parametrize("name", ["clocked", "free"])
+def test_nobody_is_told_while_the_table_is_played_briskly(seen, name):
+    table = seen[name]
+    early = [m.content for m in table.pings + table.turn_dms if m.created_at < table.played]
+    assert not early, early
+
+
+@pytest.mark.parametrize("name", ["clocked", "free"])
+def test_the_member_who_is_away_is_told_once_in_the_thread_and_by_dm(seen, name):
+    table = seen[name]
+    (ping,) = [m for m in table.pings if f"<@{table.away}>" in m.content]
+    assert ping.created_at - table.played >= GRACE - 1, "not before the grace period"
+    assert len(table.turn_dms) == 1
+    assert most_alive_at_once(table.pings) <= 1 and most_alive_at_once(table.turn_dms) <= 1
+    if name == "free":
+        assert ping.live and "due" not in ping.content and table.turn_dms[0].live, "still waiting"
+
+
+def test_the_notices_are_deleted_once_the_member_moves(seen):
     clocked = seen["clocked"]
-    assert clocked.pings, "a clocked table pings the member to act"
-    assert most_alive_at_once(clocked.pings) <= 1, [m.content for m in clocked.pings]
-    (live,) = [m for m in clocked.pings if m.live]
-    assert clocked.to_act and clocked.to_act in live.content, (clocked.to_act, live.content)
-
-
-def test_turn_dms_come_once_per_turn_and_only_from_clocked_tables(seen):
-    clocked, free = seen["clocked"], seen["free"]
-    assert sum(clocked.turn_dms.values()) > 0
-    for name, count in clocked.turn_dms.items():
-        assert count <= clocked.turn_starts[name], (name, count, clocked.turn_starts)
-    assert not any(free.turn_dms.values()), free.turn_dms
-    assert not free.pings, [m.content for m in free.pings]
+    (ping,) = [m for m in clocked.pings if f"<@{clocked.away}>" in m.content]
+    (dm,) = clocked.turn_dms
+    assert clocked.moved is not None
+    assert ping.deleted_at is not None and dm.deleted_at is not None
+    assert ping.deleted_at - ping.created_at > 1.0, "not a ghost ping: it lived until the move"
+    assert not [m.content for m in clocked.pings if m.live], "none is left in the thread"
 
 
 def test_a_paused_table_says_so_everywhere_and_no_notice_lacks_its_time(seen):
     clocked = seen["clocked"]
+    assert clocked.pause_move is False
     broken = [t for t in clocked.paused_texts if MISSING_TIME.search(t)]
     assert not broken, broken
     paused = Lang("en")("clock.paused")

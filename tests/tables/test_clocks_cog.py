@@ -1,4 +1,5 @@
-"""Asynchronous play on SimCord's virtual time: clocks, pings, reminders, timeouts, restarts."""
+"""Asynchronous play on SimCord's virtual time: clocks, reminders, timeouts, restarts (the turn
+notices themselves: ``test_turn_notices_cog.py``)."""
 
 from __future__ import annotations
 
@@ -45,48 +46,22 @@ async def test_clock_is_shown_and_a_computer_moves_for_a_player_who_times_out(si
     alice = await timed_table(world, 60)
     assert "⏰ move due <t:" in table_message(world).content
     assert to_act(world) == [alice]
-    pings = [m for m in thread(world).history() if "it is your turn" in m.content]
-    assert len(pings) == 1 and alice.mention in pings[0].content
+    pings = lambda: [m for m in thread(world).history() if alice.mention in m.content]  # noqa: E731
+    assert pings() == [], "no ping as the turn starts: she may be playing"
     before = embed_text(table_message(world))
     await simcord_env.advance_time(59)
     assert embed_text(table_message(world)) == before, "nothing happens before the deadline"
+    (reminder,) = pings()
+    assert reminder.content.startswith(f"⏳ {alice.mention}, your move is due"), "the clock's reminder, at 48 s"
     await simcord_env.advance_time(2)
     assert "ran out of time" in record(world)
+    assert reminder.id not in [m.id for m in thread(world).history()], "the turn passed: its reminder is gone"
     assert "11 cards" in embed_text(table_message(world)), "a computer played one of alice's cards"
     # Alice plays the rest of the game herself; the timeout count resets and nothing else times out.
     while to_act(world):
         await play_from_dm(alice)
     assert "Game over" in embed_text(table_message(world))
     assert record(world).count("ran out of time") == 1
-
-
-async def test_turn_pings_come_once_per_turn_not_per_move(simcord_env):
-    world = make_world(simcord_env)
-    alice = await timed_table(world, HOUR)
-    service = simcord_env.bot.service
-    pings = lambda: [m for m in thread(world).history() if "it is your turn" in m.content]  # noqa: E731
-    turn_dms = lambda: [m for m in dms(alice) if "Your turn at" in m.content]  # noqa: E731
-    assert len(pings()) == 1 and len(turn_dms()) == 1
-    (table,) = await service.store.tables_with_status("running")
-    sent = 1
-    for _ in range(12):
-        engine = await service.engine(await service.table(table.id))
-        before, live = len(engine.history), pings()[0].id
-        await play_from_dm(alice)
-        engine = await service.engine(await service.table(table.id))
-        others_moved = any(seat != engine.history[before][0] for seat, _ in engine.history[before + 1 :])
-        # A new ping exactly when the turn came round again after others moved; none when alice
-        # simply plays again (she won the trick and leads). The previous ping is deleted, so the
-        # thread never holds more than one.
-        assert len(pings()) == 1
-        assert (pings()[0].id != live) == others_moved
-        sent += others_moved
-    assert len(turn_dms()) == sent
-    await alice.slash(world.channel, "notifications", turn_dms=False)
-    dms_before = len(turn_dms())
-    for _ in range(6):
-        await play_from_dm(alice)
-    assert len(turn_dms()) == dms_before, "no more turn DMs once switched off"
 
 
 async def test_reminder_fires_once_when_a_fifth_of_the_clock_is_left(simcord_env):
@@ -96,7 +71,7 @@ async def test_reminder_fires_once_when_a_fifth_of_the_clock_is_left(simcord_env
     await simcord_env.advance_time(47 * 60)
     assert reminders() == []
     pings = lambda: [m for m in thread(world).history() if "it is your turn" in m.content]  # noqa: E731
-    assert len(pings()) == 1
+    assert len(pings()) == 1, "the turn ping, posted once the turn had waited 2 minutes"
     await simcord_env.advance_time(2 * 60)
     assert len(reminders()) == 1
     assert pings() == [], "the reminder takes the turn ping's place: one live notice in the thread"

@@ -1,0 +1,113 @@
+"""Screenshots of the turn notices, from SimCord's preview page and headless Chromium.
+
+    python tools/preview_notices.py [out_dir] [width] [--language en|ja ...]
+
+For each language: three members at a Donguri table with a one-day clock. The first to play is
+away: after the grace period, the thread mentions them and they get a DM; at the clock's
+reminder both are replaced; once they move, both are gone. An unclocked table's notice, and the
+answers of /notifications, follow. Saved per language as ``notice-<n>-<what>.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import pathlib
+import sys
+import tempfile
+
+import simcord
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.app import create_bot  # noqa: E402
+from bot.core.config import Config  # noqa: E402
+from tests.support.locales import patch_client_locales  # noqa: E402
+from tools.preview import CHROMIUM, channel_of, hand_dm, playable  # noqa: E402
+
+LANGUAGES = {"en": ("en-US", ("alice", "bob", "carol")), "ja": ("ja", ("たろう", "はなこ", "じろう"))}
+DAY = 86400
+
+
+async def shoot(env, channel, viewers, out: pathlib.Path, width: int, locale: str, height: int = 900) -> None:
+    async with env.preview(
+        channel, viewers=viewers, layout="channel", width=width, height=height, display="fixed", locale=locale
+    ) as preview:
+        proc = await asyncio.create_subprocess_exec(
+            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-first-run", "--virtual-time-budget=5000", f"--window-size={width},{height}",
+            f"--screenshot={out}", preview.url,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )
+        await proc.wait()
+    print(out)
+
+
+async def table(env, bot, guild, members, clock: int | None):
+    host = members[0]
+    channel = guild.create_text_channel(f"games-{clock or 'free'}")
+    await host.slash(channel, "donguri new", players=3, length="short")
+    table_id = max(t.id for t in await bot.store.tables_with_status("lobby"))
+    row = await bot.service.table(table_id)
+    lobby = next(m for m in channel.history() if m.id == row.message_id)
+    if clock:
+        await host.select(lobby, [str(clock)], custom_id=f"tt:clock:{table_id}")
+    for member in members[1:]:
+        await member.click(lobby, custom_id=f"tt:join:{table_id}")
+    row = await bot.service.table(table_id)
+    return row, channel_of(guild, row.home_channel_id)
+
+
+def to_act(members, row):
+    return next(m for m in members if row.seat_of(m.id) in row.turn_seats)
+
+
+async def one_language(env, bot, language: str, out: pathlib.Path, width: int, locales) -> None:
+    locale, names = LANGUAGES[language]
+    guild = env.create_guild(f"notices-{language}", preferred_locale=locale)
+    members = [guild.add_member(env.create_user(n)) for n in names]
+    for member in members:
+        locales[member.id] = locale
+    row, home = await table(env, bot, guild, members, DAY)
+    away = to_act(members, row)
+    await env.advance_time(125)
+    await shoot(env, home, [away], out / "notice-1-thread.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-2-dm.png", width, locale)
+    await env.advance_time(DAY * 0.8)
+    await shoot(env, home, [away], out / "notice-3-reminder-thread.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-4-reminder-dm.png", width, locale)
+    dm = hand_dm(away)
+    await away.user.click(dm, custom_id=playable(dm)[0])
+    await shoot(env, home, [away], out / "notice-5-moved-thread.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-6-moved-dm.png", width, locale)
+    row, home = await table(env, bot, guild, members, None)
+    await env.advance_time(125)
+    await shoot(env, home, [to_act(members, row)], out / "notice-7-unclocked-thread.png", width, locale)
+    settings = guild.create_text_channel("settings")
+    host = members[0]
+    for mode in ("always", "away", "never"):
+        await host.slash(settings, "notifications", mode=mode)
+    await host.slash(settings, "notifications")
+    await shoot(env, settings, [host], out / "notice-8-settings.png", width, locale, height=1100)
+
+
+async def main(out_dir: pathlib.Path, width: int, languages: list[str]) -> None:
+    locales = patch_client_locales(setattr)
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000))
+        async with simcord.run(bot) as env:
+            for language in languages:
+                (out_dir / language).mkdir(parents=True, exist_ok=True)
+                await one_language(env, bot, language, out_dir / language, width, locales)
+        await bot.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
+    parser.add_argument("width", nargs="?", default=420, type=int)
+    parser.add_argument("--language", action="append", choices=sorted(LANGUAGES), help="default: both")
+    args = parser.parse_args()
+    asyncio.run(main(args.out_dir, args.width, args.language or list(LANGUAGES)))
