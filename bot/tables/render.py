@@ -15,6 +15,7 @@ from bot.core.engine import Engine, IllegalAction
 from bot.core.games import REGISTRY, Names, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import Seat, TableRow
+from bot.tables import talk
 from bot.tables.choices import STYLES, Rows, choice_rows
 from bot.tables.components import ActButton, HelpButton, KickSelect, SettingSelect, TableButton, static_view
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
@@ -137,7 +138,10 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
         clock = tr("lobby.no_clock")  # what a timeout does means nothing without a clock
     clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
     embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
-    embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
+    if cls.min_players >= table.size:  # a table of fixed size: "2 players", not "at least 2 (up to 2)"
+        embed.set_footer(text=tr("lobby.footer_full", count=table.size))
+    else:
+        embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
     items: list[discord.ui.Item] = [
         TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
         TableButton("leave", table.id, label=tr("button.leave"), style=discord.ButtonStyle.secondary),
@@ -203,8 +207,8 @@ def legend_line(view: TableView, tr: Lang) -> str:
 def public_table(table: TableRow, engine: Engine, tr: Lang) -> TableView:
     """The game's drawing of the public table, as the table message and its **?** answer show it."""
     public = engine.public_view()
-    if table.talk:
-        public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
+    if table.talk:  # said at the table, not kept by the engine
+        public = {**public, "talk": talk.latest(table.talk), "said": talk.said(table.talk)}
     if table.status == "finished" and not engine.is_terminal():
         public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
     return REGISTRY[table.game].table_view(public, seat_names(table, tr), tr)

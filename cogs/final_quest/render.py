@@ -33,12 +33,14 @@ from cogs.final_quest.texts import (
     fact_line,
     num,
     nums,
+    own_words,
     private_line,
     question_text,
     result_line,
 )
 
 COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
+FIELD_MAX = 1024  # characters of an embed field
 
 
 class FinalQuestUI(GameUI):
@@ -114,7 +116,9 @@ class FinalQuestUI(GameUI):
         for team, seats in enumerate(TEAM_SEATS):
             lines = [self.seat_line(public, seat, names, tr) for seat in seats]
             view.fields.append((f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}", "\n".join(lines)))
-        facts = [fact_line(f, names, tr) for f in public["facts"]]
+        facts = [fact_line(f, names, tr, public.get("said")) for f in public["facts"]]
+        while len("\n".join(facts)) > FIELD_MAX:  # the newest facts matter most
+            facts.pop(0)
         view.fields.append(
             (tr(f"{G}.facts", turn=public["facts_from_turn"]), "\n".join(facts) or tr(f"{G}.nothing_known"))
         )
@@ -168,17 +172,22 @@ class FinalQuestUI(GameUI):
         if action is None:
             lines.append(tr(f"{G}.main_action.none"))
         else:
-            lines.append(FinalQuestUI.main_action_line(action, names, tr))
+            lines.append(FinalQuestUI.main_action_line(action, names, tr, public.get("said")))
         return lines
 
     @staticmethod
-    def main_action_line(action: dict[str, Any], names: list[str], tr: Lang) -> str:
+    def main_action_line(
+        action: dict[str, Any], names: list[str], tr: Lang, said: dict[int, str] | None = None
+    ) -> str:
         kind = action["kind"]
         if kind == "swap":
             return tr(f"{G}.main_action.swap")
         target = names[action["target"]]
+        words = own_words(action, said or {}) if kind == "ask" else None
         if kind == "final_quest":
             text = tr(f"{G}.main_action.final_quest", target=target, cards=nums(action["named"], tr))
+        elif words is not None:
+            text = tr(f"{G}.main_action.question", target=target, question=words)
         elif kind == "ask":
             text = tr(f"{G}.main_action.ask", target=target)
         else:
@@ -201,7 +210,8 @@ class FinalQuestUI(GameUI):
             parts.append(tr(f"{G}.view.known", cards=nums(shown, tr)))
         if public["swaps"][seat]:
             parts.append(tr(f"{G}.swaps", count=public["swaps"][seat]))
-        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=seat_label(names, seat), info=" · ".join(parts))
+        player = seat_label(names, seat)
+        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=player, info=" · ".join(parts))
 
     # ---- the private prompt -------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
