@@ -94,7 +94,7 @@ async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_
     text = embed_text(final)
     assert "Game over" in text and "Final result" in text and "🥇 **" in text
     assert "Dealer:" not in text, "the game-over board drops Dealer/Leader"
-    assert components(final) == []
+    assert labels(final) == ["?"], "a finished table keeps only its ?"
     await check_board_attached(world)
     log = record(world)
     assert log.count("scored:**") == game.deal_number
