@@ -67,6 +67,11 @@ GAMES: dict[str, Callable[[int], Engine]] = {
     "final_quest": lambda seed: FinalQuestEngine(4, seed, {}),
 }
 
+def rule_card_shows(tag: str) -> Callable[[str, dict[str, Any]], bool]:
+    """Whether a side of a Saizen switch is in force on some rule card (read above the last trick)."""
+    return lambda text, public: tag in text.split("Last trick")[0]
+
+
 #: Per game: mark key → whether the view shows that mark (read from what the table shows).
 SHOWS: dict[str, dict[str, Callable[[str, dict[str, Any]], bool]]] = {
     "donguri": {
@@ -89,7 +94,7 @@ SHOWS: dict[str, dict[str, Callable[[str, dict[str, Any]], bool]]] = {
         "saizen.mark.off_suit": lambda text, p: "~~" in text,
         "saizen.mark.playoff": lambda text, p: "⚔" in text,
         **{
-            f"saizen.mark.side.{side}": (lambda tag: lambda text, p: tag in text.split("Last trick")[0])(tag)
+            f"saizen.mark.side.{side}": rule_card_shows(tag)
             for side, tag in (
                 ("high", "大 high"), ("low", "小 low"), ("later", "後 later"), ("earlier", "先 earlier"),
                 ("ignore", "無視 ignore"), ("playoff", "決勝 playoff"), ("must", "MUST follow"),
