@@ -49,11 +49,10 @@ def answer(table: TableRow, engine: Engine, seat: int | None, tr: Lang) -> disco
     parts += ["", f"**{tr('help.greyed')}**", tr(f"{table.game}.help.greyed")]
     if seat is not None and table.status == "running" and not engine.is_terminal():
         if seat in engine.to_act():
-            reasons = ui.greyed(engine, seat, render.seat_names(table, tr), tr)
+            reasons = ui.greyed(engine, seat, render.seat_names(table, tr), tr) or [tr("help.none_greyed")]
         else:
             reasons = [tr("help.not_your_turn")]
-        if reasons:
-            parts += ["", tr("help.yours"), *(f"• {r}" for r in reasons)]
+        parts += ["", tr("help.yours"), *(f"• {r}" for r in reasons)]
     title = tr("help.title", table=render.game_title(table, tr))
     return discord.Embed(title=title, description="\n".join(parts), colour=COLOUR)
 
