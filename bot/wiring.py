@@ -37,12 +37,14 @@ from bot.tables.components import legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.ending import EndDesk
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.legend import Legend
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.opening import Opening
+from bot.tables.rematch import RematchClock, RematchOps
 from bot.tables.rest_shares import RestShares, rest_share
 from bot.tables.seat_ops import SeatOps
 from bot.tables.service import TableService
@@ -72,6 +74,7 @@ class Services:
     computers: Computers
     speech: Speech
     desk: Desk
+    ending: EndDesk
     opening: Opening
     ratings: RatingStore
     tournaments: TournamentDesk
@@ -130,6 +133,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     )
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
+    rematches = RematchOps(service)
+    ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
     opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
@@ -137,7 +142,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
-    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
+    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     cogs: list[commands.Cog] = [
@@ -148,8 +153,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
-    items = table_items(desk) + legend_items(Legend(service, desk)) + event_items(tournaments)
+    items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
         store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
-        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
+        desk, ending, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
     )

@@ -5,8 +5,10 @@
 For every game and both languages: a server in that language, two members whose Discord is in it
 (Japanese names for Japanese), a table opened and filled with computers, a few moves, then the
 computers finish the game. Saved per language, at phone width (400 px by default):
-``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member) and
-``-4-final.png``. Needs the test extra and Debian's ``chromium`` (``fonts-noto-cjk`` for Japanese).
+``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member),
+``-4-final.png``, ``-5-end-dm.png`` (the host's DM once the game is over) and ``-6-rematch.png``
+(the final table once the host has pressed **Rematch**). Needs the test extra and Debian's
+``chromium`` (``fonts-noto-cjk`` for Japanese).
 """
 
 from __future__ import annotations
@@ -83,6 +85,12 @@ def message_of(guild, channel_id: int, message_id: int):
 
 def hand_dm(member):
     messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.components]
+    return messages[-1] if messages else None
+
+
+def end_dm(member):
+    """The member's hand DM as the end of the game left it (no buttons any more)."""
+    messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.embeds]
     return messages[-1] if messages else None
 
 
@@ -164,12 +172,19 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     table = await bot.service.table(table_id)
     final = message_of(guild, table.channel_id, table.message_id)
     await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-4-final.png", width, locale)
+    await shoot(env, host.user.dm_channel, [host.user], end_dm(host), out / f"{game}-5-end-dm.png", width, locale)
+    await host.click(final, custom_id=f"tt:rematch:{table_id}")
+    if len({s.user_id for s in table.seats} - {None}) > 1:  # else the rematch has started at once
+        final = message_of(guild, table.channel_id, table.message_id)
+        await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-6-rematch.png", width, locale)
 
 
 async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
     locales = patch_client_locales(setattr)
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3"))
+        # As in the cog tests: a game played out at once would wait on Discord's rate budgets here.
+        config = Config(token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000, rest_budget=0)
+        bot = create_bot(config)
         async with simcord.run(bot) as env:
             for language in languages:
                 (out_dir / language).mkdir(parents=True, exist_ok=True)

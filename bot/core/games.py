@@ -139,6 +139,14 @@ class GameUI:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []
 
+    def record_open(self, events: list[Event]) -> int:
+        """How many of the last ``events`` wait for later events to make their lines (an Arsène
+        trick won waits for who takes it), else 0. The platform draws them once those come, so a
+        line reads the same whether the moves reach the record one by one or together. In return
+        ``record(a + b, ...)`` is ``record(a, ...) + record(b, ...)`` whenever ``a`` leaves nothing
+        open, and lines never depend on ``public`` while the game goes on."""
+        return 0
+
     def score_text(self, score: int, tr: Lang) -> str:
         """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
         return tr("result.points", count=score)
@@ -146,6 +154,11 @@ class GameUI:
     def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[results.Row]:
         """The lines of the final result, best first (one per seat; teams may share a line)."""
         return results.seat_results(self, result, names, tr)
+
+    def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        """A player's own result in their DM once the game is over: place, score, who won (a game
+        of teams names the winning team)."""
+        return results.end_lines(self, result, seat, names, tr)
 
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""

@@ -17,6 +17,7 @@ from typing import Any
 from bot.storage import dialect
 from bot.storage.database import Database, Row
 from bot.storage.notices import NoticeRows
+from bot.storage.rematches import Rematches
 from bot.storage.rows import insert_row, now, update_row
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
@@ -89,6 +90,7 @@ class TableRow:
     #: round rather than went on after their own move): migration 021.
     waits: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
     notify_at: float | None = None  # when the next wait reaches its grace period
+    rematch_of: int | None = None  # the finished table this one is the rematch of (migration 019)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -137,8 +139,8 @@ async def connect(database: str) -> Database:
 
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
-    the rows behind its Discord messages (``surfaces``) and the work processes share
-    (``shared_work``)."""
+    the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``)
+    and finished tables' rematches (``rematches``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -146,6 +148,7 @@ class Store:
         self.surfaces = Surfaces(db)
         self.notices = NoticeRows(db)
         self.shared_work = SharedWork(db)
+        self.rematches = Rematches(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:

@@ -5,7 +5,7 @@ classes registered are bound to the service that handles them (``bound``), in th
 A click that no registered item takes (a forged id, an id the clicked message does not carry) is
 answered by ``unclaimed``.
 
-``tt:<verb>:<table>`` lobby and table buttons; ``tt:bot:<level>:<table>`` a computer level to add;
+``tt:<verb>:<table>`` lobby and table buttons, and the final table's (``rematch``, ``decline``, ``rules``); ``tt:bot:<level>:<table>`` a computer level to add;
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:help:<table>`` the table's **?**;
@@ -32,6 +32,7 @@ from bot.tables.component_input import Refused
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+    from bot.tables.ending import EndDesk
     from bot.tables.legend import Legend
 
 Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
@@ -100,6 +101,27 @@ class TableButton(
 
     async def run(self, interaction: Interaction) -> None:
         await self.handler.on_table_button(interaction, self.verb, self.table_id)
+
+
+class EndButton(
+    Checked,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)",
+):
+    """The final table's **Rematch**, **Decline** and **Rules**."""
+
+    handler: ClassVar[EndDesk]
+
+    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
+        self.verb, self.table_id = verb, table_id
+
+    @classmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["verb"], strict.number(match["tid"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_end_button(interaction, self.verb, self.table_id)
 
 
 class LevelButton(
@@ -261,9 +283,9 @@ def static_view(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
-def table_items(desk: Desk) -> list[type[discord.ui.DynamicItem[Any]]]:
+def table_items(desk: Desk, ending: EndDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
     """The table components, each bound to the desk that handles its clicks."""
-    return [bound(cls, desk) for cls in ALL]
+    return [bound(cls, desk) for cls in ALL] + [bound(EndButton, ending)]
 
 
 def legend_items(legend: Legend) -> list[type[discord.ui.DynamicItem[Any]]]:

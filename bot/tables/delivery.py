@@ -27,13 +27,14 @@ from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
-from bot.tables import render
+from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
+from bot.tables.placement import Placement
 from bot.tables.record import Record
 from bot.tables.render import relevance
 from bot.tables.tokens import Tokens
@@ -107,6 +108,7 @@ class Delivery(Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
+        self.placement = Placement(client, config, store, self.outbox)
         self.tokens = Tokens(store, client, session)
         self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
 
@@ -157,6 +159,14 @@ class Delivery(Record):
             await surface(self.edit_table_message(table, render.lobby(table, tr)))
         else:
             engine = await self.service.engine(table)
+            if self.placement.pending(table):  # a rematch: its message and thread first
+                await surface(self.placement.place(table, engine))
+                table = await self.service.table(table_id)
+                if self.placement.pending(table) or table.status == "cancelled":  # cancelled: its channel is gone
+                    self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
+                    wait = 0.05 if table.status == "cancelled" else min(delays, default=BACKOFF[-1])
+                    self.worker.request(table.id, delay=max(wait, 0.05))
+                    return
             # Hands first: the player whose turn just started is waiting for theirs.
             for seat in table.seats:
                 if not seat.is_computer:
@@ -243,9 +253,19 @@ class Delivery(Record):
         state = self.message_state(table, engine)
         if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
+        rendered = None
+        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
+        if table.id not in self.message_states and not table.redraw:
+            # Just after a start-up, or once another process delivered the table, what the message
+            # shows is known only by its fingerprint: a message that shows this already is not
+            # held back by the pace of its last edit.
+            rendered = render.table_message(table, engine, tr, ending)
+            if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
+                self.message_states[table.id] = state
+                return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        await self.edit_table_message(table, render.table_message(table, engine, tr))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 
@@ -314,7 +334,8 @@ class Delivery(Record):
             self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
         tr = await self.languages.lang(user_id, table.language)
-        rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
+        header = render.dm_header(table, engine, seat, tr, jump_url(table))
+        rendered = render.prompt_message(table, engine, seat, tr, header=header)
         try:
             if token is not None:
                 try:

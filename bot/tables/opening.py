@@ -3,7 +3,7 @@ then its message and thread, or a channel of its own for games with speaking tur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -19,6 +19,7 @@ from bot.tables.speech import OVERWRITES, speech_mode
 
 if TYPE_CHECKING:
     from bot.core.config import Config
+    from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
     from bot.tables.lobby_ops import LobbyOps
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
 NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week
 
 
 def display(user: discord.abc.User) -> str:
@@ -139,32 +140,42 @@ class Opening:
         await self.delivery.refresh(table.id)
 
     async def create_table_channel(
-        self, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
+        self, guild: discord.Guild, source: Any, table: TableRow, lang: Lang, speech: str | None
     ) -> discord.TextChannel:
-        """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+        return await create_table_channel(self.config, guild, source, table, lang, speech)
 
-        In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
-        channel stays open and out-of-turn messages are deleted instead.
-        """
-        wanted = self.config.games.get(table.game, {}).get("category")
-        category = getattr(source, "category", None)
-        if wanted:
-            category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
-        me = guild.me
-        shut = False if speech == OVERWRITES else None
-        overwrites = {
-            guild.default_role: discord.PermissionOverwrite(
-                send_messages=shut, send_messages_in_threads=shut
-            ),
-            me: discord.PermissionOverwrite(
-                view_channel=True,
-                send_messages=True,
-                embed_links=True,
-                attach_files=True,
-                read_message_history=True,
-            ),
-        }
-        name = f"{lang(f'{table.game}.channel')}-{table.id}"
-        return await guild.create_text_channel(
-            name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
-        )
+
+def table_channel_name(table: TableRow, lang: Lang) -> str:
+    return f"{lang(f'{table.game}.channel')}-{table.id}"
+
+
+async def create_table_channel(
+    config: Config, guild: discord.Guild, source: Any, table: TableRow, lang: Lang, speech: str | None
+) -> discord.TextChannel:
+    """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+
+    In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
+    channel stays open and out-of-turn messages are deleted instead.
+    """
+    wanted = config.games.get(table.game, {}).get("category")
+    category = getattr(source, "category", None)
+    if wanted:
+        category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
+    me = guild.me
+    shut = False if speech == OVERWRITES else None
+    overwrites = {
+        guild.default_role: discord.PermissionOverwrite(
+            send_messages=shut, send_messages_in_threads=shut
+        ),
+        me: discord.PermissionOverwrite(
+            view_channel=True,
+            send_messages=True,
+            embed_links=True,
+            attach_files=True,
+            read_message_history=True,
+        ),
+    }
+    return await guild.create_text_channel(
+        name=table_channel_name(table, lang), category=category, overwrites=overwrites,
+        reason=render.game_title(table, lang),
+    )

@@ -14,10 +14,19 @@ from bot.core import results
 from bot.core.engine import Engine, IllegalAction
 from bot.core.games import REGISTRY, Names, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
+from bot.storage.rematches import DECLINED, OPEN, STARTED, Rematch
 from bot.storage.store import Seat, TableRow
 from bot.tables import talk
 from bot.tables.choices import STYLES, Rows, choice_rows
-from bot.tables.components import ActButton, HelpButton, KickSelect, SettingSelect, TableButton, static_view
+from bot.tables.components import (
+    ActButton,
+    EndButton,
+    HelpButton,
+    KickSelect,
+    SettingSelect,
+    TableButton,
+    static_view,
+)
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 from bot.tables.terms import COMPUTER, computer_number
 
@@ -42,6 +51,15 @@ class Rendered:
 
     def edit_kwargs(self) -> dict[str, Any]:
         return {"content": self.content, "embed": self.embed, "attachments": self.files(), "view": self.view}
+
+
+@dataclass
+class Ending:
+    """What a finished table offers next: its rematch as stored, and the rematch table's link once
+    it is posted."""
+
+    rematch: Rematch | None = None
+    rematch_url: str | None = None
 
 
 def seat_name(seat: Seat, tr: Lang) -> str:
@@ -199,6 +217,46 @@ def _embed(view: TableView, tr: Lang) -> discord.Embed:
     return embed
 
 
+def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item[Any]]]:
+    """The final table's line about its rematch and its buttons: **Rematch** (with **Decline** once
+    offered) while the rematch may still happen, and **Rules**. A tournament's table has no rematch."""
+    rules = EndButton("rules", table.id, label=tr("button.rules"), emoji="📖", style=discord.ButtonStyle.secondary)
+    rematch = ending.rematch
+    if table.tournament_id is not None or table.status != "finished":
+        return None, [rules]
+    if rematch is not None and rematch.state == STARTED:
+        if ending.rematch_url:
+            return tr("rematch.started", url=ending.rematch_url, id=rematch.new_table_id), [rules]
+        return tr("rematch.starting", id=rematch.new_table_id), [rules]
+    if rematch is not None and rematch.state == DECLINED:
+        seat = next((s for s in table.seats if s.user_id == rematch.declined_by and not s.is_computer), None)
+        return tr("rematch.declined", player=seat.name if seat else "—"), [rules]  # the member, not who played for them
+    if rematch is not None and rematch.state != OPEN:
+        return tr("rematch.expired"), [rules]
+    humans = [s for s in table.seats if not s.is_computer]
+    votes = set(rematch.votes) if rematch else set()
+    count = sum(s.user_id in votes for s in humans)
+    label = tr("button.rematch_count", done=count, total=len(humans)) if count else tr("button.rematch")
+    items: list[discord.ui.Item[Any]] = [
+        EndButton("rematch", table.id, label=label, emoji="🔁", style=discord.ButtonStyle.success)
+    ]
+    if rematch is None:
+        return None, [*items, rules]
+    items.append(EndButton("decline", table.id, label=tr("button.decline"), style=discord.ButtonStyle.secondary))
+    players = " · ".join(f"{'✅' if s.user_id in votes else '⏳'} {s.name}" for s in humans)
+    return tr("rematch.open", players=players, when=timestamp(rematch.expires_at)), [*items, rules]
+
+
+def dm_header(table: TableRow, engine: Engine, seat: int, tr: Lang, url: str) -> str:
+    """The top of a seat's DM: which table it is for; once the game is over, the seat's place and
+    score and who won, with the link to the final table."""
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is None:
+        return tr("dm.header", url=url)
+    ui = REGISTRY[table.game]
+    return "\n".join([tr("dm.end.title", url=url), *ui.end_lines(result, seat, seat_names(table, tr), tr)])
+
+
 def legend_line(view: TableView, tr: Lang) -> str:
     """One line that names every mark the table shows now, and only those."""
     return " · ".join(tr(f"{key}.short") for key in view.legend)
@@ -218,7 +276,7 @@ def help_button(table: TableRow) -> HelpButton:
     return HelpButton(table.id, label="?", style=discord.ButtonStyle.secondary)
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+def table_message(table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None) -> Rendered:
     ui = REGISTRY[table.game]
     view = public_table(table, engine, tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
@@ -226,6 +284,10 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     if result is not None:
         block = results.result_block(ui, result, seat_names(table, tr), tr)
         view.description = f"{block}\n\n{view.description}" if view.description else block
+    if table.status == "finished":
+        content, items = end_controls(table, ending or Ending(), tr)
+        items.append(help_button(table))
+        return Rendered(content=content, embed=_embed(view, tr), view=static_view(*items), image=view.image)
     if engine.is_terminal() or table.status != "running":
         return Rendered(content=None, embed=_embed(view, tr), view=static_view(help_button(table)), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]

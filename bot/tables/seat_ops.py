@@ -12,7 +12,7 @@ from typing import Any
 from bot.core.errors import UserError
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import TableService, require_host
-from bot.tables.terms import REMIND_BEFORE, Note, computer_name, computer_number
+from bot.tables.terms import REMIND_BEFORE, Note, computer_name, computer_number, was_seat
 
 
 class SeatOps:
@@ -39,13 +39,14 @@ class SeatOps:
             if table.status != "running" or position is None or table.seats[position].away:
                 return False
             seats = list(table.seats)
+            was = was_seat(seats[position])
             seats[position].away = True
             if level is not None:
                 seats[position].level = level
             async with self.store.transaction():
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
-                await self.tables.commit(table, await self.tables.engine(table), [], set(), [Note("clock.seat_taken_over", {"seat": position})])
+                await self.tables.commit(table, await self.tables.engine(table), [], set(), [Note("clock.seat_taken_over", {"seat": position, "was": was})])
             await self.tables.committed(table_id)
             return True
 
@@ -94,6 +95,7 @@ class SeatOps:
         """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
         seats = list(table.seats)
         before = seats[position]
+        was = was_seat(before)
         former = computer_name(int(computer_number(before.name, position))) if before.is_computer else before.name
         seats[position] = Seat(position, new[0], new[1], replaced=former)
         engine = await self.tables.engine(table)
@@ -101,7 +103,7 @@ class SeatOps:
             await self.store.set_seats(table.id, seats)
             await self.store.surfaces.clear_deliveries(table.id, position)
             table.seats = seats
-            await self.tables.commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position})])
+            await self.tables.commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position, "was": was})])
         await self.tables.committed(table.id, engine)
 
     async def abandon(self, table_id: int, user_id: int) -> TableRow:

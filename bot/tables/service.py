@@ -27,7 +27,7 @@ from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.storage.store import Store, TableRow
-from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note
+from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note, was_seat
 
 __all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService", "require_host"]
 
@@ -203,7 +203,7 @@ class TableService:
                 if table.seats[seat].timeouts:
                     table.seats[seat].timeouts = 0
                     await self.store.set_seats(table_id, table.seats)
-                fields = await self.commit(table, engine, events, {seat})
+                fields = await self.commit(table, engine, events, {seat}, deal=stored.deal_number)
                 if also is not None:
                     await also(bumped(table, fields), engine, seat)
             outcome = await self.committed(table_id, engine, bumped(table, fields))
@@ -241,7 +241,7 @@ class TableService:
             events = engine.apply(seat, action)
             async with self.store.transaction():
                 await self.store.append_actions(table_id, index, [(seat, action, True)])
-                fields = await self.commit(table, engine, events, {seat})
+                fields = await self.commit(table, engine, events, {seat}, deal=stored.deal_number)
             await self.committed(table_id, engine, bumped(table, fields))
             return True
 
@@ -252,10 +252,13 @@ class TableService:
         events: list[Event],
         movers: set[int],
         notes: Sequence[Note] = (),
+        deal: int | None = None,
     ) -> dict[str, Any]:
         """Inside the caller's transaction: the record lines, the clock, the end, and a new version.
-        Returns the table's fields it changed (see ``bumped``)."""
-        deal = engine.deal_number
+        ``deal``: the deal the moves were made in (the one they end, if they end one), the deal of
+        their record lines (``record_lines.pack``); by default the engine's. Returns the table's
+        fields it changed (see ``bumped``)."""
+        deal = engine.deal_number if deal is None else deal
         rows = [("event", e.code, e.data, deal) for e in events]
         rows += [("note", n.key, n.params, deal) for n in notes]
         fields: dict[str, Any] = {}
@@ -364,6 +367,7 @@ class TableService:
                 await self.committed(table_id, engine)
                 return True
             seats = list(table.seats)
+            deal = engine.deal_number
             engine = engine.clone()
             start = len(engine.history)
             events: list[Event] = []
@@ -384,12 +388,12 @@ class TableService:
                 record.timeouts += 1
                 notes.append(Note("clock.computer_played", {"seat": seat}))
                 if table.on_timeout == "computer_seat" and record.timeouts >= table.timeout_limit:
+                    notes.append(Note("clock.seat_taken_over", {"seat": seat, "was": was_seat(record)}))
                     record.away = True
-                    notes.append(Note("clock.seat_taken_over", {"seat": seat}))
             async with self.store.transaction():
                 await self.store.append_actions(table_id, start, moves)
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
-                await self.commit(table, engine, events, {s for s, _, _ in moves}, notes)
+                await self.commit(table, engine, events, {s for s, _, _ in moves}, notes, deal)
             await self.committed(table_id, engine)
             return True

@@ -352,6 +352,10 @@ class ArseneUI(GameUI):
             trick_at = None
         return lines
 
+    def record_open(self, events: list[Event]) -> int:
+        """A trick won waits for its winner to take or push it: the two make one line."""
+        return int(bool(events) and events[-1].code == "trick_won")
+
     @staticmethod
     def _resolution(event: Event, names: list[str], tr: Lang) -> tuple[str, str] | None:
         """(merged line key, target) when ``event`` settles who gets a trick, else None."""

@@ -73,6 +73,18 @@ class FinalQuestUI(GameUI):
             rows.append(Row(MEDALS[0] if won else MEDALS[1], text))
         return rows
 
+    def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        """In a player's DM: whether their team won, and the winning team with its players."""
+        if result.get("outcome") is None:  # a clock ended the table: places by seat
+            return super().end_lines(result, seat, names, tr)
+        rows = self.result_rows(result, names, tr)
+        if result["outcome"] != "win":
+            return [rows[0].who]
+        team = TEAMS[seat]
+        key = "dm_won" if team == result["winner_team"] else "dm_lost"
+        own = tr(f"{G}.result.{key}", team=f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}")
+        return [own, tr(f"{G}.result.dm_winners", team=rows[0].who)]
+
     # ---- who may speak, who may press ---------------------------------------------------------
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Only the turn player talks in the channel (also while the asked seat answers)."""

@@ -21,6 +21,7 @@ DISC = ("⚫", "⚪")
 MARK = {"red": "🔴", "blue": "🔵"}
 MARKER_CODES = ("marker_more_flips", "marker_tie", "marker_off_suit", "marker_pass")
 END_CODES = ("end_all_placed", "end_both_stuck")
+PART_CODES = ("placed", "passed", "suit_exhausted")  # the events that make up a trick's line
 
 
 def suit_word(suit: str, tr: Lang) -> str:
@@ -287,9 +288,12 @@ class OthelloToriteUI(GameUI):
         """One line per trick (a trick still open when the events end gets its own line)."""
         lines: list[str] = []
         parts: list[str] = []
+        number = None  # the open trick's number, as its events carry it
         for event in events:
             data = event.data
             seat = data.get("seat")
+            if event.code in PART_CODES and number is None:
+                number = data.get("trick")
             if event.code == "placed":
                 entry = {
                     "seat": seat,
@@ -309,18 +313,30 @@ class OthelloToriteUI(GameUI):
                 lines.append(
                     tr(f"{G}.log.trick_done", number=data["trick"], parts=" · ".join(parts), outcome=outcome)
                 )
-                parts = []
+                parts, number = [], None
             elif event.code in END_CODES:
                 if parts:
-                    number = (
-                        public["last_trick"]["number"] if public["last_trick"] else public["trick_number"]
-                    )
+                    if number is None:  # events stored before they carried their trick's number
+                        number = (
+                            public["last_trick"]["number"] if public["last_trick"] else public["trick_number"]
+                        )
                     lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
-                    parts = []
+                    parts, number = [], None
                 lines.append(tr(f"{G}.event.{event.code}"))
         if parts:
-            lines.append(tr(f"{G}.log.trick", number=public["trick_number"], parts=" · ".join(parts)))
+            number = public["trick_number"] if number is None else number
+            lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
         return lines
+
+    def record_open(self, events: list[Event]) -> int:
+        """A trick's placements and passes make one line, drawn once the trick or the game ends."""
+        open_, parts = 0, False
+        for event in reversed(events):
+            if event.code in MARKER_CODES or event.code in END_CODES:
+                break
+            open_ += 1
+            parts = parts or event.code in PART_CODES
+        return open_ if parts else 0
 
 
 def square_label(action: str, tr: Lang) -> str:

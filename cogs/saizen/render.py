@@ -349,6 +349,16 @@ class SaizenUI(GameUI):
             lines.append(tr("saizen.event.hands_passed", passes=" · ".join(passes)))
         return lines
 
+    def record_open(self, events: list[Event]) -> int:
+        """The hands passed at a round's end make one line, drawn once the next event comes. So does
+        a trick event stored before tricks carried their record: the round's end may bring it."""
+        open_ = 0
+        for event in reversed(events):
+            if event.code != "hand_passed" and not (event.code in TRICK_ENDS and not event.data.get("record")):
+                break
+            open_ += 1
+        return open_
+
     @staticmethod
     def finished_trick(tr: Lang, event: Event, record: dict[str, Any] | None, names: list[str]) -> str:
         if record is not None:

@@ -86,11 +86,11 @@ async def test_the_finished_table_keeps_its_help_button(simcord_env, simcord_bot
     await simcord_bot.delivery.refresh(tid)
     for _ in range(500):  # until the delivery worker has drawn the finished table
         await simcord_env.settle()
-        if simcord_bot.delivery.worker.idle and labels(table_message(world)) == ["?"]:
+        if simcord_bot.delivery.worker.idle and labels(table_message(world)) == ["Rematch", "Rules", "?"]:
             break
         await asyncio.sleep(0.01)
     final = table_message(world)
-    assert (await simcord_bot.service.table(tid)).status == "finished" and labels(final) == ["?"]
+    assert (await simcord_bot.service.table(tid)).status == "finished" and labels(final) == ["Rematch", "Rules", "?"]
     text = answer(await alice.click(final, custom_id=f"tt:help:{tid}"))
     assert "▶" not in text and "🎴" not in text, "a finished table shows no turn and no dealer"
     assert "**alice (computer playing, normal)** (in the seat list)" in text

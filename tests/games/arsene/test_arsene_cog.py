@@ -94,7 +94,7 @@ async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_
     text = embed_text(final)
     assert "Game over" in text and "Final result" in text and "🥇 **" in text
     assert "Dealer:" not in text, "the game-over board drops Dealer/Leader"
-    assert labels(final) == ["?"], "a finished table keeps only its ?"
+    assert labels(final) == ["Rematch", "Rules", "?"]
     await check_board_attached(world)
     log = record(world)
     assert log.count("scored:**") == game.deal_number
@@ -226,7 +226,9 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     assert to_act(world) == [winner]
 
     await winner.user.click(dms(winner)[-1], label=f"Push to {target_name}")
-    assert f"{winner.name} pushes the trick to {target_name}." in record(world)
+    # The trick's line waited for the push: one line, as if both had reached the record at once.
+    assert f"**{winner.name}** wins with" in record(world).splitlines()[-1]
+    assert record(world).splitlines()[-1].endswith(f" and pushes it to **{target_name}**.")
     after = await engine(world)
     assert after.tricks[target] == public["players"][target]["tricks"] + 1
     last = embed_text(table_message(world))

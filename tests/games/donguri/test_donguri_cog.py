@@ -190,7 +190,7 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     assert moves == 6 * 12
     final = table_message(world)
     assert "Game over" in embed_text(final)
-    assert labels(final) == ["?"], "a finished table keeps only its ?"
+    assert labels(final) == ["Rematch", "Rules", "?"], "no move is left: a rematch, the rules"
     record = "\n".join(m.content for m in thread(world).history() if m.author.bot)
     assert "Final result" in record and record.count("scored") == 6
     assert isinstance(final, discord.Message)

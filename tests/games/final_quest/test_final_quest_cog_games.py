@@ -156,9 +156,11 @@ async def test_full_game_to_a_win_then_the_channel_is_unlocked(simcord_env):
     pair = f"**{winners[0]}** and **{winners[1]}**", f"**{winners[1]}** and **{winners[0]}**"
     assert "🥇 " in text and (pair[0] in text or pair[1] in text), "the winning pair stands first"
     assert "team wins!" in record_text(channel) and "Final result" in record_text(channel)
-    assert labels(final) == ["?"]
+    assert labels(final) == ["Rematch", "Rules", "?"]
     for member in order:
         assert enabled_ids(prompt(member)) == []
+        said = "**won**" if member.name in winners else "lost."
+        assert said in prompt_text(member) and "Winning team: " in prompt_text(member), "each DM says how the team did"
     for member in [*order, erin]:
         assert not await refused_to_write(member, channel), f"{member.name} is still muted"
     members = {m.id for m in world.members}
