@@ -147,6 +147,12 @@ class GameUI:
         open, and lines never depend on ``public`` while the game goes on."""
         return 0
 
+    def begins_deal(self, event: Event) -> bool:
+        """Whether ``event`` opens the next deal (Arsène's "Deal 2: bob deals"), though the move that
+        made it ended the last one: its line and those after it belong to the new deal's record
+        message, not to the end of the old one's."""
+        return False
+
     def score_text(self, score: int, tr: Lang) -> str:
         """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
         return tr("result.points", count=score)

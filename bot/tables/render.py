@@ -31,6 +31,7 @@ from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 from bot.tables.terms import COMPUTER, computer_number
 
 IMAGE_NAME = "table.png"
+NAME_MAX = 20  # characters of a member's name in a line (tricks, facts, the record)
 
 
 @dataclass
@@ -64,11 +65,17 @@ class Ending:
 
 def seat_name(seat: Seat, tr: Lang) -> str:
     """How every line names a seat (tricks, prompts, the record, results): short, so that a trick
-    fits a phone's line. A computer is "🤖 Computer 1"; a member whose seat a computer now plays
-    keeps their name, and the seat list says once who plays it (``seat_label``)."""
+    fits a phone's line and a deal's record one message. A computer is "🤖 Computer 1"; a member
+    whose seat a computer now plays keeps their name, and the seat list says once who plays it,
+    with the name whole (``seat_label``)."""
     if seat.is_computer:
         return tr("table.computer", n=computer_number(seat.name, seat.position))
-    return seat.name
+    return short_name(seat.name)
+
+
+def short_name(name: str) -> str:
+    """A member's name cut to ``NAME_MAX`` characters (Discord allows 32)."""
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1].rstrip() + "…"
 
 
 def seat_label(seat: Seat, tr: Lang) -> str:

@@ -259,8 +259,13 @@ class TableService:
         their record lines (``record_lines.pack``); by default the engine's. Returns the table's
         fields it changed (see ``bumped``)."""
         deal = engine.deal_number if deal is None else deal
-        rows = [("event", e.code, e.data, deal) for e in events]
+        # The events from the one that opens the next deal on belong to that deal; the notes on the
+        # move stay with the deal it was made in, before them.
+        ui = REGISTRY.get(table.game)
+        cut = next((i for i, e in enumerate(events) if ui is not None and ui.begins_deal(e)), len(events))
+        rows = [("event", e.code, e.data, deal) for e in events[:cut]]
         rows += [("note", n.key, n.params, deal) for n in notes]
+        rows += [("event", e.code, e.data, engine.deal_number) for e in events[cut:]]
         fields: dict[str, Any] = {}
         if engine.is_terminal():
             rows.append(("final", "final", {}, deal))

@@ -352,6 +352,9 @@ class ArseneUI(GameUI):
             trick_at = None
         return lines
 
+    def begins_deal(self, event: Event) -> bool:
+        return event.code == "deal_started"
+
     def record_open(self, events: list[Event]) -> int:
         """A trick won waits for its winner to take or push it: the two make one line."""
         return int(bool(events) and events[-1].code == "trick_won")

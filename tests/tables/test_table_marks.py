@@ -90,6 +90,15 @@ def test_a_member_in_for_a_computer_and_a_computer_stored_without_a_number():
     assert render.seat_name(Seat(2, None, "None"), EN) == "🤖 Computer 3"
 
 
+def test_a_long_name_is_cut_in_lines_and_whole_in_the_seat_list():
+    """Discord allows 32 characters: every line shows 20 (a trick fits a phone's line, an Arsène
+    deal one record message), the seat list the whole name."""
+    seat = Seat(0, 10, "Alexander_the_Great_of_Macedonia")
+    assert render.seat_name(seat, EN) == "Alexander_the_Great…" and len(render.seat_name(seat, EN)) == 20
+    assert render.seat_label(seat, EN) == "Alexander_the_Great_of_Macedonia"
+    assert render.seat_name(Seat(1, 11, "はなこ"), JA) == "はなこ"
+
+
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_the_table_message_names_each_seat_short_and_labels_it_once(game):
     engine = ENGINES[game]()
