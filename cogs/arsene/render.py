@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import cards
-from bot.core.engine import Engine
-from bot.core.games import Choice, Prompt, TableView, seat_label, stopped
+from bot.core.engine import Engine, Event
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
-from cogs.arsene.record import ArseneRecord
+from cogs.arsene.record import record_lines, summary_lines
 from cogs.arsene.rules_scoring import SHOP_GROUPS
 from cogs.arsene.texts import (
     DISCS,
@@ -35,7 +35,7 @@ def finished(public: dict[str, Any]) -> bool:
     return public["result"] is not None or stopped(public)
 
 
-class ArseneUI(ArseneRecord):
+class ArseneUI(GameUI):
     game_id = "arsene"
     engine = ArseneEngine
     rules_sections = ("goal", "setup", "trump", "play", "scoring", "end", "advanced", "three")
@@ -93,7 +93,7 @@ class ArseneUI(ArseneRecord):
                 view.mark("arsene.mark.pushed")
         summary = public["last_deal"]
         if summary and (over or public["trick_number"] == 1 and not public["trick"]):
-            lines = self.summary_lines(summary, names, tr)
+            lines = summary_lines(summary, names, tr)
             if summary["void"]:
                 lines.append(tr("arsene.summary.void"))
             view.fields.append((tr("arsene.board.last_deal"), "\n".join(lines)))
@@ -307,3 +307,17 @@ class ArseneUI(ArseneRecord):
         if pending:
             return pending
         return [tr("arsene.prompt.waiting", players=tr.join(names[s] for s in obs["to_act"]))]
+
+    # ---- the public record ----------------------------------------------------------------------
+    def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        return record_lines(events, names, tr)
+
+    def begins_deal(self, event: Event) -> bool:
+        return event.code == "deal_started"
+
+    def record_open(self, events: list[Event]) -> int:
+        """A trick won waits for its winner to take or push it: the two make one line."""
+        return int(bool(events) and events[-1].code == "trick_won")
+
+    def summary_lines(self, summary: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
+        return summary_lines(summary, names, tr)
