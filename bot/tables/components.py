@@ -253,7 +253,7 @@ class DeadButton(
         await self.handler.on_stale(interaction)
 
 
-class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:help:(?P<tid>[0-9]+)"):
+class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:help:(?P<tid>[0-9]+)"):
     """The table's **?**: what its marks mean and why a card is greyed, answered privately."""
 
     handler: ClassVar[Legend]

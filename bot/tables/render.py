@@ -319,8 +319,8 @@ def table_message(table: TableRow, engine: Engine, tr: Lang, ending: Ending | No
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    items = (hand, help_button(table), *extra)
-    return Rendered(content=content, embed=_embed(view, tr), view=static_view(*items), image=view.image)
+    buttons: list[discord.ui.Item[Any]] = [hand, help_button(table), *extra]
+    return Rendered(content=content, embed=_embed(view, tr), view=static_view(*buttons), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:
