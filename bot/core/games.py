@@ -51,7 +51,8 @@ class Prompt:
 class TableView:
     """The public table. ``legend`` holds the catalog key of every mark the view drew (each once):
     the platform puts their short texts in one line under it, and the table's **?** button explains
-    them at length (``<key>.short`` and ``<key>.long``)."""
+    them at length (``<key>.short`` and ``<key>.long``). The line is the embed's footer, where
+    Discord shows no markdown: a short text says "struck-through" in words."""
 
     title: str
     description: str = ""

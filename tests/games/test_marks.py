@@ -141,6 +141,7 @@ def test_the_legend_explains_exactly_the_marks_the_table_shows(game, no_pictures
             for tr in (EN, JA):
                 line = legend_line(view, tr)
                 assert f"{game}." not in line and all(tr.has(f"{k}.long") for k in view.legend)
+                assert "~~" not in line and "**" not in line, "a footer shows no markdown"
     rare = {"arsene.mark.police", "saizen.mark.side.earlier", "saizen.mark.side.free", "final_quest.mark.winner"}
     assert set(SHOWS[game]) - rare <= seen, "every mark met in these games"
 

@@ -52,8 +52,8 @@ def test_at_four_players_the_struck_through_second_card_is_explained_in_the_lege
     (second,) = public["last_trick"]["excluded"]
     names = [*NAMES, "dan"]
     for language, legend in (
-        ("en", "~~card~~ not counted for the majority (it can still win)"),
-        ("ja", "~~カード~~ 多数決に数えない(トリックは取れる)"),
+        ("en", "struck-through card: not counted for the majority (it can still win)"),
+        ("ja", "取り消し線のカード = 多数決に数えない(トリックは取れる)"),
     ):
         tr = Lang(language)
         view = UI.table_view(public, names, tr)
