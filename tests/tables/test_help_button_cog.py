@@ -52,7 +52,7 @@ async def test_the_help_button_answers_privately_in_the_members_language(
     text = answer(mine)
     assert text.startswith(f"❔ Donguri to Yamaneko · table #{tid}: marks and greyed cards")
     assert "▶ marks the player whose turn it is." in text and "🎴 marks this deal's dealer." in text
-    assert "🤖 marks a seat the bot plays." in text and "~~card~~" not in text, "only the marks shown"
+    assert "🤖 marks a seat a computer plays." in text and "~~card~~" not in text, "only the marks shown"
     assert "**Greyed cards**" in text and "you must follow the suit led if you can" in text
     assert "For you, right now:" in text, "alice is seated: her own greyed cards are explained"
 
