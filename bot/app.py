@@ -69,6 +69,7 @@ class TabletopBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
+        self.services.guilds.command_ids = {c.name: c.id for c in synced}
         log.debug("synced %d commands", len(synced))
 
     async def on_ready(self) -> None:
@@ -97,6 +98,12 @@ class TabletopBot(commands.Bot):
 
     async def on_message(self, message: discord.Message) -> None:
         await self.services.speech.on_message(message)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.services.guilds.joined(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.services.guilds.left(guild.id)
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.services.desk.report(interaction, None, getattr(error, "original", error))

@@ -23,6 +23,7 @@ from bot.events.buttons import event_items
 from bot.events.commands import TournamentCommands
 from bot.events.desk import TournamentDesk
 from bot.events.service import TournamentService
+from bot.guilds import Guilds
 from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
@@ -47,7 +48,9 @@ from bot.tables.opening import Opening
 from bot.tables.rematch import RematchClock, RematchOps
 from bot.tables.rest_shares import RestShares, rest_share
 from bot.tables.seat_ops import SeatOps
+from bot.tables.server_settings import ServerSettings
 from bot.tables.service import TableService
+from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
 
@@ -63,6 +66,7 @@ def game_modules() -> list[str]:
 @dataclass
 class Services:
     store: Store
+    settings: ServerSettings
     languages: MemberLanguages
     arrivals: Arrivals
     service: TableService
@@ -79,6 +83,7 @@ class Services:
     ratings: RatingStore
     tournaments: TournamentDesk
     sweep: Sweep
+    guilds: Guilds
     rest_shares: RestShares
     session: aiohttp.ClientSession
     cogs: list[commands.Cog]
@@ -116,6 +121,8 @@ class Services:
 async def build(client: commands.Bot, config: Config) -> Services:
     """Every service, wired; the cogs and button classes to add to ``client``."""
     store = await Store.open(config.database)
+    # Each server's choices (/settings), over config.toml's per-server defaults.
+    settings = ServerSettings(store.servers, config, now=clock_now)
     languages = MemberLanguages(store)
     arrivals = Arrivals()
     service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace)
@@ -129,32 +136,36 @@ async def build(client: commands.Bot, config: Config) -> Services:
     speech = Speech(client, store, service, languages, budgets)
     session = aiohttp.ClientSession()
     delivery = Delivery(
-        client, config, store, service, budgets, languages, speech, hooks, scheduler.rearm, session
+        client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session
     )
     computers = Computers(service, config, delivery.request)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
-    opening = Opening(config, service, lobby, delivery, desk)
+    opening = Opening(settings, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
-    tournaments = TournamentDesk(client, config, store, events, service, seat_ops, delivery, desk, opening)
+    tournaments = TournamentDesk(client, settings, store, events, service, seat_ops, delivery, desk, opening)
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
-    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)]
-    sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
+    scheduler.sources += [
+        TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)
+    ]
+    sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
+    guilds = Guilds(store, settings, seat_ops, events, clock_now)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
-        TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
+        TournamentCommands(tournaments, desk, delivery, settings, scheduler.rearm),
         RatingCommands(ratings, desk),
+        SettingsCommands(settings, desk),
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
     items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
-        store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
-        desk, ending, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
+        store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
+        speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items,
     )

@@ -19,6 +19,7 @@ from bot.storage.database import Database, Row
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.rows import insert_row, now, update_row
+from bot.storage.servers import ServerRows
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.surfaces import Surfaces
@@ -91,6 +92,7 @@ class TableRow:
     waits: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
     notify_at: float | None = None  # when the next wait reaches its grace period
     rematch_of: int | None = None  # the finished table this one is the rematch of (migration 019)
+    computer_level: str = "normal"  # for seats that chose none (migration 022)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -139,8 +141,8 @@ async def connect(database: str) -> Database:
 
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
-    the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``)
-    and finished tables' rematches (``rematches``)."""
+    the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``),
+    finished tables' rematches (``rematches``) and what each server chose (``servers``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -149,6 +151,7 @@ class Store:
         self.notices = NoticeRows(db)
         self.shared_work = SharedWork(db)
         self.rematches = Rematches(db)
+        self.servers = ServerRows(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:

@@ -41,6 +41,7 @@ from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
     from bot.tables.speech import Speech
 
@@ -79,6 +80,7 @@ class Delivery(Record):
         config: Config,
         store: Store,
         service: TableService,
+        settings: ServerSettings,
         budgets: Budgets,
         languages: MemberLanguages,
         speech: Speech,
@@ -90,6 +92,7 @@ class Delivery(Record):
         self.config = config
         self.store = store
         self.service = service
+        self.settings = settings  # whether a server's turn notices mention players at the table
         self.budgets = budgets
         self.languages = languages
         self.speech = speech
@@ -108,9 +111,9 @@ class Delivery(Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
-        self.placement = Placement(client, config, store, self.outbox)
+        self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
-        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)

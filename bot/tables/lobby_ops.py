@@ -43,7 +43,13 @@ class LobbyOps:
         options: dict[str, Any],
         language: str,
         rated: bool = False,
+        clock: int | None = None,
+        on_timeout: str = "computer_turn",
+        level: str = "normal",
     ) -> TableRow:
+        """A table in the lobby with its host seated. ``clock`` and ``on_timeout`` are what the lobby
+        starts with (the host may change them); a computer playing for a player who did not choose
+        one plays at ``level``."""
         cls = REGISTRY[game].engine
         if not cls.min_players <= size <= cls.max_players:
             raise bad_size(cls)
@@ -57,8 +63,11 @@ class LobbyOps:
             options=options,
             language=language,
             rated=int(rated),
+            clock=clock,
+            on_timeout=on_timeout,
+            computer_level=level,
         )
-        await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
+        await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
 
     async def create_seated(
@@ -93,6 +102,7 @@ class LobbyOps:
             on_timeout=on_timeout,
             rated=1,
             tournament_id=tournament_id,
+            computer_level=level,
         )
         await self.store.set_seats(
             table_id, [Seat(i, uid, name, level=level) for i, (uid, name) in enumerate(players)]
@@ -115,7 +125,7 @@ class LobbyOps:
                 raise UserError("error.already_seated")
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
-            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1])])
+            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1], level=table.computer_level)])
             return await self.tables.table(table_id)
 
     async def leave(self, table_id: int, user_id: int) -> TableRow:

@@ -97,7 +97,7 @@ class SeatOps:
         before = seats[position]
         was = was_seat(before)
         former = computer_name(int(computer_number(before.name, position))) if before.is_computer else before.name
-        seats[position] = Seat(position, new[0], new[1], replaced=former)
+        seats[position] = Seat(position, new[0], new[1], level=table.computer_level, replaced=former)
         engine = await self.tables.engine(table)
         async with self.store.transaction():
             await self.store.set_seats(table.id, seats)
@@ -120,3 +120,17 @@ class SeatOps:
             )
             self.tables.forget(table_id)
             return await self.tables.table(table_id)
+
+    async def end_unrated(self, table_id: int) -> bool:
+        """The bot left the table's server: the table ends where it is, without a result or a rating,
+        and nothing more is shown (its channels are out of reach). False when it had ended."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            if table.status not in ("lobby", "running"):
+                return False
+            await self.store.update_table(
+                table_id, status="cancelled", rated=0, settled=1, dirty=0, locked=0, computer_turn=0,
+                deadline=None, remind_at=None, version=table.version + 1,
+            )
+            self.tables.forget(table_id)
+            return True

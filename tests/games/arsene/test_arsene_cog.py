@@ -45,6 +45,8 @@ async def check_board_attached(world) -> None:
     assert (message.embeds[0].image.url or "").endswith("table.png")
 
 
+# A whole game (about 7 s): test_results_cog.py plays one to the end in the fast lane.
+@pytest.mark.slow
 async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_env, fixed_seed):
     world = make_world(simcord_env)
     alice = world.members[0]
@@ -244,6 +246,8 @@ async def test_rules_command_explains_every_part(simcord_env):
         assert heading in text
 
 
+# A whole advanced game (about 15 s), slow like the one above.
+@pytest.mark.slow
 async def test_three_players_with_two_computers_advanced_game_to_the_end(simcord_env, fixed_seed):
     world = make_world(simcord_env)
     alice = world.members[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import discord
+import pytest
 
 from tests.support.table import (
     add_computer,
@@ -176,6 +177,8 @@ async def test_restart_mid_deal_then_finish_the_deal(simcord_env, restart):
     assert all(len(dms(m)) == 2 for m in (alice, bob, carol))
 
 
+# A whole game (about 5 s): a full deal above and test_results_cog.py keep one in the fast lane.
+@pytest.mark.slow
 async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     world = make_world(simcord_env)
     alice = world.members[0]
