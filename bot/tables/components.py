@@ -41,9 +41,11 @@ Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
 def bound(cls: Item, handler: object) -> Item:
     """A subclass of ``cls`` whose clicks go to ``handler`` (its ``handler`` class attribute)."""
     template = cls.__discord_ui_compiled_template__
-    return types.new_class(
+    subclass: Any = types.new_class(
         cls.__name__, (cls,), {"template": template}, lambda ns: ns.update(handler=handler)
     )
+    bound_class: Item = subclass
+    return bound_class
 
 
 class Checked(ABC):
@@ -86,7 +88,7 @@ class Checked(ABC):
 
 class TableButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
 ):
     handler: ClassVar[Desk]
@@ -126,7 +128,7 @@ class EndButton(
 
 class LevelButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:bot:(?P<level>easy|normal|hard):(?P<tid>[0-9]+)",
 ):
     """One level in the host's "Add computer" picker: adds a computer of that level."""
@@ -149,7 +151,7 @@ class LevelButton(
 
 class ActButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
 ):
     handler: ClassVar[Desk]
@@ -169,7 +171,7 @@ class ActButton(
 
 class ActSelect(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
 ):
     """A select of moves; ``n`` tells apart several selects on one message."""
@@ -193,7 +195,7 @@ class ActSelect(
         await self.handler.on_act(interaction, self.table_id, self.version, self.action)
 
 
-class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"tt:kick:(?P<tid>[0-9]+)"):
     base = discord.ui.Select
     handler: ClassVar[Desk]
 
@@ -214,7 +216,7 @@ class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"
 
 class SettingSelect(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)",
 ):
     """The host's lobby settings: the move clock and what happens on a timeout."""
@@ -238,7 +240,7 @@ class SettingSelect(
 
 
 class DeadButton(
-    Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
+    Checked, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
 ):
     handler: ClassVar[Desk]
 
@@ -273,7 +275,7 @@ class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 ALL = (TableButton, LevelButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)
 
 
-def static_view(*items: discord.ui.Item) -> discord.ui.View:
+def static_view(*items: discord.ui.Item[discord.ui.View]) -> discord.ui.View:
     """A view to send, stopped at once so that discord.py never stores it: it would register the
     templates of its items, unbound, over the bound classes that route every click."""
     view = discord.ui.View(timeout=None)

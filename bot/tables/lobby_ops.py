@@ -109,7 +109,8 @@ class LobbyOps:
         )
         return table_id
 
-    async def attach(self, table_id: int, **ids: int | None) -> None:
+    async def attach(self, table_id: int, **ids: int | str | None) -> None:
+        """Where the table was placed: its message, thread or channel ids, and how speech is kept."""
         await self.store.update_table(table_id, **ids)
 
     async def _lobby(self, table_id: int) -> TableRow:

@@ -151,6 +151,7 @@ class TableService:
                 return engine
         cls = REGISTRY[table.game].engine
         log = await self.store.actions(table.id)
+        assert table.seed is not None, "a table has its seed once it has started"
         engine = cls.replay(len(table.seats), table.seed, table.options, log)
         self._remember(table, engine)
         return engine
@@ -342,7 +343,7 @@ class TableService:
         return fields
 
     # ---- clocks ------------------------------------------------------------------------------
-    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str] | None = None) -> bool:
+    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str | None] | None = None) -> bool:
         """Handle a passed deadline once: a computer moves for the absent players, or the table ends.
 
         ``choose(table, engine, seat)``: the move a computer of the seat's level chose beforehand
@@ -359,11 +360,11 @@ class TableService:
                     len(table.seats) - len(absent) + 1 if s in absent else 1 for s in range(len(table.seats))
                 ]
                 result = {"ranks": ranks, "scores": [None] * len(ranks), "reason": "timeout", "absent": absent}
-                notes = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
+                ended = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
                 async with self.store.transaction():
                     await self.store.append_log(
                         table_id,
-                        [("note", n.key, n.params, engine.deal_number) for n in notes]
+                        [("note", n.key, n.params, engine.deal_number) for n in ended]
                         + [("final", "final", {}, engine.deal_number)],
                     )
                     await self.store.bump(
