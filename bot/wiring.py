@@ -36,13 +36,14 @@ from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
 from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
-from bot.tables.components import table_items
+from bot.tables.components import legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.ending import EndDesk
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
+from bot.tables.legend import Legend
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.opening import Opening
@@ -187,7 +188,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
-    items = table_items(desk, ending) + event_items(tournaments)
+    items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
         speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,

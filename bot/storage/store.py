@@ -35,6 +35,7 @@ class Seat:
     away: bool = False
     timeouts: int = 0
     level: str = "normal"
+    replaced: str | None = None  # the stored name of whom this member took the seat over from
 
     @property
     def is_computer(self) -> bool:
@@ -210,15 +211,16 @@ class Store:
         data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}
         table = TableRow(**data)
         if seats_json is not None:
-            table.seats = [Seat(p, u, n, bool(a), t, lv) for p, u, n, a, t, lv in json.loads(seats_json)]
+            table.seats = [Seat(p, u, n, bool(a), t, lv, r) for p, u, n, a, t, lv, r in json.loads(seats_json)]
             return table
         rows = await self.db.fetch(
-            "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
+            f"SELECT {dialect.SEAT_COLUMNS} FROM seats WHERE table_id = ?"
             " ORDER BY position",
             (table.id,),
         )
         table.seats = [
-            Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"]) for r in rows
+            Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"], r["replaced"])
+            for r in rows
         ]
         return table
 
@@ -246,9 +248,11 @@ class Store:
         async with self.db.transaction():
             await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await self.db.executemany(
-                "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
+                f"INSERT INTO seats (table_id, {dialect.SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level, s.replaced)
+                    for s in seats
+                ],
             )
             await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
 

@@ -33,6 +33,7 @@ from bot.tables.in_time import (
 from bot.tables.member_locale import MemberLanguages, member_lang
 from bot.tables.opening import display
 from bot.tables.service import TableService
+from bot.tables.talk import with_said
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery
@@ -327,8 +328,9 @@ class Desk:
                     interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
                 )
                 return
-            if talk is not None:
-                await self.service.store.update_table(table.id, talk=talk)
+            if talk is not None:  # kept under the move's number, so the game can quote it later
+                said = with_said(table.talk, len(engine.history), talk)
+                await self.service.store.update_table(table.id, talk=said)
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             if announce:
                 home = self.delivery.messageable(table.home_channel_id)

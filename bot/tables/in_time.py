@@ -129,7 +129,7 @@ async def answer_surely(
     return False
 
 
-def answering(interaction: discord.Interaction) -> contextlib.AbstractAsyncContextManager:
+def answering(interaction: discord.Interaction[Any]) -> contextlib.AbstractAsyncContextManager[Any]:
     lock = ANSWERING.get(interaction.id)
     return lock if lock is not None else contextlib.nullcontext()
 

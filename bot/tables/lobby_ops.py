@@ -11,12 +11,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.engine import Engine
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
-from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, TIMEOUT_POLICIES
+from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES, computer_name
+
+
+def bad_size(cls: type[Engine]) -> UserError:
+    """A table size the game does not take: "3 to 5 players", or "exactly 2" for a fixed size."""
+    if cls.min_players == cls.max_players:
+        return UserError("error.fixed_size", count=cls.min_players)
+    return UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
 
 
 class LobbyOps:
@@ -44,7 +52,7 @@ class LobbyOps:
         one plays at ``level``."""
         cls = REGISTRY[game].engine
         if not cls.min_players <= size <= cls.max_players:
-            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+            raise bad_size(cls)
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -101,7 +109,8 @@ class LobbyOps:
         )
         return table_id
 
-    async def attach(self, table_id: int, **ids: int | None) -> None:
+    async def attach(self, table_id: int, **ids: int | str | None) -> None:
+        """Where the table was placed: its message, thread or channel ids, and how speech is kept."""
         await self.store.update_table(table_id, **ids)
 
     async def _lobby(self, table_id: int) -> TableRow:
@@ -139,7 +148,7 @@ class LobbyOps:
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             number = 1 + sum(s.is_computer for s in table.seats)
-            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
+            await self._reseat(table, [*table.seats, Seat(0, None, computer_name(number), level=level)])
             return await self.tables.table(table_id)
 
     async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
@@ -182,6 +191,8 @@ class LobbyOps:
                 require_host(table, user_id)
             cls = REGISTRY[table.game].engine
             if len(table.seats) < cls.min_players:
+                if cls.min_players >= table.size:
+                    raise UserError("error.players_needed", count=table.size)
                 raise UserError("error.too_few_players", min=cls.min_players)
             seats = list(table.seats)
             if shuffle:

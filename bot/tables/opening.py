@@ -63,12 +63,12 @@ class Opening:
         size: int,
         options: dict[str, Any],
         rated: bool = False,
-    ):
+    ) -> None:
         await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
     async def _open(
         self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
-    ):
+    ) -> None:
         tr = member_lang(interaction)
         channel, guild = interaction.channel, interaction.guild
         if guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
@@ -114,7 +114,7 @@ class Opening:
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
 
-    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
+    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then
         hands and pings through the usual refresh."""
         lang = Lang(table.language)
@@ -170,7 +170,7 @@ async def create_table_channel(
         category = await guild.create_category(category)
     me = guild.me
     shut = False if speech == OVERWRITES else None
-    overwrites = {
+    overwrites: dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite] = {
         guild.default_role: discord.PermissionOverwrite(
             send_messages=shut, send_messages_in_threads=shut
         ),

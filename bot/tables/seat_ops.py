@@ -12,7 +12,7 @@ from typing import Any
 from bot.core.errors import UserError
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import TableService, require_host
-from bot.tables.terms import REMIND_BEFORE, Note, was_seat
+from bot.tables.terms import REMIND_BEFORE, Note, computer_name, computer_number, was_seat
 
 
 class SeatOps:
@@ -94,8 +94,10 @@ class SeatOps:
     async def _seat_member(self, table: TableRow, position: int, new: tuple[int, str]) -> None:
         """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
         seats = list(table.seats)
-        was = was_seat(seats[position])
-        seats[position] = Seat(position, new[0], new[1], level=table.computer_level)
+        before = seats[position]
+        was = was_seat(before)
+        former = computer_name(int(computer_number(before.name, position))) if before.is_computer else before.name
+        seats[position] = Seat(position, new[0], new[1], level=table.computer_level, replaced=former)
         engine = await self.tables.engine(table)
         async with self.store.transaction():
             await self.store.set_seats(table.id, seats)

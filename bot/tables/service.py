@@ -151,6 +151,7 @@ class TableService:
                 return engine
         cls = REGISTRY[table.game].engine
         log = await self.store.actions(table.id)
+        assert table.seed is not None, "a table has its seed once it has started"
         engine = cls.replay(len(table.seats), table.seed, table.options, log)
         self._remember(table, engine)
         return engine
@@ -259,8 +260,13 @@ class TableService:
         their record lines (``record_lines.pack``); by default the engine's. Returns the table's
         fields it changed (see ``bumped``)."""
         deal = engine.deal_number if deal is None else deal
-        rows = [("event", e.code, e.data, deal) for e in events]
+        # The events from the one that opens the next deal on belong to that deal; the notes on the
+        # move stay with the deal it was made in, before them.
+        ui = REGISTRY.get(table.game)
+        cut = next((i for i, e in enumerate(events) if ui is not None and ui.begins_deal(e)), len(events))
+        rows = [("event", e.code, e.data, deal) for e in events[:cut]]
         rows += [("note", n.key, n.params, deal) for n in notes]
+        rows += [("event", e.code, e.data, engine.deal_number) for e in events[cut:]]
         fields: dict[str, Any] = {}
         if engine.is_terminal():
             rows.append(("final", "final", {}, deal))
@@ -337,7 +343,7 @@ class TableService:
         return fields
 
     # ---- clocks ------------------------------------------------------------------------------
-    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str] | None = None) -> bool:
+    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str | None] | None = None) -> bool:
         """Handle a passed deadline once: a computer moves for the absent players, or the table ends.
 
         ``choose(table, engine, seat)``: the move a computer of the seat's level chose beforehand
@@ -354,11 +360,11 @@ class TableService:
                     len(table.seats) - len(absent) + 1 if s in absent else 1 for s in range(len(table.seats))
                 ]
                 result = {"ranks": ranks, "scores": [None] * len(ranks), "reason": "timeout", "absent": absent}
-                notes = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
+                ended = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
                 async with self.store.transaction():
                     await self.store.append_log(
                         table_id,
-                        [("note", n.key, n.params, engine.deal_number) for n in notes]
+                        [("note", n.key, n.params, engine.deal_number) for n in ended]
                         + [("final", "final", {}, engine.deal_number)],
                     )
                     await self.store.bump(

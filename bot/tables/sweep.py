@@ -47,7 +47,7 @@ class Sweep:
         self.rearm = rearm  # re-reads the next due time, which another process may have set
         self.is_closed = is_closed
         self.now = now  # wall-clock seconds: when a server was left, and when it is purged
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.purged_at = float("-inf")
 
     def start(self) -> None:

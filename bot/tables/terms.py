@@ -14,6 +14,18 @@ TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
 REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
 
 
+def computer_name(number: int) -> str:
+    """How a computer's seat is stored: "computer:1", "computer:2"… in the order they were seated."""
+    return f"{COMPUTER}:{number}"
+
+
+def computer_number(name: str, position: int) -> str:
+    """A computer's number from its stored name ("computer:2"); a name of another form (a tournament
+    fill-in stored before they were numbered) counts by seat instead."""
+    tag, _, number = name.partition(":")
+    return number if tag == COMPUTER and number.isdigit() else str(position + 1)
+
+
 @dataclass
 class Note:
     """A platform line for the public record (timeouts, seat changes): a message key and its data."""

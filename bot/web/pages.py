@@ -68,8 +68,9 @@ def message(tr: Lang, heading: str, text: str) -> str:
 
 
 # ---- the table message ---------------------------------------------------------------------------
-def view_html(view: TableView, image: str | None, names: dict[int, str], level: int = 2) -> str:
-    """A game's ``TableView`` as the embed shows it: title, text, fields, picture, footer."""
+def view_html(view: TableView, image: str | None, names: dict[int, str], tr: Lang, level: int = 2) -> str:
+    """A game's ``TableView`` as the embed shows it: title, text, fields, picture, the legend of its
+    marks and its footer."""
     parts = [f'<section class="view" style="--accent:#{view.colour:06x}">']
     parts.append(f"<h{level}>{to_html(view.title, names)}</h{level}>")
     if view.description:
@@ -79,8 +80,9 @@ def view_html(view: TableView, image: str | None, names: dict[int, str], level: 
         parts.append(f'<div class="text">{to_html(value or "—", names)}</div></section>')
     if image:
         parts.append(f'<img src="{escape(image)}" alt="{escape(plain(view.title))}" loading="lazy">')
-    if view.footer:
-        parts.append(f'<p class="footer">{to_html(view.footer, names)}</p>')
+    footer = render.footer_text(view, tr)
+    if footer:
+        parts.append(f'<p class="footer">{to_html(footer, names)}</p>')
     parts.append("</section>")
     return "\n".join(parts)
 

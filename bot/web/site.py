@@ -115,7 +115,7 @@ class Site:
         image = self.href(table.id, "/table.png", v=table.version, lang=tr.language) if view.image else None
         names = pages.mentions(table, tr)
         body = [pages.status_html(table, engine.to_act() if running else [], tr)]
-        body.append(pages.view_html(view, image, names, level=1))
+        body.append(pages.view_html(view, image, names, tr, level=1))
         if table.status == "finished":
             body.append(pages.links_html([
                 (tr("button.replay"), self.href(table.id, "/replay", lang=tr.language)),
@@ -151,11 +151,11 @@ class Site:
         if n == replay.length:
             view = render.table_view(table, engine, tr)
         else:
-            view = ui.table_view(engine.public_view(), labels, tr)
+            view = ui.table_view(engine.public_view(), names, tr)
             view.title = f"{render.game_title(table, tr)} · {view.title}" if view.title else render.game_title(table, tr)
         image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
         hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
-        body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr)), hands, tr)
+        body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr), tr), hands, tr)
         return Fragment(body, plain(view.title), view.image)
 
     def deal_ends(self, table: TableRow, replay: Replay, tr: Lang) -> list[tuple[int, int, list[str]]]:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
@@ -85,9 +85,13 @@ class OthelloToriteUI(GameUI):
             tr(f"{G}.view.game_over") if over else tr(f"{G}.view.trick_title", number=public["trick_number"])
         )
         view = TableView(title=title, image=render_board(public, None if not over else {}))
-        view.footer = tr(f"{G}.view.footer")
         if not over:
-            view.footer += f" · {tr(f'{G}.view.footer_hints')}"
+            view.mark(f"{G}.mark.turn")
+            view.mark(f"{G}.mark.marker")
+        view.mark(f"{G}.mark.suits")
+        view.mark(f"{G}.mark.picture")
+        if not over:
+            view.mark(f"{G}.mark.hints")
         if stopped(public):
             public = {**public, "phase": "over"}  # nobody is to play any more
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
@@ -115,7 +119,7 @@ class OthelloToriteUI(GameUI):
             f"{G}.view.seat_line",
             turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat and public["phase"] != "over" else "",
             disc=DISC[seat],
-            player=names[seat],
+            player=seat_label(names, seat),
             colour=colour_word(public, seat, tr),
             count=public["scores"][seat],
             red=left["red"],
@@ -252,6 +256,22 @@ class OthelloToriteUI(GameUI):
                 )
             )
         return lines
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why a suit has no menu: the suit led must be followed, no discs left, or nothing flips."""
+        assert isinstance(engine, OthelloToriteEngine)
+        obs = engine.observation(seat)
+        led = obs["led_suit"]
+        reasons = []
+        for suit, suit_name in enumerate(SUIT_NAMES):
+            if obs["legal_squares"][suit_name]:
+                continue
+            reason = self.why_not(engine, seat, suit, tr)
+            if reason is None and led is not None:
+                reason = tr(f"{G}.error.must_follow", disc_suit=suit_word(led, tr))
+            if reason:
+                reasons.append(reason)
+        return reasons
 
     @staticmethod
     def why_not(engine: OthelloToriteEngine, seat: int, suit: int, tr: Lang) -> str | None:

@@ -267,7 +267,7 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     table = latest_table(channel)
     text = embed_text(table)
     assert "ディール 1/6" in text and "CPU" in text and "手番" in text
-    assert labels(table) == ["手札 / プレイ"]
+    assert labels(table) == ["手札 / プレイ", "?"]
     hand = embed_text(hand_dm(taro))
     assert "あなたの手札" in hand and "12枚" in hand
 

@@ -196,12 +196,12 @@ def test_each_line_names_the_seats_as_they_were_when_it_was_logged():
     ]
     log = [{"seq": i + 1, "kind": k, "code": c, "data": json.dumps(d), "deal": 1} for i, (k, c, d) in enumerate(rows)]
     units = draw(log, Moves(), {}, seats, TR, final_line)
-    away = TR("table.away", player="bob")  # "bob (computer playing)"
+    # The note says once that a computer plays bob's seat now; every line names the seat "bob".
     assert [line for unit in units for line in unit.lines] == [
         "carol moved",
         "bob moved",
-        TR("clock.seat_taken_over", seat=away),
-        f"{away} moved",
+        TR("clock.seat_taken_over", seat="bob"),
+        "bob moved",
         "🔁 alice has taken over the seat.",
         "alice moved",
     ]

@@ -96,7 +96,7 @@ async def test_four_players_one_human_three_computers_play_a_whole_game(simcord_
     text = embed_text(final)
     assert "Game over" in text and "Final result" in text and "🥇 **" in text
     assert "Dealer:" not in text, "the game-over board drops Dealer/Leader"
-    assert labels(final) == ["Rematch", "Rules"]
+    assert labels(final) == ["Rematch", "Rules", "?"]
     await check_board_attached(world)
     log = record(world)
     assert log.count("scored:**") == game.deal_number
@@ -234,7 +234,7 @@ async def test_push_is_offered_only_to_the_winner_with_only_the_legal_target(sim
     after = await engine(world)
     assert after.tricks[target] == public["players"][target]["tricks"] + 1
     last = embed_text(table_message(world))
-    assert f"pushed to **{target_name}**" in last or "Last trick" not in last
+    assert f"pushed it to **{target_name}**" in last or "Last trick" not in last
 
 
 async def test_rules_command_explains_every_part(simcord_env):

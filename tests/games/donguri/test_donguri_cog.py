@@ -48,7 +48,7 @@ async def test_lobby_then_private_hands_of_exactly_twelve_cards(simcord_env):
 
     table = table_message(world)
     assert "Deal 1/6" in embed_text(table)
-    assert labels(table) == ["My hand / Play"]
+    assert labels(table) == ["My hand / Play", "?"]
     hands = []
     for member in (alice, bob, carol):
         (dm,) = dms(member)
@@ -193,7 +193,7 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     assert moves == 6 * 12
     final = table_message(world)
     assert "Game over" in embed_text(final)
-    assert labels(final) == ["Rematch", "Rules"], "no move is left: a rematch, the rules"
+    assert labels(final) == ["Rematch", "Rules", "?"], "no move is left: a rematch, the rules"
     record = "\n".join(m.content for m in thread(world).history() if m.author.bot)
     assert "Final result" in record and record.count("scored") == 6
     assert isinstance(final, discord.Message)

@@ -225,7 +225,7 @@ async def test_full_game_one_human_two_computers(simcord_env, fixed_seed):
     assert "'s set (hands pass to the previous seat each round)" in embed_text(dms(alice)[1])
 
     final = table_message(world)
-    assert "Game over" in embed_text(final) and labels(final) == ["Rematch", "Rules"]
+    assert "Game over" in embed_text(final) and labels(final) == ["Rematch", "Rules", "?"]
     totals = re.findall(r"tricks (\d+) / (\d+) / (\d+) · total \*\*(\d+)\*\*", field(final, "Players"))
     assert len(totals) == 3
     assert all(int(a) + int(b) + int(c) == int(t) for a, b, c, t in totals)
