@@ -56,7 +56,10 @@ from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
 from bot.web.app import WebServer
+from bot.web.health import Gateway, Health
 from bot.web.live import LiveFeed
+from bot.web.metrics import Metrics
+from bot.web.operators import OperatorRoutes
 from bot.web.privacy import pages_by_settings
 from bot.web.signing import Signer, fresh_secret
 from bot.web.site import Site
@@ -97,6 +100,7 @@ class Services:
     items: list[type[discord.ui.DynamicItem[Any]]]
     site: Site
     web: WebServer | None
+    metrics: Metrics
 
     async def serve(self) -> None:
         """Serve the web pages (none when ``web_port`` is 0)."""
@@ -128,6 +132,7 @@ class Services:
         await self.computers.worker.close()
         await self.delivery.worker.close()
         await self.session.close()
+        self.metrics.log_counters.remove()
 
     async def close_store(self) -> None:
         await self.languages.flush()
@@ -137,15 +142,18 @@ class Services:
 async def build(client: commands.Bot, config: Config) -> Services:
     """Every service, wired; the cogs and button classes to add to ``client``."""
     store = await Store.open(config.database)
+    # What the operators' /metrics shows, counted where it happens (each service is handed it).
+    metrics = Metrics()
+    metrics.log_counters.install()
     # Each server's choices (/settings), over config.toml's per-server defaults.
     settings = ServerSettings(store.servers, config, now=clock_now)
     languages = MemberLanguages(store)
     arrivals = Arrivals()
-    service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace)
+    service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace, meters=metrics)
     lobby, seat_ops = LobbyOps(service), SeatOps(service)
     hooks = TableHooks()
     scheduler = Scheduler(client.is_closed)
-    budgets = Budgets(config.channel_budget, rest_share(config))
+    budgets = Budgets(config.channel_budget, rest_share(config), metrics)
     budgets.guard(client.http)  # every request counts towards Discord's 50 a second
     if store.db.shared:  # a channel's calls are counted for all the processes
         budgets.shared = store.shared_work
@@ -154,7 +162,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     delivery = Delivery(
         client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session
     )
-    computers = Computers(service, config, delivery.request)
+    computers = Computers(service, config, delivery.request, metrics)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
@@ -178,7 +186,15 @@ async def build(client: commands.Bot, config: Config) -> Services:
     feed = LiveFeed(site.read, store.versions)
     hooks.changed.append(feed.changed)
     hooks.table_page = site.table_page
-    web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
+    # The operators' /healthz and /metrics: the gateway's state from discord.py's own events.
+    gateway = Gateway(lambda: client.latency)
+    for event in ("on_connect", "on_ready", "on_resumed"):
+        client.add_listener(gateway.up, event)
+    client.add_listener(gateway.down, "on_disconnect")
+    worker = delivery.worker
+    health = Health(PageRows(store.db), gateway, lambda: len(worker.queue) + len(worker.timers) + len(worker.running), metrics)
+    groups = [OperatorRoutes(health, metrics)]
+    web = WebServer(site, feed, config.web_host, config.web_port, groups) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
@@ -192,5 +208,5 @@ async def build(client: commands.Bot, config: Config) -> Services:
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
         speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,
-        web,
+        web, metrics,
     )

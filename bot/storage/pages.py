@@ -1,5 +1,6 @@
 """What the web pages (``bot/web``) read besides the game tables: the key that signs their
-addresses. The pages change nothing else: a visitor's request never writes."""
+addresses, and what the operators' ``/healthz`` and ``/metrics`` report. The pages change nothing
+else: a visitor's request never writes."""
 
 from __future__ import annotations
 
@@ -18,3 +19,25 @@ class PageRows:
         )
         secret: str = await self.db.fetchval("SELECT secret FROM web_keys WHERE name = ?", (name,))
         return secret
+
+    # ---- what the operators' /healthz and /metrics report ------------------------------------------
+    async def reachable(self) -> bool:
+        """One round trip to the database."""
+        answer: int = await self.db.fetchval("SELECT 1")
+        return answer == 1
+
+    async def backlog(self) -> tuple[int, str | None]:
+        """The tables whose committed state Discord does not show yet (``dirty``), of every process
+        sharing the database, and the oldest of their last commits (ISO time; None: no backlog)."""
+        row = await self.db.fetchrow("SELECT COUNT(*) AS n, MIN(updated_at) AS oldest FROM game_tables WHERE dirty = 1")
+        if row is None:
+            return 0, None
+        return int(row["n"]), row["oldest"]
+
+    async def open_tables(self) -> list[tuple[str, str, int]]:
+        """(game, status, how many) of the tables in the lobby or in play."""
+        rows = await self.db.fetch(
+            "SELECT game, status, COUNT(*) AS n FROM game_tables WHERE status IN ('lobby', 'running')"
+            " GROUP BY game, status ORDER BY game, status"
+        )
+        return [(r["game"], r["status"], int(r["n"])) for r in rows]

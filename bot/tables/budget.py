@@ -31,6 +31,10 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Literal, overload
 
+import discord
+
+from bot.core.meters import NO_METERS, Meters
+
 CHANNEL_WINDOW = 5.0  # the channel budget (config ``channel_budget``) counts calls in this many seconds
 # A call is dated when its answer came back (``spending``), which is never before Discord counted it;
 # the slack covers the clocks' granularity. (The process tests wait 6 s for quiet: more than 5.25.)
@@ -73,8 +77,9 @@ class Budgets:
 
     Each call is a ``[date, paced]`` entry, shared by both counts."""
 
-    def __init__(self, channel_budget: int, rest_budget: int) -> None:
+    def __init__(self, channel_budget: int, rest_budget: int, meters: Meters = NO_METERS) -> None:
         self.channel_budget = channel_budget
+        self.meters = meters  # every call made and how it ended, by route, for the operators' /metrics
         self.rest_budget = rest_budget  # 0: no bot-wide budget
         self.calls: dict[int, deque[Call]] = {}  # channel -> its calls
         self.recent: deque[Call] = deque()  # the process's calls
@@ -205,15 +210,28 @@ class Budgets:
         counted goes straight through; any other is ``admitted``."""
         request = http.request
 
+        async def metered(route: Any, **kwargs: Any) -> Any:
+            kind = f"{route.method} {route.path}"  # the route's pattern: a few dozen kinds, no ids
+            outcome = "failed"
+            try:
+                result = await request(route, **kwargs)
+                outcome = "ok"
+                return result
+            except discord.HTTPException as exc:
+                outcome = str(exc.status)
+                raise
+            finally:
+                self.meters.called(kind, outcome)
+
         @functools.wraps(request)
         async def counted(route: Any, **kwargs: Any) -> Any:
             ticket = _counted.get()
             if ticket:
                 ticket.clear()  # one call was counted: the next request in the block waits its turn
-                return await request(route, **kwargs)
+                return await metered(route, **kwargs)
             if not self.rest_budget:
-                return await request(route, **kwargs)
+                return await metered(route, **kwargs)
             async with self.admitted(paced=_paced.get()):
-                return await request(route, **kwargs)
+                return await metered(route, **kwargs)
 
         http.request = counted

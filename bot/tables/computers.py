@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bot.ai import pool
 from bot.core.engine import Engine
+from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import TableRow
 from bot.tables.worker import Worker
 
@@ -29,8 +31,11 @@ def move_seed(table: TableRow, engine: Engine) -> int:
 
 
 class Computers:
-    def __init__(self, service: TableService, config: Config, moved: Callable[[int], None]) -> None:
+    def __init__(
+        self, service: TableService, config: Config, moved: Callable[[int], None], meters: Meters = NO_METERS
+    ) -> None:
         self.service = service
+        self.meters = meters  # how long each decision took, for the operators' /metrics
         self.config = config  # ``computer_search = false``: computers play at random
         self.moved = moved  # a computer's move was committed: its table is to be shown
         self.worker = Worker("computers", self.step, limit=2)
@@ -40,8 +45,15 @@ class Computers:
         """The move a computer of this seat's level makes. The search runs in a worker process from
         the stored game alone (options, seed, log), so it sees only what ``determinize`` gives its
         seat, and the event loop keeps answering other tables meanwhile."""
-        legal = engine.legal_actions(seat)
+        started = time.perf_counter()
         level = table.seats[seat].level
+        try:
+            return await self._choose(table, engine, seat, level)
+        finally:
+            self.meters.decided(table.game, level, time.perf_counter() - started)
+
+    async def _choose(self, table: TableRow, engine: Engine, seat: int, level: str) -> str:
+        legal = engine.legal_actions(seat)
         if not self.config.computer_search or level == "easy" or len(legal) == 1:
             return random.Random(move_seed(table, engine)).choice(legal)
         log = list(engine.history)

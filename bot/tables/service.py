@@ -26,6 +26,7 @@ from bot.core.config import NOTICE_GRACE
 from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
+from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import Store, TableRow
 from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note, was_seat
 
@@ -61,10 +62,15 @@ class Outcome:
 
 class TableService:
     def __init__(
-        self, store: Store, now: Callable[[], float] = wall_clock, grace: Callable[[TableRow], float] | None = None
+        self,
+        store: Store,
+        now: Callable[[], float] = wall_clock,
+        grace: Callable[[TableRow], float] | None = None,
+        meters: Meters = NO_METERS,
     ) -> None:
         self.store = store
         self.now = now
+        self.meters = meters  # moves committed, for the operators' /metrics
         #: How long a table's turn waits before its player is told (``notices.py``).
         self.grace: Callable[[TableRow], float] = grace or (lambda table: NOTICE_GRACE)
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
@@ -208,6 +214,7 @@ class TableService:
                 if also is not None:
                     await also(bumped(table, fields), engine, seat)
             outcome = await self.committed(table_id, engine, bumped(table, fields))
+            self.meters.moved(table.game, "member")
             outcome.events = list(events)
             return outcome
 
@@ -244,6 +251,7 @@ class TableService:
                 await self.store.append_actions(table_id, index, [(seat, action, True)])
                 fields = await self.commit(table, engine, events, {seat}, deal=stored.deal_number)
             await self.committed(table_id, engine, bumped(table, fields))
+            self.meters.moved(table.game, "computer")
             return True
 
     async def commit(
@@ -402,4 +410,5 @@ class TableService:
                 table.seats = seats
                 await self.commit(table, engine, events, {s for s, _, _ in moves}, notes, deal)
             await self.committed(table_id, engine)
+            self.meters.moved(table.game, "timeout", len(moves))
             return True

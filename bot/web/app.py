@@ -12,9 +12,9 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -41,6 +41,12 @@ HEADERS = {
     "X-Robots-Tag": "noindex",
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class RouteGroup(Protocol):
+    """More pages (events, ratings, the operators' addresses), added beside the tables'."""
+
+    def add(self, router: web.UrlDispatcher) -> None: ...
 
 
 def one(request: web.Request, key: str) -> str | None:
@@ -245,7 +251,7 @@ class Routes:
         return self.html(request, tr, tr(f"{key}.title"), pages.message(tr, tr(f"{key}.title"), tr(f"{key}.text")), status)
 
 
-def create_app(site: Site, feed: LiveFeed) -> tuple[web.Application, Routes]:
+def create_app(site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = ()) -> tuple[web.Application, Routes]:
     routes = Routes(site, feed)
     app = web.Application(middlewares=[routes.answers])
     token = r"{token:[0-9]+-[A-Za-z0-9_-]+}"
@@ -257,14 +263,18 @@ def create_app(site: Site, feed: LiveFeed) -> tuple[web.Application, Routes]:
     app.router.add_get(f"/t/{token}/replay", routes.replay_page)
     app.router.add_get(f"/t/{token}/replay/{{step:[0-9]{{1,6}}}}.{{kind:json|png}}", routes.replay_step)
     app.router.add_get(f"/t/{token}/export.json", routes.export)
+    for group in groups:
+        group.add(app.router)
     return app, routes
 
 
 class WebServer:
     """The pages, served on ``host:port`` by the bot's own process while it runs."""
 
-    def __init__(self, site: Site, feed: LiveFeed, host: str, port: int) -> None:
-        self.app, self.routes = create_app(site, feed)
+    def __init__(
+        self, site: Site, feed: LiveFeed, host: str, port: int, groups: Sequence[RouteGroup] = ()
+    ) -> None:
+        self.app, self.routes = create_app(site, feed, groups)
         self.feed = feed
         self.host = host
         self.port = port

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -80,9 +80,9 @@ def make_site(store: Store, platform: Platform, shown=None, public_url: str = ""
 
 
 @contextlib.asynccontextmanager
-async def client(site: Site, poll: float = 0.05) -> AsyncIterator[TestClient]:
+async def client(site: Site, poll: float = 0.05, groups: Sequence[Any] = ()) -> AsyncIterator[TestClient]:
     feed = LiveFeed(site.read, site.store.versions, poll=poll)
-    app, routes = create_app(site, feed)
+    app, routes = create_app(site, feed, groups)
     async with TestClient(TestServer(app)) as test_client:
         test_client.feed = feed  # type: ignore[attr-defined]
         test_client.routes = routes  # type: ignore[attr-defined]

@@ -16,6 +16,7 @@ from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players
 from tests.web.test_web_live import next_event
+from tests.web.test_web_operators import sample
 
 SECRET = "the pages' key, from the config"
 
@@ -55,6 +56,17 @@ async def test_the_bot_serves_a_live_page_that_follows_its_table(tmp_path):
                     name, data = await asyncio.wait_for(next_event(stream), 10)
                     assert time.perf_counter() - started < 1.0, "the page follows a move within a second"
                     assert data["version"] > first["version"]
+                async with http.get(f"{base}/healthz") as health:
+                    report = await health.json()
+                    assert health.status == 200 and report["gateway"]["connected"], report
+                    assert report["database"]["reachable"] and report["tables"]["running"] == {"donguri": 1}
+                async with http.get(f"{base}/metrics") as metrics:
+                    text = await metrics.text()
+                    assert sample(text, "tabletop_moves_total", game="donguri", by="member") >= 1
+                    sent = sample(text, "tabletop_discord_requests_total", kind="POST /channels/{channel_id}/messages", outcome="ok")
+                    assert sent >= 1, text
+                async with http.get(f"{page}/live?lang=en") as stream:
+                    await asyncio.wait_for(next_event(stream), 10)
                     stopped = time.monotonic()
                     assert await bot.stop() == 0, bot
                     assert time.monotonic() - stopped < 5, "an open page does not hold the bot up"

@@ -1,0 +1,27 @@
+"""What the services count for the operators' ``/metrics``, where it happens: a move committed, a
+computer's decision, a call to Discord. A service is handed a ``Meters`` in its constructor; the
+default counts nothing, and the web pages' ``bot/web/metrics.py`` counts for Prometheus.
+
+Nothing here knows Prometheus, so every package may count without depending on the web pages.
+"""
+
+from __future__ import annotations
+
+
+class Meters:
+    """Counts nothing (tools and tests that build a service alone)."""
+
+    def moved(self, game: str, by: str, count: int = 1) -> None:
+        """``count`` actions committed at a table of ``game``, made by ``by``: "member", "computer"
+        (a computer's seat) or "timeout" (a computer for a member whose time ran out)."""
+
+    def decided(self, game: str, level: str, seconds: float) -> None:
+        """A computer of ``level`` chose its move at a table of ``game`` in ``seconds``."""
+
+    def called(self, kind: str, outcome: str) -> None:
+        """A call to Discord's REST API ended: ``kind`` is its route ("PATCH /channels/{channel_id}"),
+        ``outcome`` "ok", the HTTP status of an error ("403", "429" once discord.py gave up
+        retrying), or "failed" (no answer: a timeout, a broken connection)."""
+
+
+NO_METERS = Meters()
