@@ -55,12 +55,13 @@ from bot.tables.service import TableService
 from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
-from bot.web.app import WebServer
+from bot.web.app import RouteGroup, WebServer
+from bot.web.boards import BoardRoutes
 from bot.web.health import Gateway, Health
 from bot.web.live import LiveFeed
 from bot.web.metrics import Metrics
 from bot.web.operators import OperatorRoutes
-from bot.web.privacy import pages_by_settings
+from bot.web.privacy import Listing, pages_by_settings
 from bot.web.signing import Signer, fresh_secret
 from bot.web.site import Site
 
@@ -182,7 +183,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     # The web pages read what tables commit; a table message links to its page.
     shown = pages_by_settings(settings, config)  # each server's /settings, or the config's web_pages
     secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
-    site = Site(store, service, Signer(secret), shown, config.public_url)
+    site = Site(store, service, Signer(secret), shown, config.public_url, Listing(client, shown).listed)
     feed = LiveFeed(site.read, store.versions)
     hooks.changed.append(feed.changed)
     hooks.table_page = site.table_page
@@ -193,13 +194,13 @@ async def build(client: commands.Bot, config: Config) -> Services:
     client.add_listener(gateway.down, "on_disconnect")
     worker = delivery.worker
     health = Health(PageRows(store.db), gateway, lambda: len(worker.queue) + len(worker.timers) + len(worker.running), metrics)
-    groups = [OperatorRoutes(health, metrics)]
+    groups: list[RouteGroup] = [BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
     web = WebServer(site, feed, config.web_host, config.web_port, groups) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
         TournamentCommands(tournaments, desk, delivery, settings, scheduler.rearm),
-        RatingCommands(ratings, desk),
+        RatingCommands(ratings, desk, site.rating_page),
         SettingsCommands(settings, desk),
     ]
     for module in game_modules():

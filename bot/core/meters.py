@@ -7,9 +7,11 @@ Nothing here knows Prometheus, so every package may count without depending on t
 
 from __future__ import annotations
 
+from typing import Protocol
 
-class Meters:
-    """Counts nothing (tools and tests that build a service alone)."""
+
+class Meters(Protocol):
+    """What a service counts with."""
 
     def moved(self, game: str, by: str, count: int = 1) -> None:
         """``count`` actions committed at a table of ``game``, made by ``by``: "member", "computer"
@@ -24,4 +26,17 @@ class Meters:
         retrying), or "failed" (no answer: a timeout, a broken connection)."""
 
 
-NO_METERS = Meters()
+class NoMeters:
+    """Counts nothing (tools and tests that build a service alone)."""
+
+    def moved(self, game: str, by: str, count: int = 1) -> None:
+        pass
+
+    def decided(self, game: str, level: str, seconds: float) -> None:
+        pass
+
+    def called(self, kind: str, outcome: str) -> None:
+        pass
+
+
+NO_METERS: Meters = NoMeters()

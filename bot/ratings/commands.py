@@ -7,6 +7,7 @@ the bot becomes sure of a player, and one lucky game does not top the board.
 from __future__ import annotations
 
 import io
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
 
 LEADERBOARD_SIZE = 20
 RECENT = 5
+#: The web page of a server's leaderboard in a game (a member's profile, given one), or None.
+RatingPage = Callable[[int, str, int | None], Awaitable[str | None]]
+
+
+async def no_page(guild_id: int, game: str, user_id: int | None) -> str | None:
+    return None
 
 
 async def autocomplete_game(interaction: Interaction, current: str) -> list[Choice[str]]:
@@ -42,9 +49,10 @@ async def autocomplete_game(interaction: Interaction, current: str) -> list[Choi
 
 
 class RatingCommands(commands.Cog):
-    def __init__(self, store: RatingStore, desk: Desk) -> None:
+    def __init__(self, store: RatingStore, desk: Desk, page: RatingPage = no_page) -> None:
         self.store = store
         self.desk = desk  # answers every interaction, whatever happens
+        self.page = page  # the embed's title links to the web page (with a public address)
 
     @command(
         "cmd.leaderboard",
@@ -61,7 +69,8 @@ class RatingCommands(commands.Cog):
                 raise UserError("tournament.error.bad_game")
             players = await self.store.leaderboard(interaction.guild.id, game, LEADERBOARD_SIZE)
             embed = discord.Embed(
-                title=tr("rating.leaderboard_title", game=tr(f"{game}.name")), colour=0x2F7D4F
+                title=tr("rating.leaderboard_title", game=tr(f"{game}.name")), colour=0x2F7D4F,
+                url=await self.page(interaction.guild.id, game, None),
             )
             lines = [
                 tr("rating.leaderboard_line", rank=i, name=p.name, rating=p.shown, games=p.games, wins=p.wins)
@@ -101,7 +110,8 @@ class RatingCommands(commands.Cog):
             if len(history) == player.games:
                 values.insert(0, ratings.display(ratings.fresh()))  # where everyone starts
             embed = discord.Embed(
-                title=tr("rating.profile_title", name=player.name, game=tr(f"{chosen}.name")), colour=0x2F7D4F
+                title=tr("rating.profile_title", name=player.name, game=tr(f"{chosen}.name")), colour=0x2F7D4F,
+                url=await self.page(interaction.guild.id, chosen, who.id),
             )
             embed.add_field(name=tr("rating.rating"), value=str(player.shown))
             embed.add_field(name=tr("rating.games"), value=str(player.games))

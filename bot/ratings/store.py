@@ -95,6 +95,9 @@ class RatingStore:
             )
         return out
 
+    async def games_rated(self, guild_id: int) -> list[tuple[str, int]]:
+        return await self.rows.games_rated(guild_id)
+
     async def games_of(self, guild_id: int, user_id: int) -> list[str]:
         return await self.rows.games_of(guild_id, user_id)
 

@@ -65,6 +65,13 @@ class RatingRows:
             (guild_id, game, user_id, n),
         )
 
+    async def games_rated(self, guild_id: int) -> list[tuple[str, int]]:
+        """(game, how many players are rated in it) for every game rated in the server."""
+        rows = await self.db.fetch(
+            "SELECT game, COUNT(*) AS n FROM ratings WHERE guild_id = ? GROUP BY game ORDER BY game", (guild_id,)
+        )
+        return [(r["game"], int(r["n"])) for r in rows]
+
     async def games_of(self, guild_id: int, user_id: int) -> list[str]:
         rows = await self.db.fetch(
             "SELECT game FROM ratings WHERE guild_id = ? AND user_id = ? ORDER BY games DESC", (guild_id, user_id)

@@ -46,7 +46,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class RouteGroup(Protocol):
     """More pages (events, ratings, the operators' addresses), added beside the tables'."""
 
-    def add(self, router: web.UrlDispatcher) -> None: ...
+    def add(self, router: web.UrlDispatcher, pages: Routes) -> None: ...
 
 
 def one(request: web.Request, key: str) -> str | None:
@@ -264,7 +264,7 @@ def create_app(site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = ()) ->
     app.router.add_get(f"/t/{token}/replay/{{step:[0-9]{{1,6}}}}.{{kind:json|png}}", routes.replay_step)
     app.router.add_get(f"/t/{token}/export.json", routes.export)
     for group in groups:
-        group.add(app.router)
+        group.add(app.router, routes)
     return app, routes
 
 

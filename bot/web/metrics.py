@@ -13,13 +13,13 @@ import logging
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
-from bot.core.meters import Meters
-
 #: Seconds a computer may take to choose: most moves are quick, a search takes up to about a second.
 DECISION_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 
 
-class Metrics(Meters):
+class Metrics:
+    """The bot's registry, and its ``Meters`` (``bot/core/meters.py``)."""
+
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry

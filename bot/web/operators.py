@@ -4,11 +4,16 @@ member. Keep them from the public behind the reverse proxy (docs/operations.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot.web.health import Health
 from bot.web.metrics import Metrics
+
+if TYPE_CHECKING:
+    from bot.web.app import Routes
 
 
 class OperatorRoutes:
@@ -16,7 +21,7 @@ class OperatorRoutes:
         self.health = health
         self.metrics = metrics
 
-    def add(self, router: web.UrlDispatcher) -> None:
+    def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
         router.add_get("/healthz", self.healthz)
         router.add_get("/metrics", self.exposition)
 

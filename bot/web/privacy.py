@@ -14,6 +14,13 @@ from bot.tables.server_settings import ServerSettings
 
 #: Whether the server (its id; None for none) shows its pages.
 PagesShown = Callable[[int | None], Awaitable[bool]]
+#: Whether an index page may list what was played in a channel (server id, channel id).
+Listed = Callable[[int | None, int], Awaitable[bool]]
+
+
+async def listed_nowhere(guild_id: int | None, channel_id: int) -> bool:
+    """No index lists anything (a site without Discord's channels to ask)."""
+    return False
 
 
 def pages_by_config(config: Config) -> PagesShown:

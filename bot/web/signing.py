@@ -12,7 +12,7 @@ import secrets
 
 #: 128 bits of the HMAC, in 22 URL-safe characters.
 MAC_BYTES = 16
-TOKEN = re.compile(r"^([1-9][0-9]{0,17})-([A-Za-z0-9_-]{22})$")
+TOKEN = re.compile(r"^([1-9][0-9]{0,19})-([A-Za-z0-9_-]{22})$")  # a server's or member's id has up to 20 digits
 
 
 def fresh_secret() -> str:
@@ -28,7 +28,8 @@ class Signer:
         return base64.urlsafe_b64encode(digest[:MAC_BYTES]).decode().rstrip("=")
 
     def token(self, number: int, kind: str = "table") -> str:
-        """The id of the page of ``kind`` (a table; later an event, a server) number ``number``."""
+        """The id of the page of ``kind`` (a table, an event, a server, a member in a server)
+        number ``number``."""
         return f"{number}-{self._mac(kind, number)}"
 
     def number(self, token: str, kind: str = "table") -> int | None:

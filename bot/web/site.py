@@ -24,7 +24,7 @@ from bot.web import pages
 from bot.web.export import export
 from bot.web.live import shown
 from bot.web.markup import escape, plain, to_html
-from bot.web.privacy import PagesShown
+from bot.web.privacy import Listed, PagesShown, listed_nowhere
 from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
 
@@ -42,12 +42,20 @@ class Fragment:
 
 class Site:
     def __init__(
-        self, store: Store, service: TableService, signer: Signer, shown: PagesShown, public_url: str = ""
+        self,
+        store: Store,
+        service: TableService,
+        signer: Signer,
+        shown: PagesShown,
+        public_url: str = "",
+        listed: Listed = listed_nowhere,
     ) -> None:
         self.store = store
         self.service = service
         self.signer = signer
         self.shown = shown
+        #: Whether an index page (a server's, an event's, a profile) may list a table of a channel.
+        self.listed = listed
         self.public_url = public_url.rstrip("/")
         #: The path the pages are served under, as people reach them (a reverse proxy's prefix).
         self.base = urlparse(self.public_url).path.rstrip("/")
@@ -61,6 +69,37 @@ class Site:
     def href(self, table_id: int, suffix: str = "", **query: Any) -> str:
         """A link from one page to another (under the pages' prefix)."""
         return self.base + self.path(table_id, suffix) + (f"?{urlencode(query)}" if query else "")
+
+    def server_path(self, guild_id: int, suffix: str = "") -> str:
+        return f"/s/{self.signer.token(guild_id, 'server')}{suffix}"
+
+    def player_token(self, guild_id: int, user_id: int) -> str:
+        """A member's profile id within one server: a member known in one server gives no way to
+        their profile in another."""
+        return self.signer.token(user_id, f"player:{guild_id}")
+
+    def event_path(self, tournament_id: int, suffix: str = "") -> str:
+        return f"/e/{self.signer.token(tournament_id, 'event')}{suffix}"
+
+    def link(self, path: str, **query: Any) -> str:
+        """A link to ``path`` (made by one of the ``…_path`` above) under the pages' prefix."""
+        return self.base + path + (f"?{urlencode(query)}" if query else "")
+
+    async def public(self, guild_id: int | None, path: str) -> str | None:
+        """``path``'s address as Discord links to it: only with a public address, and only while
+        the server shows its pages."""
+        if not self.public_url or not await self.shown(guild_id):
+            return None
+        return self.public_url + path
+
+    async def rating_page(self, guild_id: int, game: str, user_id: int | None = None) -> str | None:
+        """The page ``/leaderboard`` (``user_id`` None) or ``/profile`` links to, if any."""
+        suffix = f"/{game}" + (f"/{self.player_token(guild_id, user_id)}" if user_id is not None else "")
+        return await self.public(guild_id, self.server_path(guild_id, suffix))
+
+    async def table_listed(self, table: TableRow) -> bool:
+        """May an index page list this table (its thread or channel is one @everyone sees)?"""
+        return await self.listed(table.guild_id, table.home_channel_id)
 
     async def table_page(self, table: TableRow) -> str | None:
         """The table's page as Discord links to it (the ``table_page`` hook of ``TableHooks``): only

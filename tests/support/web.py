@@ -44,13 +44,14 @@ def register_games() -> None:
 
 
 async def seated_table(
-    platform: Platform, game: str, seed: int = 7, language: str = "en", players: int | None = None
+    platform: Platform, game: str, seed: int = 7, language: str = "en", players: int | None = None,
+    channel: int = CHANNEL,
 ) -> int:
     """A running table of ``game`` with a member in every seat (ids 1, 2 …)."""
     size, options = GAMES[game]
     players = players or size
     table_id = await platform.lobby.create_seated(
-        game, guild_id=GUILD, channel_id=CHANNEL, host_id=1,
+        game, guild_id=GUILD, channel_id=channel, host_id=1,
         players=[(i + 1, NAMES[i]) for i in range(players)],
         options=options, language=language, clock=None, on_timeout="computer_turn",
     )
@@ -72,11 +73,28 @@ async def play(platform: Platform, table_id: int, moves: int | None = None, seed
         moves = None if moves is None else moves - 1
 
 
+async def rated_game(platform: Platform, game: str, seed: int = 7, channel: int = CHANNEL) -> int:
+    """A rated table of ``game`` played to its end at random and settled (its players rated)."""
+    table_id = await seated_table(platform, game, seed, channel=channel)
+    await platform.store.update_table(table_id, rated=1)
+    await play(platform, table_id, seed=seed)
+    await platform.ratings.settle(await platform.tables.table(table_id))
+    return table_id
+
+
+#: A channel @everyone cannot see: nothing of it is listed on an index page.
+HIDDEN = 2999
+
+
+async def listed_but_hidden(guild_id: int | None, channel_id: int) -> bool:
+    return channel_id != HIDDEN
+
+
 def make_site(store: Store, platform: Platform, shown=None, public_url: str = "") -> Site:
     async def everywhere(guild_id: int | None) -> bool:
         return True
 
-    return Site(store, platform.tables, Signer(SECRET), shown or everywhere, public_url)
+    return Site(store, platform.tables, Signer(SECRET), shown or everywhere, public_url, listed_but_hidden)
 
 
 @contextlib.asynccontextmanager

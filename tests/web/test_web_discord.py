@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.core.config import Config
+from bot.web.boards import BoardRoutes
 from bot.web.privacy import Listing, pages_by_settings
 from tests.support.servers import server
 from tests.support.table import (
@@ -108,3 +109,18 @@ async def test_a_server_turns_its_pages_off_with_settings(simcord_env, simcord_b
     assert not await off_by_default(srv.guild.id)
     await srv.settings(web=True)
     assert await off_by_default(srv.guild.id)
+
+
+async def test_leaderboard_links_to_the_servers_page_which_the_bot_serves(simcord_env, simcord_bot):
+    srv = server(simcord_env)
+    answer = await srv.members[0].slash(srv.channel, "leaderboard", game="donguri")
+    site = simcord_bot.site
+    path = site.server_path(srv.guild.id, "/donguri")
+    assert answer.response.embeds[0].url == f"{PUBLIC_URL}{path}"
+    async with client(site, groups=[BoardRoutes(site, simcord_bot.ratings, simcord_bot.tournaments.service.store)]) as web:
+        page = await web.get(path + "?lang=en")
+        assert page.status == 200 and "Nobody has played a rated table of this game here yet." in await page.text()
+        await srv.settings(web=False)
+        assert (await web.get(path)).status == 404
+    answer = await srv.members[0].slash(srv.channel, "leaderboard", game="donguri")
+    assert answer.response.embeds[0].url is None, "a server with its pages off is not linked"
