@@ -57,6 +57,7 @@ from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
 from bot.web.app import RouteGroup, WebServer
 from bot.web.boards import BoardRoutes
+from bot.web.event_pages import EventFeed, EventRoutes
 from bot.web.health import Gateway, Health
 from bot.web.live import LiveFeed
 from bot.web.metrics import Metrics
@@ -170,7 +171,15 @@ async def build(client: commands.Bot, config: Config) -> Services:
     opening = Opening(settings, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
-    tournaments = TournamentDesk(client, settings, store, events, service, seat_ops, delivery, desk, opening)
+    # The web pages read what tables and events commit; their messages link to their pages.
+    shown = pages_by_settings(settings, config)  # each server's /settings, or the config's web_pages
+    page_rows = PageRows(store.db)
+    secret = config.web_secret or await page_rows.key("pages", fresh_secret())
+    site = Site(store, service, Signer(secret), shown, config.public_url, Listing(client, shown).listed)
+    event_pages = EventRoutes(site, events, page_rows.event_stamps, EventFeed(page_rows.event_stamps))
+    tournaments = TournamentDesk(
+        client, settings, store, events, service, seat_ops, delivery, desk, opening, event_pages.event_page
+    )
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
@@ -180,10 +189,6 @@ async def build(client: commands.Bot, config: Config) -> Services:
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
     guilds = Guilds(store, settings, seat_ops, events, clock_now)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
-    # The web pages read what tables commit; a table message links to its page.
-    shown = pages_by_settings(settings, config)  # each server's /settings, or the config's web_pages
-    secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
-    site = Site(store, service, Signer(secret), shown, config.public_url, Listing(client, shown).listed)
     feed = LiveFeed(site.read, store.versions)
     hooks.changed.append(feed.changed)
     hooks.table_page = site.table_page
@@ -193,8 +198,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
         client.add_listener(gateway.up, event)
     client.add_listener(gateway.down, "on_disconnect")
     worker = delivery.worker
-    health = Health(PageRows(store.db), gateway, lambda: len(worker.queue) + len(worker.timers) + len(worker.running), metrics)
-    groups: list[RouteGroup] = [BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
+    health = Health(page_rows, gateway, lambda: len(worker.queue) + len(worker.timers) + len(worker.running), metrics)
+    groups: list[RouteGroup] = [event_pages, BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
     web = WebServer(site, feed, config.web_host, config.web_port, groups) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),

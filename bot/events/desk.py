@@ -17,6 +17,7 @@ from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
+from bot.events.links import EventPage, linked, no_page
 from bot.events.round_checks import RoundChecks
 from bot.events.seating import awaiting_confirmation
 from bot.storage.events import Tournament
@@ -71,8 +72,11 @@ class TournamentDesk:
         delivery: Delivery,
         desk: Desk,
         opening: Opening,
+        event_page: EventPage | None = None,
     ) -> None:
         self.client = client
+        #: The event's web page, which its messages link to (``bot/web`` with a public address).
+        self.event_page: EventPage = event_page or no_page
         self.settings = settings  # each server's organizer role, and where its tables' channels go
         self.store = store
         self.service = service
@@ -135,9 +139,9 @@ class TournamentDesk:
             teams = await self.service.ranking.team_standings(tournament)
             ranked = teams if teams is not None else await self.service.ranking.standings(tournament)
             winner = view.winners(tournament, ranked, teams is not None)
-        rendered = view.event_message(
+        rendered = await linked(self.event_page, tournament, view.event_message(
             tournament, rows, urls, done, Lang(tournament.language), can_advance, winner, pending
-        )
+        ))
         key = fingerprint(rendered)
         if self.shown.get(tournament.id) == key:
             return
@@ -151,7 +155,9 @@ class TournamentDesk:
         self.shown[tournament.id] = key
 
     async def post(self, tournament: Tournament) -> None:
-        rendered = view.event_message(tournament, [], {}, set(), Lang(tournament.language), False)
+        rendered = await linked(
+            self.event_page, tournament, view.event_message(tournament, [], {}, set(), Lang(tournament.language), False)
+        )
         channel = self.delivery.messageable(tournament.channel_id)
         message = await channel.send(**rendered.send_kwargs())
         await self.service.store.update(tournament.id, message_id=message.id)
@@ -303,7 +309,9 @@ class TournamentDesk:
         recorded = await self.service.store.recorded_tables(tournament.id)
         done = sum(1 for r in tables if r.table_id in recorded)
         tr = Lang(tournament.language)
-        rendered = view.live_message(tournament, rows, results, tr, teams, done, len(tables))
+        rendered = await linked(
+            self.event_page, tournament, view.live_message(tournament, rows, results, tr, teams, done, len(tables))
+        )
         channel = self.delivery.messageable(tournament.channel_id)
         if tournament.standings_message_id:
             try:
@@ -347,7 +355,9 @@ class TournamentDesk:
         teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         channel = self.delivery.messageable(tournament.channel_id)
-        rendered = view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
+        rendered = await linked(
+            self.event_page, tournament, view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
+        )
         await channel.send(**rendered.send_kwargs())
         if final:
             podium = view.podium_message(

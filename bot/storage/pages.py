@@ -4,6 +4,8 @@ else: a visitor's request never writes."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.storage.database import Database
 
 
@@ -41,3 +43,24 @@ class PageRows:
             " GROUP BY game, status ORDER BY game, status"
         )
         return [(r["game"], r["status"], int(r["n"])) for r in rows]
+
+    async def event_stamps(self, event_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+        """For each tournament of ``event_ids`` that exists, what changes when its page would: its
+        row, its entrants (in, out, checked in), its results and the tables opened. One query for
+        every event someone watches."""
+        if not event_ids:
+            return {}
+        marks = ", ".join("?" for _ in event_ids)
+        rows = await self.db.fetch(
+            "SELECT t.id, t.updated_at, t.status, t.round, t.round_done,"
+            " (SELECT COUNT(*) FROM entrants e WHERE e.tournament_id = t.id) AS entrants,"
+            " (SELECT COUNT(*) FROM entrants e WHERE e.tournament_id = t.id AND e.status <> 'active') AS gone,"
+            " (SELECT COUNT(*) FROM entrants e WHERE e.tournament_id = t.id AND e.checked_in = 1) AS checked,"
+            " (SELECT COUNT(*) FROM tournament_results r WHERE r.tournament_id = t.id) AS results,"
+            " (SELECT COUNT(*) FROM tournament_tables r WHERE r.tournament_id = t.id AND r.table_id IS NOT NULL)"
+            " AS opened"
+            f" FROM tournaments t WHERE t.id IN ({marks})",
+            tuple(event_ids),
+        )
+        return {r["id"]: tuple(r[k] for k in ("updated_at", "status", "round", "round_done", "entrants", "gone",
+                                              "checked", "results", "opened")) for r in rows}

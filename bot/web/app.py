@@ -48,6 +48,9 @@ class RouteGroup(Protocol):
 
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None: ...
 
+    async def close(self) -> None:
+        """Stop what the group runs (a feed's polling), waking whoever watches."""
+
 
 def one(request: web.Request, key: str) -> str | None:
     values = request.query.getall(key, [])
@@ -275,6 +278,7 @@ class WebServer:
         self, site: Site, feed: LiveFeed, host: str, port: int, groups: Sequence[RouteGroup] = ()
     ) -> None:
         self.app, self.routes = create_app(site, feed, groups)
+        self.groups = groups
         self.feed = feed
         self.host = host
         self.port = port
@@ -296,6 +300,8 @@ class WebServer:
     async def close(self) -> None:
         self.routes.closing = True
         await self.feed.close()
+        for group in self.groups:
+            await group.close()
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None

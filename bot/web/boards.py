@@ -40,6 +40,9 @@ class BoardRoutes:
         self.ratings = ratings
         self.events = events
 
+    async def close(self) -> None:
+        pass
+
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
         self.pages = pages
         router.add_get(f"/s/{{server:{SIGNED}}}", self.server)

@@ -21,6 +21,9 @@ class OperatorRoutes:
         self.health = health
         self.metrics = metrics
 
+    async def close(self) -> None:
+        pass
+
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
         router.add_get("/healthz", self.healthz)
         router.add_get("/metrics", self.exposition)

@@ -107,3 +107,12 @@ async def client(site: Site, poll: float = 0.05, groups: Sequence[Any] = ()) -> 
         yield test_client
         routes.closing = True
         await feed.close()
+
+
+def event_routes(site: Site, platform: Platform, poll: float = 0.05) -> Any:
+    """An event's pages over the platform's tournaments, polled every ``poll`` seconds."""
+    from bot.storage.pages import PageRows
+    from bot.web.event_pages import EventFeed, EventRoutes
+
+    stamps = PageRows(platform.store.db).event_stamps
+    return EventRoutes(site, platform.events, stamps, EventFeed(stamps, poll))

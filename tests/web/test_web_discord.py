@@ -11,6 +11,7 @@ import pytest
 from bot.core.config import Config
 from bot.web.boards import BoardRoutes
 from bot.web.privacy import Listing, pages_by_settings
+from tests.events.test_tournament_cog import create_swiss, event_world, first_event_message
 from tests.support.servers import server
 from tests.support.table import (
     components,
@@ -124,3 +125,14 @@ async def test_leaderboard_links_to_the_servers_page_which_the_bot_serves(simcor
         assert (await web.get(path)).status == 404
     answer = await srv.members[0].slash(srv.channel, "leaderboard", game="donguri")
     assert answer.response.embeds[0].url is None, "a server with its pages off is not linked"
+
+
+async def test_an_event_message_links_to_the_event_page(simcord_env, simcord_bot):
+    _guild, channel, organizer, members = event_world(simcord_env, players=3)
+    message = await create_swiss(organizer, channel)
+    (tournament,) = await simcord_bot.tournaments.service.store.with_status("signup")
+    path = simcord_bot.site.event_path(tournament.id)
+    assert message.embeds[0].url == f"{PUBLIC_URL}{path}", "its title links to its page"
+    await members[0].click(message, label="Sign up")
+    await simcord_env.settle()
+    assert first_event_message(channel).embeds[0].url == f"{PUBLIC_URL}{path}", "and still does once edited"

@@ -1,4 +1,4 @@
-// The live table: the server sends the page's body again at each version of the table (server-sent
+// A live page (a table, an event): the server sends the page's body again at each change (server-sent
 // events); times are shown in the reader's zone and language. No library, no build step.
 "use strict";
 (function () {
@@ -31,7 +31,7 @@
   var url = main.dataset.live;
   if (!url || !window.EventSource) return;
   var source = new EventSource(url);
-  source.addEventListener("table", function (event) {
+  function show(event) {
     var data = JSON.parse(event.data);
     var open = Array.prototype.map.call(main.querySelectorAll("details"), function (d) { return d.open; });
     main.innerHTML = data.html;
@@ -39,6 +39,8 @@
     main.dataset.version = data.version;
     document.title = data.title;
     showTimes();
-  });
+  }
+  source.addEventListener("table", show);  // a table's page
+  source.addEventListener("page", show);  // an event's page
   source.addEventListener("end", function () { source.close(); });
 })();
