@@ -9,7 +9,10 @@ draw (an emoji, or everything without such a font) is left out rather than shown
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import io
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
@@ -36,8 +39,26 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return face
 
 
+#: What ``png`` gives inside ``unencoded()``: a picture was drawn, and not encoded.
+UNENCODED = b"a picture, not encoded"
+_encoding: contextvars.ContextVar[bool] = contextvars.ContextVar("encoding", default=True)
+
+
+@contextlib.contextmanager
+def unencoded() -> Iterator[None]:
+    """Inside, ``png`` encodes nothing: for a web page, which links its picture rather than holds
+    it (encoding is most of a picture's cost, and most pages are read without their picture)."""
+    token = _encoding.set(False)
+    try:
+        yield
+    finally:
+        _encoding.reset(token)
+
+
 def png(image: Image.Image, compress_level: int = 3) -> bytes:
     """PNG bytes; a low compression level, as images are redrawn on every move."""
+    if not _encoding.get():
+        return UNENCODED
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=compress_level)
     return out.getvalue()

@@ -175,7 +175,7 @@ class Routes:
         table = await self.table(request)
         tr = language(request, table.language)
         number(request, "v")  # which version: the picture is always the latest one
-        fragment = await self.site.live(table, tr)
+        fragment = await self.site.live(table, tr, picture=True)
         if fragment.image is None:
             raise web.HTTPNotFound()
         return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "no-cache"})
@@ -221,8 +221,9 @@ class Routes:
         step = int(request.match_info["step"])
         if step > replay.length:
             raise web.HTTPNotFound()
-        fragment = await self.site.step(table, replay, step, tr)
-        if request.match_info["kind"] == "png":
+        picture = request.match_info["kind"] == "png"
+        fragment = await self.site.step(table, replay, step, tr, picture)
+        if picture:
             if fragment.image is None:
                 raise web.HTTPNotFound()
             return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "max-age=86400"})

@@ -7,6 +7,7 @@ busy table gets the same drawing (``Fragment``), and so does its picture.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from typing import Any
 from urllib.parse import urlencode, urlparse
 
 from bot.core import results
+from bot.core.drawing import UNENCODED, unencoded
 from bot.core.engine import Engine, Event
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
@@ -28,7 +30,7 @@ from bot.web.privacy import Listed, PagesShown, listed_nowhere
 from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
 
-DRAWINGS = 128
+DRAWINGS = 1024  # pages without their pictures: 5 to 20 kB each
 
 
 @dataclass
@@ -136,10 +138,15 @@ class Site:
         return fragment
 
     # ---- the live table --------------------------------------------------------------------------
-    async def live(self, table: TableRow, tr: Lang) -> Fragment:
-        """What the table message shows now, with whose turn it is, the clock and the record."""
-        key = ("live", table.id, *shown(table), tr.language)
-        return self._kept(key) or self._keep(key, await self._live(table, tr))
+    async def live(self, table: TableRow, tr: Lang, picture: bool = False) -> Fragment:
+        """What the table message shows now, with whose turn it is, the clock and the record; its
+        picture encoded only when asked for (``picture``), as the page links it."""
+        key = ("live", table.id, *shown(table), tr.language, picture)
+        found = self._kept(key)
+        if found is None:
+            with contextlib.nullcontext() if picture else unencoded():
+                found = self._keep(key, await self._live(table, tr))
+        return found
 
     async def _live(self, table: TableRow, tr: Lang) -> Fragment:
         title = render.game_title(table, tr)
@@ -162,16 +169,21 @@ class Site:
             ]))
         rows = await self.store.log_after(table.id, 0)
         body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
-        return Fragment("\n".join(body), plain(view.title), view.image)
+        return Fragment("\n".join(body), plain(view.title), encoded(view.image))
 
     # ---- the replay ------------------------------------------------------------------------------
     async def replay(self, table: TableRow) -> Replay:
         return await self.replays.of(table)
 
-    async def step(self, table: TableRow, replay: Replay, n: int, tr: Lang) -> Fragment:
-        """The game after ``n`` actions: the move that led there, the table, every hand."""
-        key = ("step", table.id, n, tr.language)
-        return self._kept(key) or self._keep(key, self._step(table, replay, n, tr))
+    async def step(self, table: TableRow, replay: Replay, n: int, tr: Lang, picture: bool = False) -> Fragment:
+        """The game after ``n`` actions: the move that led there, the table, every hand (the
+        picture encoded only when asked for)."""
+        key = ("step", table.id, n, tr.language, picture)
+        found = self._kept(key)
+        if found is None:
+            with contextlib.nullcontext() if picture else unencoded():
+                found = self._keep(key, self._step(table, replay, n, tr))
+        return found
 
     def _step(self, table: TableRow, replay: Replay, n: int, tr: Lang) -> Fragment:
         ui = REGISTRY[table.game]
@@ -195,7 +207,7 @@ class Site:
         image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
         hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
         body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr), tr), hands, tr)
-        return Fragment(body, plain(view.title), view.image)
+        return Fragment(body, plain(view.title), encoded(view.image))
 
     def deal_ends(self, table: TableRow, replay: Replay, tr: Lang) -> list[tuple[int, int, list[str]]]:
         """(deal, step, the record's lines of the action that closed it) for every deal."""
@@ -220,6 +232,11 @@ class Site:
     async def export(self, table: TableRow) -> dict[str, Any]:
         replay = await self.replays.of(table)
         return export(table, [(s.seat, s.action) for s in replay.steps], replay.state(replay.length))
+
+
+def encoded(image: bytes | None) -> bytes | None:
+    """A picture's bytes, or None for none or one not encoded (``unencoded``)."""
+    return None if image is None or image == UNENCODED else image
 
 
 def record_lines(table: TableRow, engine: Engine, rows: list[Any], tr: Lang) -> list[tuple[int, list[str]]]:
