@@ -84,7 +84,7 @@ class BoardRoutes:
             parts.append(f"<p>{escape(tr('web.server.no_boards'))}</p>")
         parts.append("</section>")
         parts.append(await self.events_html(guild_id, tr))
-        return self.pages.html(request, tr, title, "\n".join(parts))
+        return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
 
     async def events_html(self, guild_id: int, tr: Lang) -> str:
         items = []
@@ -108,7 +108,7 @@ class BoardRoutes:
         else:
             parts.append(f"<p>{escape(tr('rating.nobody'))}</p>")
         parts.append(links_html([(tr("web.server.title"), self.site.link(self.site.server_path(guild_id), lang=tr.language))]))
-        return self.pages.html(request, tr, title, "\n".join(parts))
+        return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
 
     def board_html(self, guild_id: int, game: str, players: list[Player], tr: Lang) -> str:
         head = "".join(
@@ -157,7 +157,7 @@ class BoardRoutes:
             parts.append(f'<section><h2>{escape(tr("rating.other_games"))}</h2>{links_html(links)}</section>')
         board = self.site.link(self.site.server_path(guild_id, f"/{game}"), lang=tr.language)
         parts.append(links_html([(tr("web.board.title", game=game_name(game, tr)), board)]))
-        return self.pages.html(request, tr, title, "\n".join(parts))
+        return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
 
     async def recent_html(self, guild_id: int, recent: list[dict[str, Any]], tr: Lang) -> str:
         """The latest rated tables; each links its replay when @everyone could see where it was played."""

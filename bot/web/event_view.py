@@ -70,7 +70,7 @@ def event_html(data: EventData, tr: Lang) -> str:
     parts.append(section(tr("tournament.settings"), f'<div class="text">{to_html(view.settings_text(t, tr))}</div>', "settings"))
     if data.exports:
         items = "".join(f'<li><a href="{escape(href)}" download>{escape(label)}</a></li>' for label, href in data.exports)
-        parts.append(section(tr("web.event.exports"), f'<ul class="exports">{items}</ul>', "exports"))
+        parts.append(section(tr("web.event.exports"), f'<ul class="exports">{items}</ul>', "downloads"))
     return "\n".join(parts)
 
 
@@ -85,7 +85,9 @@ def status_html(t: Tournament, ranked: list[Standing], teams: bool, tr: Lang) ->
         if top:
             won = [t.name_of(p) for p in ([e.user_id for e in t.entrants if e.team == top[0].player] if teams else [top[0].player])]
     winner = tr("tournament.winner", names=tr.join(won), count=len(won)) if won else ""
-    known = {**names(t), t.organizer_id: names(t).get(t.organizer_id, tr("web.event.organizer"))}
+    # The organizer by the name they had when they made the event (where it is stored), or as an entrant.
+    organizer = getattr(t, "organizer_name", None) or names(t).get(t.organizer_id) or tr("web.event.organizer")
+    known = {**names(t), t.organizer_id: organizer}
     text = tr(f"tournament.state.{t.status}", round=t.round, count=t.round, organizer=f"<@{t.organizer_id}>", winner=winner)
     return f'<p class="status">{to_html(text.strip(), known)}</p>'
 

@@ -16,7 +16,7 @@ from bot.core.games import REGISTRY
 from bot.storage.store import Store, TableRow
 
 EVERY = 16
-KEPT = 32
+KEPT = 128  # replays kept built: about 100 to 200 kB each (a copy of the engine every EVERY steps)
 
 
 @dataclass
