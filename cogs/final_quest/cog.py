@@ -10,7 +10,7 @@ Each command is checked before it reaches the engine so a mistake gets a specifi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -21,7 +21,8 @@ from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
-from bot.core.translator import command, game_options
+from bot.core.translator import command
+from bot.tables.game_cog import GameCog, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 from cogs.final_quest.engine import (
@@ -84,25 +85,13 @@ def computer_cannot_read(player: discord.abc.User, tr: Lang) -> UserError:
 
 
 class FinalQuest(
-    commands.GroupCog,
+    GameCog,
     group_name=locale_str("finalquest", key="final_quest.cmd.name"),
     group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
 ):
-    def __init__(self, desk: Desk, opening: Opening) -> None:
-        self.desk = desk
-        self.opening = opening
-
     # ---- the table ---------------------------------------------------------------------------
-    @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
-    @game_options(FinalQuestEngine)
-    async def new(
-        self, interaction: Interaction, rated: bool = False, **options: Any
-    ) -> None:
-        await self.opening.open_table(interaction, G, 4, options, rated=rated)
-
-    @command("final_quest.cmd.rules", "How to play Final Quest")
-    async def rules(self, interaction: Interaction) -> None:
-        await self.desk.send_rules(interaction, G)
+    new = new_command(G, FinalQuestEngine, "Open a Final Quest table in a channel of its own", players=4)
+    rules = rules_command(G, "How to play Final Quest")
 
     # ---- main actions --------------------------------------------------------------------------
     async def target_seat(self, interaction: Interaction, player: discord.abc.User):
