@@ -1,7 +1,7 @@
 """What every game's slash-command group has: ``/<game> new`` opens a table, ``/<game> rules``
 shows how to play.
 
-A game still declares both commands in its own class body (``new = new_command(...)``), so
+A game still declares its group and both commands in its own class (``new = new_command(...)``), so
 discord.py finds and syncs them under the game's group with the game's catalog keys and texts;
 only their callbacks are written once, here.
 """
@@ -13,6 +13,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.engine import Engine
@@ -35,6 +36,15 @@ class GameCog(commands.GroupCog):
     def __init__(self, desk: Desk, opening: Opening) -> None:
         self.desk = desk
         self.opening = opening
+
+
+def game_group(game: str, name: str, description: str) -> dict[str, locale_str]:
+    """The group's class arguments: its English name and description, translated under
+    ``<game>.cmd.name`` and ``<game>.cmd.description``."""
+    return {
+        "group_name": locale_str(name, key=f"{game}.cmd.name"),
+        "group_description": locale_str(description, key=f"{game}.cmd.description"),
+    }
 
 
 def method(callback: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., Coroutine[Any, Any, None]]:

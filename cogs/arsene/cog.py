@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
@@ -14,7 +13,7 @@ from bot.core.i18n import Lang, language_of
 from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.tables import render
-from bot.tables.game_cog import GameCog, new_command, rules_command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
 
@@ -25,11 +24,7 @@ if TYPE_CHECKING:
 UI = ArseneUI()
 
 
-class Arsene(
-    GameCog,
-    group_name=locale_str("arsene", key="arsene.cmd.name"),
-    group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
-):
+class Arsene(GameCog, **game_group("arsene", "arsene", "Arsène, new edition (3–4 players)")):
     new = new_command(
         "arsene", ArseneEngine, "Open an Arsène table in this channel",
         players=(3, 4, "Table size (3 or 4; with 3 a dummy player joins)"),

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.games import register
-from bot.tables.game_cog import GameCog, new_command, rules_command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI
 
@@ -17,11 +16,7 @@ if TYPE_CHECKING:
     from bot.tables.opening import Opening
 
 
-class Donguri(
-    GameCog,
-    group_name=locale_str("donguri", key="donguri.cmd.name"),
-    group_description=locale_str("Donguri to Yamaneko (3–5 players)", key="donguri.cmd.description"),
-):
+class Donguri(GameCog, **game_group("donguri", "donguri", "Donguri to Yamaneko (3–5 players)")):
     new = new_command(
         "donguri", DonguriEngine, "Open a Donguri to Yamaneko table in this channel",
         players=(3, 5, "Table size (3–5)"),

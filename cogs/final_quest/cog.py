@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
@@ -22,7 +21,7 @@ from bot.core.games import register
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.core.translator import command
-from bot.tables.game_cog import GameCog, new_command, rules_command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 from cogs.final_quest.engine import (
@@ -84,11 +83,7 @@ def computer_cannot_read(player: discord.abc.User, tr: Lang) -> UserError:
     return UserError(f"{G}.error.ask_computer", player=display(player), questions=questions)
 
 
-class FinalQuest(
-    GameCog,
-    group_name=locale_str("finalquest", key="final_quest.cmd.name"),
-    group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
-):
+class FinalQuest(GameCog, **game_group("final_quest", "finalquest", "Final Quest (4 players, two teams)")):
     # ---- the table ---------------------------------------------------------------------------
     new = new_command(G, FinalQuestEngine, "Open a Final Quest table in a channel of its own", players=4)
     rules = rules_command(G, "How to play Final Quest")

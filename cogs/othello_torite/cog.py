@@ -16,7 +16,7 @@ from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.interaction import Interaction
 from bot.core.translator import command
-from bot.tables.game_cog import GameCog, new_command, rules_command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from bot.tables.render import seat_names
 from cogs.othello_torite.engine import OthelloToriteEngine
@@ -35,11 +35,7 @@ SUIT_CHOICES = [
 ]
 
 
-class OthelloTorite(
-    GameCog,
-    group_name=locale_str("othello", key="othello_torite.cmd.name"),
-    group_description=locale_str("Othello de Torite (2 players)", key="othello_torite.cmd.description"),
-):
+class OthelloTorite(GameCog, **game_group("othello_torite", "othello", "Othello de Torite (2 players)")):
     new = new_command(GAME, OthelloToriteEngine, "Open an Othello de Torite table in this channel", players=2)
     rules = rules_command(GAME, "How to play Othello de Torite")
 

@@ -10,7 +10,6 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core import cards
@@ -18,7 +17,7 @@ from bot.core.games import register
 from bot.core.i18n import LANGUAGES, t
 from bot.core.interaction import Interaction
 from bot.core.translator import command
-from bot.tables.game_cog import GameCog, new_command, rules_command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.render import SUIT, SaizenUI
@@ -57,11 +56,7 @@ def typed_action(text: str) -> str:
 
 
 class Saizen(
-    GameCog,
-    group_name=locale_str("saizen", key="saizen.cmd.name"),
-    group_description=locale_str(
-        "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
-    ),
+    GameCog, **game_group("saizen", "saizen", "Saizen — must-win tricks with rule cards (2–6 players)")
 ):
     new = new_command(
         GAME, SaizenEngine, "Open a Saizen table in this channel",
