@@ -3,11 +3,6 @@ played and deals finished through ``apply``."""
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from bot.core.engine import IllegalAction
 from cogs.arsene.engine import ArseneEngine, sort_key
 
 
@@ -39,14 +34,6 @@ def give_hand(e: ArseneEngine, seat: int, hand: list[str]) -> None:
             e.hands[other] = sorted(rest[: sizes[other]], key=sort_key)
             rest = rest[sizes[other] :]
     e.aside = rest[: len(e.aside)]
-
-
-def refused(e: ArseneEngine, seat: int, action: str) -> IllegalAction:
-    before = json.dumps(e.public_view(), sort_keys=True)
-    with pytest.raises(IllegalAction) as info:
-        e.apply(seat, action)
-    assert json.dumps(e.public_view(), sort_keys=True) == before
-    return info.value
 
 
 def play_trick(e: ArseneEngine, cards: dict[int, str]) -> list:

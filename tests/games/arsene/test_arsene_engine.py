@@ -18,10 +18,10 @@ from tests.support.arsene_engine import (
     new_game,
     play_ready,
     play_trick,
-    refused,
     set_hands,
     through_trump_step,
 )
+from tests.support.engines import refused
 
 LOCALE = Path(__file__).resolve().parents[3] / "cogs" / "arsene" / "locales" / "en.toml"
 

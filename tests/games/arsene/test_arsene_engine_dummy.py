@@ -15,10 +15,10 @@ from tests.support.arsene_engine import (
     new_game,
     play_ready,
     play_trick,
-    refused,
     set_hands,
     through_trump_step,
 )
+from tests.support.engines import refused
 
 
 # ---- three players and the dummy --------------------------------------------------------------

@@ -11,8 +11,8 @@ from tests.support.arsene_engine import (
     finish_deal,
     line,
     new_game,
-    refused,
 )
+from tests.support.engines import refused
 
 
 # ---- scoring: shops -----------------------------------------------------------------------------
