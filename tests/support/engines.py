@@ -69,3 +69,13 @@ def random_positions(
                 yield engine.replay(n, engine.seed, options, engine.history)
             seat = rng.choice(engine.to_act())
             engine.apply(seat, rng.choice(moves(engine.legal_actions(seat))))
+
+
+def random_play(engine: Engine, rng: random.Random, steps: int) -> Iterator[Engine]:
+    """``engine`` after each of up to ``steps`` random moves, until the game ends."""
+    for _ in range(steps):
+        if engine.is_terminal():
+            return
+        seat = rng.choice(engine.to_act())
+        engine.apply(seat, rng.choice(engine.legal_actions(seat)))
+        yield engine
