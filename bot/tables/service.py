@@ -43,9 +43,13 @@ def bumped(table: TableRow, fields: dict[str, Any]) -> TableRow:
     return dataclasses.replace(table, version=table.version + 1, dirty=True, **fields)
 
 
-def require_host(table: TableRow, user_id: int) -> None:
+def require_host(table: TableRow, user_id: int, open_in: tuple[str, ...] = ()) -> None:
+    """Refuse unless ``user_id`` hosts the table and, where ``open_in`` names statuses, the table
+    has one of them."""
     if user_id != table.host_id:
         raise UserError("error.host_only")
+    if open_in and table.status not in open_in:
+        raise UserError("error.table_closed")
 
 
 def wall_clock() -> float:
