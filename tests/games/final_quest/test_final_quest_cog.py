@@ -23,6 +23,7 @@ from tests.support.final_quest import (
     seated,
     set_bot_permissions,
     start_table,
+    started_turn,
     table_message,
     to_act,
 )
@@ -153,11 +154,8 @@ async def test_missing_permissions_are_named_at_creation(simcord_env):
 
 # ---- questions ----------------------------------------------------------------------------------
 async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
+    world, channel, active, (target, bystander, _) = await started_turn(simcord_env)
     erin = world.members[4]
-    (active,) = to_act(world, channel)
-    target, bystander = others(world, channel, active)[:2]
     result = await active.slash(
         channel, f"{GAME} ask", player=target, question="Is your   highest card a face card? @everyone"
     )
@@ -195,11 +193,8 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
 
 
 async def test_checked_questions_are_answered_truthfully_and_checked_first(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
+    world, channel, active, (target, bystander, _) = await started_turn(simcord_env)
     erin = world.members[4]
-    (active,) = to_act(world, channel)
-    target, bystander = others(world, channel, active)[:2]
 
     choices = await active.autocomplete(channel, f"{GAME} check", "question", "", player=target)
     assert [c["value"] for c in choices] == ["has", "sum_even", "atleast", "sum_atleast", "evens"]

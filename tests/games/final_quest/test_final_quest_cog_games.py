@@ -20,6 +20,7 @@ from tests.support.final_quest import (
     refused_to_write,
     seated,
     start_table,
+    started_turn,
     table_channel,
     table_message,
     to_act,
@@ -29,10 +30,8 @@ from tests.support.table import add_computer, dms, embed_text, enabled_ids, labe
 
 # ---- Final Quest and rebuttals ------------------------------------------------------------------
 async def test_wrong_final_quest_rebuttal_by_dm_offers_only_refuting_cards(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
-    (active,) = to_act(world, channel)
-    target = others(world, channel, active)[0]
+    world, channel, active, players = await started_turn(simcord_env)
+    target = players[0]
     held = hand(target)
     outside = next(n for n in range(1, 14) if n not in held)
 
@@ -62,10 +61,8 @@ async def test_wrong_final_quest_rebuttal_by_dm_offers_only_refuting_cards(simco
 
 
 async def test_reveal_whole_hand_instead_of_a_rebuttal(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
-    (active,) = to_act(world, channel)
-    target = others(world, channel, active)[1]
+    world, channel, active, players = await started_turn(simcord_env)
+    target = players[1]
     held = hand(target)
     wrong = [n for n in range(1, 14) if n not in held][:3]
     await active.slash(channel, f"{GAME} quest", player=target, cards=" ".join(map(str, wrong)))
@@ -262,10 +259,8 @@ def final_quest_table_id(channel) -> int:
 async def test_a_free_question_to_a_computer_seat_is_refused_with_the_checked_questions(simcord_env):
     """A computer cannot read a free question, and a random YES / NO would be a lie: the asker is
     told why, offered the checked questions, and nothing happens at the table."""
-    world = make_world(simcord_env)
-    channel = await start_table(world)
-    (active,) = to_act(world, channel)
-    target = others(world, channel, active)[0]
+    world, channel, active, players = await started_turn(simcord_env)
+    target = players[0]
     assert await world.env.bot.seat_ops.hand_to_computer(final_quest_table_id(channel), target.id)
     before = embed_text(table_message(channel))
     refused = await active.slash(channel, f"{GAME} ask", player=target, question="Is your highest card red?")
