@@ -7,8 +7,8 @@ import random
 
 from cogs.arsene.engine import DUMMY
 from tests.support.arsene_engine import (
+    at_shops,
     contest_game,
-    empty_shop,
     event,
     finish_deal,
     line,
@@ -127,28 +127,21 @@ def test_dummy_never_takes_chips():
 
 
 def test_dummy_alone_at_an_empty_shop_ends_nothing():
-    e = new_game(3)
-    empty_shop(e, 1)
-    e.holdings.chips = [0, 4, 0]
+    e = at_shops([1], [0, 4, 0])
     events = finish_deal(e, [3, 7, 0], dummy=1)
     assert event(events, "deal_scored")["dummy"]["police"] is True
     assert not e.is_terminal() and e.holdings.chips == [1, 4, 0]
 
 
 def test_player_with_dummy_at_an_empty_shop_is_caught():
-    e = new_game(3)
-    empty_shop(e, 2)
-    e.holdings.chips = [3, 4, 0]
+    e = at_shops([2], [3, 4, 0])
     events = finish_deal(e, [2, 7, 0], dummy=2)
     assert line(events, 0)["police"] == "caught" and line(events, 0)["token_gained"] is False
     assert e.is_terminal() and e.holdings.chips == [0, 4, 0]
 
 
 def test_three_player_void_deal():
-    e = new_game(3)
-    for shop in (1, 2, 5):
-        empty_shop(e, shop)
-    e.holdings.chips = [1, 2, 3]
+    e = at_shops((1, 2, 5), [1, 2, 3])
     events = finish_deal(e, [1, 2, 5], dummy=3)
     assert event(events, "deal_scored")["void"] is True
     assert e.holdings.chips == [1, 2, 3] and not e.is_terminal()
