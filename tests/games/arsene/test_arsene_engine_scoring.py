@@ -141,12 +141,15 @@ def test_one_exempted_player_prevents_the_void():
     assert e.is_terminal() and e.holdings.chips == [3, 0, 0, 0] and e.results()["winners"] == [0]
 
 
-def test_all_shops_empty_ends_the_game():
-    e = new_game(4)
-    for shop in (1, 2, 3, 4):
-        empty_shop(e, shop)
+def last_chip_at_shop_5():
+    """Shops 1 to 4 empty and one chip left at shop 5; the players hold 2, 7, 3 and 0 chips."""
+    e = at_shops((1, 2, 3, 4), [2, 7, 3, 0])
     e.holdings.shops[5] = [1]
-    e.holdings.chips = [2, 7, 3, 0]
+    return e
+
+
+def test_all_shops_empty_ends_the_game():
+    e = last_chip_at_shop_5()
     events = finish_deal(e, [5, 6, 0, 0])
     assert line(events, 0)["chips_taken"] == 1
     assert e.is_terminal() and e.results()["end_reason"] == "shops_empty"
@@ -155,11 +158,7 @@ def test_all_shops_empty_ends_the_game():
 
 
 def test_last_shop_emptied_while_someone_is_caught_ends_as_caught():
-    e = new_game(4)
-    for shop in (1, 2, 3, 4):
-        empty_shop(e, shop)
-    e.holdings.shops[5] = [1]
-    e.holdings.chips = [2, 7, 3, 0]
+    e = last_chip_at_shop_5()
     events = finish_deal(e, [5, 1, 2, 3])  # seat 0 empties shop 5, the others are caught
     assert event(events, "deal_scored")["shops_emptied"] == [5]
     assert e.is_terminal() and e.results()["end_reason"] == "caught"
