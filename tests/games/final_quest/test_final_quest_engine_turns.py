@@ -184,21 +184,23 @@ def test_round_cap_ends_in_a_draw_counting_rounds_from_the_first_player():
     assert res["outcome"] == "draw" and res["winner_team"] is None and res["rounds"] == 2
 
 
-def test_without_a_cap_the_game_goes_on():
-    e = table(first=0)
-    for turn in range(40):
+def ask_around(e, turns: int) -> None:
+    """``turns`` turns from seat 0 on, each seat asking its left neighbour whether it holds the 1."""
+    for turn in range(turns):
         seat = turn % 4
         e.apply(seat, f"askq:{(seat + 1) % 4}:has:1")
         e.apply(seat, "end")
+
+
+def test_without_a_cap_the_game_goes_on():
+    e = table(first=0)
+    ask_around(e, 40)
     assert not e.is_terminal() and e.public_view()["round"] == 11
 
 
 def test_views_show_only_recent_facts_but_the_record_keeps_all():
     e = table(first=0)
-    for turn in range(12):
-        seat = turn % 4
-        e.apply(seat, f"askq:{(seat + 1) % 4}:has:1")
-        e.apply(seat, "end")
+    ask_around(e, 12)
     view = e.public_view()
     assert view["facts_total"] == 12 and len(e.public_facts()) == 12
     assert [f["turn"] for f in view["facts"]] == [10, 11, 12]
