@@ -87,16 +87,13 @@ class OthelloToriteEngine(Engine):
 
     def clone(self) -> OthelloToriteEngine:
         """A cheap independent copy, for computer players that search positions."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = self.copy_state()
         other.discs = list(self.discs)
         other.suits = list(self.suits)
         other.left = [list(self.left[0]), list(self.left[1])]
         other.trick = list(self.trick)
         other.record = list(self.record)
         other.recent = list(self.recent)
-        other.history = list(self.history)
-        other.options = dict(self.options)
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> OthelloToriteEngine:
