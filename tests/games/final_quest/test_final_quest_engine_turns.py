@@ -148,18 +148,33 @@ def brute_force_answer(hand, data):
     return len([c for c in hand if c % 2 == 0]) >= k
 
 
-def test_bad_questions_and_targets_are_refused():
-    e = table(first=0)
-    assert refused(e, 0, "askq:1:colour") == "bad_question"
-    assert refused(e, 0, "askq:1:atleast:4:5") == "bad_question"
-    assert refused(e, 0, "askq:0:sum_even") == "target_self"
-    assert refused(e, 0, "ask:0") == "target_self"
-    assert refused(e, 0, "ask:x") == "bad_target"
-    assert refused(e, 0, "swap:4") == "not_in_hand"
-    assert refused(e, 0, "show:0") == "bad_card"
-    assert refused(e, 0, "reveal") == "no_final_quest"
-    assert refused(e, 0, "dance") == "unknown_action"
-    assert refused(e, 1, "ask:2") == "not_your_turn"
+#: (seat, action, why it is refused) at the first turn of a fresh table, seat 0 to play.
+REFUSED = [
+    (0, "askq:1:colour", "bad_question"),
+    (0, "askq:1:atleast:4:5", "bad_question"),
+    (0, "askq:0:sum_even", "target_self"),
+    (0, "ask:0", "target_self"),
+    (0, "ask:x", "bad_target"),
+    (0, "swap:4", "not_in_hand"),
+    (0, "show:0", "bad_card"),
+    (0, "reveal", "no_final_quest"),
+    (0, "dance", "unknown_action"),
+    (1, "ask:2", "not_your_turn"),
+    (0, "fq:1:6.5.4", "cards_not_sorted"),
+    (0, "fq:1:4.4.5", "cards_not_distinct"),
+    (0, "fq:1:4.5", "name_three"),
+    (0, "fq:1:4.5.14", "bad_card"),
+    (0, "fq:0:1.2.3", "target_self"),
+    (0, "fq:4:1.2.3", "bad_target"),
+]
+
+
+@pytest.mark.parametrize(("seat", "action", "code"), REFUSED)
+def test_bad_questions_quests_and_targets_are_refused_with_their_reason(seat, action, code):
+    assert refused(table(first=0), seat, action) == code
+
+
+def test_an_unknown_question_has_no_answer():
     with pytest.raises(ValueError):
         question_answer([1, 2, 3], "colour", {})
 
