@@ -58,6 +58,7 @@ class TabletopBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.services = await build(self, self.config)
         self.services.rest_shares.start()
+        await self.services.serve()
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CatalogTranslator())
         for cog in self.services.cogs:

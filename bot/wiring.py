@@ -3,7 +3,8 @@
 No service reaches another through the bot object (``tests/core/test_layout.py`` refuses it): a
 service gets what it uses in its constructor, and a lower package tells a higher one what happened
 through a hook (``TableHooks``, the scheduler's sources) that the higher one is registered with here.
-The order below is the order of the packages: storage, tables, ratings, events, then the commands.
+The order below is the order of the packages: storage, tables, ratings, events, the web pages, then
+the commands.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
 from bot.storage.events import TournamentStore
+from bot.storage.pages import PageRows
 from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
@@ -53,6 +55,11 @@ from bot.tables.service import TableService
 from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
+from bot.web.app import WebServer
+from bot.web.live import LiveFeed
+from bot.web.privacy import pages_by_settings
+from bot.web.signing import Signer, fresh_secret
+from bot.web.site import Site
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +95,13 @@ class Services:
     session: aiohttp.ClientSession
     cogs: list[commands.Cog]
     items: list[type[discord.ui.DynamicItem[Any]]]
+    site: Site
+    web: WebServer | None
+
+    async def serve(self) -> None:
+        """Serve the web pages (none when ``web_port`` is 0)."""
+        if self.web is not None:
+            await self.web.start()
 
     async def recover(self) -> None:
         """After start-up: what the last process left undone (``Delivery.recover`` and the rest)."""
@@ -107,6 +121,8 @@ class Services:
     async def close(self) -> None:
         """Stop the timers and the workers (the caller closes the gateway, then ``close_store``)."""
         self.scheduler.stop()
+        if self.web is not None:
+            await self.web.close()
         await self.sweep.stop()
         await self.rest_shares.stop()
         await self.computers.worker.close()
@@ -155,6 +171,14 @@ async def build(client: commands.Bot, config: Config) -> Services:
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
     guilds = Guilds(store, settings, seat_ops, events, clock_now)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
+    # The web pages read what tables commit; a table message links to its page.
+    shown = pages_by_settings(settings, config)  # each server's /settings, or the config's web_pages
+    secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
+    site = Site(store, service, Signer(secret), shown, config.public_url)
+    feed = LiveFeed(site.read, store.versions)
+    hooks.changed.append(feed.changed)
+    hooks.table_page = site.table_page
+    web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
@@ -167,5 +191,6 @@ async def build(client: commands.Bot, config: Config) -> Services:
     items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
-        speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items,
+        speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,
+        web,
     )

@@ -77,6 +77,7 @@ def bot_config(tmp_path) -> Config:
         channel_budget=10_000,
         rest_budget=0,
         computer_search=False,  # computers play at random here; tests/ai covers their search
+        web_port=0,  # tests/web serve the pages themselves, on a port of their own
     )
 
 

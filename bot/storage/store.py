@@ -398,3 +398,12 @@ class Store:
             (user_id,),
         )
         return [await self._with_seats(r) for r in rows]
+
+    async def versions(self, table_ids: list[int]) -> dict[int, int]:
+        """The stored version of each of ``table_ids`` (the ones that exist): what live pages
+        compare to see a change another process committed."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" for _ in table_ids)
+        rows = await self.db.fetch(f"SELECT id, version FROM game_tables WHERE id IN ({marks})", tuple(table_ids))
+        return {r["id"]: r["version"] for r in rows}

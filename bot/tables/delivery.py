@@ -124,10 +124,11 @@ class Delivery(Record):
     def request(self, table_id: int) -> None:
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
         self.worker.request(table_id)
+        self.hooks.table_changed(table_id)
 
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
-        self.worker.request(table_id)
+        self.request(table_id)
 
     # ---- Discord's rate limits (``budget``) ------------------------------------------------------
     def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
@@ -258,17 +259,18 @@ class Delivery(Record):
             return
         rendered = None
         ending = await rematch.ending(self.store, table) if table.status == "finished" else None
+        page = await self.hooks.table_page(table)
         if table.id not in self.message_states and not table.redraw:
             # Just after a start-up, or once another process delivered the table, what the message
             # shows is known only by its fingerprint: a message that shows this already is not
             # held back by the pace of its last edit.
-            rendered = render.table_message(table, engine, tr, ending)
+            rendered = render.table_message(table, engine, tr, ending, page=page)
             if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
                 self.message_states[table.id] = state
                 return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

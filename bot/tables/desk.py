@@ -207,8 +207,9 @@ class Desk:
     async def start(self, interaction: Interaction, table_id: int, user_id: int | None) -> None:
         outcome = await self.lobby.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
+        page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
         await self.answer(
-            interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
+            interaction, table, render.table_message(table, engine, Lang(table.language), page=page), "start"
         )
 
     async def show_hand(self, interaction: Interaction, table_id: int) -> None:

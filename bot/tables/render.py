@@ -212,16 +212,34 @@ def closed(table: TableRow, tr: Lang) -> Rendered:
     return Rendered(embed=embed, view=static_view())
 
 
+def footer_text(view: TableView, tr: Lang) -> str:
+    """The table's footer: the legend of the marks it shows, then the game's own footer."""
+    return "\n".join(filter(None, [legend_line(view, tr), view.footer]))
+
+
 def _embed(view: TableView, tr: Lang) -> discord.Embed:
     embed = discord.Embed(title=view.title, description=view.description or None, colour=view.colour)
     for name, value in view.fields:
         embed.add_field(name=name, value=value or "—", inline=False)
-    footer = "\n".join(filter(None, [legend_line(view, tr), view.footer]))
+    footer = footer_text(view, tr)
     if footer:
         embed.set_footer(text=footer)
     if view.image:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     return embed
+
+
+def table_view(table: TableRow, engine: Engine, tr: Lang) -> TableView:
+    """What the table message shows, before it becomes an embed (the web pages show the same):
+    the game's public table, the table's title and, once it has one, its result."""
+    ui = REGISTRY[table.game]
+    view = public_table(table, engine, tr)
+    view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is not None:
+        block = results.result_block(ui, result, seat_names(table, tr), tr)
+        view.description = f"{block}\n\n{view.description}" if view.description else block
+    return view
 
 
 def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item[Any]]]:
@@ -283,20 +301,23 @@ def help_button(table: TableRow) -> HelpButton:
     return HelpButton(table.id, label="?", style=discord.ButtonStyle.secondary)
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None) -> Rendered:
+def table_message(
+    table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None, page: str | None = None
+) -> Rendered:
+    """``ending``: what a finished table offers next; ``page``: the table's web page, which the title
+    links to (and, once the game is over, its replay)."""
     ui = REGISTRY[table.game]
-    view = public_table(table, engine, tr)
-    view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
-    result = results.stored_result(table, engine) if table.status == "finished" else None
-    if result is not None:
-        block = results.result_block(ui, result, seat_names(table, tr), tr)
-        view.description = f"{block}\n\n{view.description}" if view.description else block
+    view = table_view(table, engine, tr)
+    embed = _embed(view, tr)
+    embed.url = page
     if table.status == "finished":
         content, items = end_controls(table, ending or Ending(), tr)
         items.append(help_button(table))
-        return Rendered(content=content, embed=_embed(view, tr), view=static_view(*items), image=view.image)
+        if page:
+            items.append(discord.ui.Button(label=tr("button.replay"), url=f"{page}/replay", emoji="🎞️"))
+        return Rendered(content=content, embed=embed, view=static_view(*items), image=view.image)
     if engine.is_terminal() or table.status != "running":
-        return Rendered(content=None, embed=_embed(view, tr), view=static_view(help_button(table)), image=view.image)
+        return Rendered(content=None, embed=embed, view=static_view(help_button(table)), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
@@ -320,7 +341,7 @@ def table_message(table: TableRow, engine: Engine, tr: Lang, ending: Ending | No
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
     buttons: list[discord.ui.Item[Any]] = [hand, help_button(table), *extra]
-    return Rendered(content=content, embed=_embed(view, tr), view=static_view(*buttons), image=view.image)
+    return Rendered(content=content, embed=embed, view=static_view(*buttons), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:
