@@ -83,7 +83,7 @@ class OthelloToriteEngine(Engine):
         self._moves: tuple[int, int] | None = None  # cached (red squares, blue squares) for self.turn
         # The opening position always gives Black a legal move (d3, c4, f5, e6 against the wild
         # centre), so this never passes; it is kept so that any start position is handled.
-        self.setup_events = self._advance()
+        self._advance()
 
     def clone(self) -> OthelloToriteEngine:
         """A cheap independent copy, for computer players that search positions."""

@@ -138,7 +138,3 @@ def flips(sq: int, anchors: int, opp: int) -> int:
                     flipped |= run
                 break  # an empty square or a non-qualifying own disc ends the line
     return flipped
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()
