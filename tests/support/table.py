@@ -96,6 +96,16 @@ async def open_table(world: World, host: Any, game: str, **options: Any) -> disc
     return table_message(world)
 
 
+async def start_donguri(world: World) -> tuple[Any, Any, Any]:
+    """A short three-player Donguri table opened by the first member; the next two join and it
+    starts by itself. Returns the three."""
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "donguri", players=3, length="short")
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    return alice, bob, carol
+
+
 async def play_from_dm(member: Any) -> str:
     """The member plays the first enabled move of their latest DM; returns its custom id."""
     message = hand_dm(member)

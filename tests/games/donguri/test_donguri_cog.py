@@ -10,14 +10,6 @@ import pytest
 from tests.support import table as sim
 
 
-async def start_three(world):
-    alice, bob, carol = world.members[:3]
-    lobby = await sim.open_table(world, alice, "donguri", players=3, length="short")
-    await bob.click(lobby, label="Join")
-    await carol.click(lobby, label="Join")
-    return alice, bob, carol
-
-
 async def play_trick(world):
     for _ in range(3):
         (member,) = sim.to_act(world)
@@ -73,7 +65,7 @@ async def test_host_controls_and_refusals_in_the_lobby(simcord_env):
 
 async def test_full_deal_through_buttons_posts_result_and_penalties(simcord_env):
     world = sim.make_world(simcord_env)
-    alice, bob, carol = await start_three(world)
+    alice, bob, carol = await sim.start_donguri(world)
     for trick in range(12):
         await play_trick(world)
         if trick < 11:
@@ -96,7 +88,7 @@ async def test_full_deal_through_buttons_posts_result_and_penalties(simcord_env)
 
 async def test_out_of_turn_and_stale_clicks_are_refused_and_change_nothing(simcord_env):
     world = sim.make_world(simcord_env)
-    await start_three(world)
+    await sim.start_donguri(world)
     (first,) = sim.to_act(world)
     prompt = await first.click(sim.table_message(world), label="My hand / Play")
     assert prompt.ephemeral
@@ -112,7 +104,7 @@ async def test_out_of_turn_and_stale_clicks_are_refused_and_change_nothing(simco
 
 async def test_spectator_cannot_open_a_hand(simcord_env):
     world = sim.make_world(simcord_env)
-    await start_three(world)
+    await sim.start_donguri(world)
     dave = world.members[3]
     result = await dave.click(sim.table_message(world), label="My hand / Play")
     assert result.ephemeral and "not seated" in result.response.content
@@ -130,7 +122,7 @@ async def test_closed_dms_fall_back_to_the_table_button(simcord_env):
         message="Cannot send messages to this user",
         times=None,
     )
-    await start_three(world)
+    await sim.start_donguri(world)
     assert sim.dms(carol) == []
     notice = [m.content for m in sim.thread(world).history() if "could not send you a DM" in m.content]
     assert len(notice) == 1 and carol.mention in notice[0]
@@ -148,7 +140,7 @@ async def test_closed_dms_fall_back_to_the_table_button(simcord_env):
 
 async def test_restart_mid_deal_then_finish_the_deal(simcord_env, restart):
     world = sim.make_world(simcord_env)
-    alice, bob, carol = await start_three(world)
+    alice, bob, carol = await sim.start_donguri(world)
     for _ in range(5):
         await play_trick(world)
     (member,) = sim.to_act(world)
@@ -189,7 +181,7 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
 
 async def test_a_move_committed_just_before_a_crash_reaches_discord_after_restart(simcord_env, restart):
     world = sim.make_world(simcord_env)
-    await start_three(world)
+    await sim.start_donguri(world)
     (first,) = sim.to_act(world)
     service = simcord_env.bot.service
     (table,) = await service.store.tables_with_status("running")
@@ -210,7 +202,7 @@ async def test_an_unexpected_error_shows_an_id_and_leaves_the_table_consistent(
     from cogs.donguri.engine import DonguriEngine
 
     world = sim.make_world(simcord_env)
-    await start_three(world)
+    await sim.start_donguri(world)
     (first,) = sim.to_act(world)
     before = sim.embed_text(sim.table_message(world))
 
