@@ -115,6 +115,13 @@ async def play_from_dm(member: Any) -> str:
     return ids[0]
 
 
+async def refused_click(member: Any, message: Any, why: str, **target: Any) -> None:
+    """``member`` clicks ``target`` (a ``label`` or ``custom_id``) on ``message``: the answer is
+    private and says ``why``."""
+    answer = await member.click(message, **target)
+    assert answer.ephemeral and why in answer.response.content, answer.response
+
+
 async def add_computer(member: Any, lobby: Any, level: str = "normal", label: str = "Add computer"):
     """The host presses Add computer, then a level in the picker only they see."""
     picker = await member.click(lobby, label=label)

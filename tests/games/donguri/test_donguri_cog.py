@@ -47,12 +47,9 @@ async def test_host_controls_and_refusals_in_the_lobby(simcord_env):
     alice, bob, carol, dave = world.members[:4]
     lobby = await sim.open_table(world, alice, "donguri", players=4)
     await bob.click(lobby, label="Join")
-    again = await bob.click(lobby, label="Join")
-    assert again.ephemeral and "already seated" in again.response.content
-    refused = await bob.click(lobby, label="Start")
-    assert refused.ephemeral and "Only the host" in refused.response.content
-    early = await alice.click(lobby, label="Start")
-    assert early.ephemeral and "At least 3 players" in early.response.content
+    await sim.refused_click(bob, lobby, "already seated", label="Join")
+    await sim.refused_click(bob, lobby, "Only the host", label="Start")
+    await sim.refused_click(alice, lobby, "At least 3 players", label="Start")
     await carol.click(lobby, label="Join")
     await alice.select(sim.table_message(world), ["1"], custom_id="tt:kick:1")  # remove seat 1 (bob)
     seated = sim.embed_text(sim.table_message(world))
@@ -96,8 +93,7 @@ async def test_out_of_turn_and_stale_clicks_are_refused_and_change_nothing(simco
     await sim.play_from_dm(first)
     (second,) = sim.to_act(world)
     before = sim.embed_text(sim.table_message(world))
-    refused = await first.click(old_prompt, custom_id=sim.enabled_ids(old_prompt)[0])
-    assert refused.ephemeral and "out of date" in refused.response.content
+    await sim.refused_click(first, old_prompt, "out of date", custom_id=sim.enabled_ids(old_prompt)[0])
     assert sim.embed_text(sim.table_message(world)) == before
     assert sim.to_act(world) == [second]
 
@@ -106,8 +102,7 @@ async def test_spectator_cannot_open_a_hand(simcord_env):
     world = sim.make_world(simcord_env)
     await sim.start_donguri(world)
     dave = world.members[3]
-    result = await dave.click(sim.table_message(world), label="My hand / Play")
-    assert result.ephemeral and "not seated" in result.response.content
+    await sim.refused_click(dave, sim.table_message(world), "not seated", label="My hand / Play")
 
 
 async def test_closed_dms_fall_back_to_the_table_button(simcord_env):

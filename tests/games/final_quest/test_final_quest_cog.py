@@ -10,7 +10,7 @@ from __future__ import annotations
 import discord
 
 from tests.support import final_quest as fq
-from tests.support.table import dms, embed_text, enabled_ids, labels, make_world
+from tests.support.table import dms, embed_text, enabled_ids, labels, make_world, refused_click
 
 
 # ---- the table, its channel, the hands ------------------------------------------------------
@@ -155,12 +155,9 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert question in embed_text(table), "the open question is on the table message itself"
     assert labels(fq.prompt(target)) == ["YES", "NO"]
 
-    refused = await bystander.click(table, label="YES")
-    assert refused.ephemeral and "It is not your turn" in refused.response.content
-    refused = await active.click(table, label="NO")
-    assert refused.ephemeral and "It is not your turn" in refused.response.content
-    spectator = await erin.click(table, label="YES")
-    assert spectator.ephemeral and "not seated" in spectator.response.content
+    await refused_click(bystander, table, "It is not your turn", label="YES")
+    await refused_click(active, table, "It is not your turn", label="NO")
+    await refused_click(erin, table, "not seated", label="YES")
     assert fq.to_act(world, channel) == [target], "nobody else answered"
 
     await target.click(fq.table_message(channel), label="NO")

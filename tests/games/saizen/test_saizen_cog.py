@@ -154,8 +154,7 @@ async def test_greyed_cards_come_with_their_reason_and_refusals_say_why(simcord_
 
     old_prompt = shown.response
     await sim.play_from_dm(alice)
-    stale = await alice.click(old_prompt, custom_id=sim.enabled_ids(old_prompt)[0])
-    assert stale.ephemeral and "out of date" in stale.response.content
+    await sim.refused_click(alice, old_prompt, "out of date", custom_id=sim.enabled_ids(old_prompt)[0])
 
 
 async def test_playoff_prompts_only_its_players_and_the_record_shows_it(simcord_env, fixed_seed):
