@@ -55,8 +55,9 @@ class OrganizerControls:
             await self.seating.seat_round(tournament, tournament.round)
             return await get_tournament(self.store, tournament_id)
 
-    async def swap(self, tournament_id: int, first: int, second: int) -> Tournament:
-        """Two players trade places in the round's seating (a seat, or a bye)."""
+    async def swap(self, tournament_id: int, first: int, second: int, actor_id: int | None = None) -> Tournament:
+        """Two players trade places in the round's seating (a seat, or a bye); the event's log
+        records who swapped whom."""
         async with self.locks(tournament_id):
             tournament = await self._unconfirmed(tournament_id)
             rows = await self.store.round_tables(tournament.id, tournament.round)
@@ -67,8 +68,6 @@ class OrganizerControls:
             if a is b:
                 raise UserError("tournament.error.same_table")
             for row, old, new in ((a, first, second), (b, second, first)):
-                players = [new if p == old else p for p in row.players]
-                await self.store.set_round_players(tournament.id, row.round, row.number, players)
-                if row.number == 0:
-                    await self.store.move_bye(tournament.id, row.round, old, new)
+                row.players = [new if p == old else p for p in row.players]
+            await self.store.swap_players(tournament.id, [a, b], first, second, actor_id)
             return await get_tournament(self.store, tournament_id)

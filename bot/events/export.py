@@ -106,6 +106,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
                 "byes",
                 "status",
                 "replaced",
+                "team",
             ]
         )
         for s in rows:
@@ -122,6 +123,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
                     s.byes,
                     entrant.status if entrant else "",
                     (entrant.replaced or "") if entrant else "",
+                    "" if entrant is None or entrant.team is None else entrant.team,
                 ]
             )
         data = buffer.getvalue().encode()
