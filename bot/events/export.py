@@ -159,5 +159,6 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
             asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams
         ]
     event["pairing"], event["fill"] = tournament.pairing, tournament.fill
+    event["log"] = [asdict(entry) for entry in await service.store.log(tournament.id)]  # the organizer's swaps
     data = json.dumps(event, indent=2, ensure_ascii=False).encode()
     return [discord.File(io.BytesIO(data), filename=f"{slug}.json")]

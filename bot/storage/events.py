@@ -335,16 +335,22 @@ class TournamentStore:
         )
 
     async def results(self, tournament_id: int) -> list[dict[str, Any]]:
+        """Every recorded result; ``seat``: the player's seat at their table (None for a bye)."""
         rows = [
             dict(r)
             for r in await self.db.fetch(
-                "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY round, table_id, place",
+                "SELECT r.*, t.players AS seated FROM tournament_results r"
+                " LEFT JOIN tournament_tables t ON t.tournament_id = r.tournament_id"
+                " AND t.round = r.round AND t.table_id = r.table_id"
+                " WHERE r.tournament_id = ? ORDER BY r.round, r.table_id, r.place",
                 (tournament_id,),
             )
         ]
         for row in rows:
             row["opponents"] = json.loads(row["opponents"])
             row["bye"] = bool(row["bye"])
+            seated = json.loads(row.pop("seated") or "[]")
+            row["seat"] = seated.index(row["user_id"]) if row["user_id"] in seated else None
         return rows
 
     async def recorded_tables(self, tournament_id: int) -> set[int]:
