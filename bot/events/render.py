@@ -8,6 +8,8 @@ is marked (Black and White in Othello): the bot balances it over the event.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from bot.core.games import REGISTRY
@@ -90,9 +92,12 @@ def entrants_text(t: Tournament, tr: Lang) -> str:
     return tr.join(names, conjunction=False) or "—"
 
 
-def table_line(t: Tournament, players: list[int | None], tr: Lang, name=None) -> str:
-    """A table's players in seat order; at a table of two, each marked with their seat."""
-    shown = [(name or (lambda p: player_name(t, p, tr)))(p) for p in players]
+def table_line(
+    t: Tournament, players: list[int | None], tr: Lang, name: Callable[[int | None], str] | None = None
+) -> str:
+    """A table's players in seat order (``name``: how each is written, by default their name); at a
+    table of two, each marked with their seat."""
+    shown = [name(p) if name else player_name(t, p, tr) for p in players]
     if two_seats(t) and len(shown) == 2:
         return " · ".join(seated(seat, text) for seat, text in enumerate(shown))
     return tr.join(shown, conjunction=False)

@@ -24,8 +24,9 @@ def pairings_message(look: Pairings, tr: Lang) -> Rendered:
     def named(player: int | None) -> str:
         if player is None:
             return player_name(t, player, tr)
-        points = tr("tournament.score", count=look.points.get(player, 0.0), points=points_text(look.points.get(player, 0.0)))
-        return tr("tournament.preview.player", player=t.name_of(player), points=points)
+        points = look.points.get(player, 0.0)
+        score = tr("tournament.score", count=points, points=points_text(points))
+        return tr("tournament.preview.player", player=t.name_of(player), points=score)
 
     lines = [tr("tournament.preview.intro")]
     if two_seats(t):
@@ -43,8 +44,8 @@ def pairings_message(look: Pairings, tr: Lang) -> Rendered:
             players = tr.join(shown, conjunction=False)
         block = [f"**{tr('tournament.table_no', n=row.number)}** {players}"]
         for seat, player in enumerate(row.players):
-            due = look.due.get(player) if player is not None else None
-            if due is not None and due != seat:
+            due = look.due.get(player, seat) if player is not None else seat
+            if player is not None and due != seat:
                 due_seat = seated(due, seat_name(t, due, tr))
                 block.append(tr("tournament.preview.not_due", player=t.name_of(player), seat=due_seat))
         for again in look.repeats.get(row.number, []):

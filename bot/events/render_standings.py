@@ -163,7 +163,7 @@ def footer(t: Tournament, shown: list[Standing], results: list[dict], tr: Lang, 
     if not teams and entered(t, results):
         legends.append(tr("tournament.late_mark"))
     if legends:
-        lines.append(" ".join(legends))
+        lines.append(tr("list.sentences").join(legends))
     if any(r.dropped for r in shown):
         lines.append(tr("tournament.dropped_rule"))
     return "\n".join(lines)
@@ -218,7 +218,7 @@ def live_message(
 def podium_message(t: Tournament, rows: list[Standing], tr: Lang, teams: bool = False) -> Rendered:
     """The champion (both partners of a winning team) and the podium of those who played on."""
     embed = discord.Embed(title=tr("tournament.champion", name=t.name), colour=COLOUR)
-    champions = winners(t, rows, teams, mention=True)
+    champions = winners(t, rows, teams, bold=True)
     medals = [
         f"{m} {row_name(t, r, teams)} · {tr('tournament.score', count=r.points, points=points_text(r.points))}"
         for m, r in zip(("🥇", "🥈", "🥉"), fair.podium(rows), strict=False)

@@ -40,13 +40,14 @@ def row_name(t: Tournament, row: Standing, teams: bool) -> str:
     return t.name_of(row.player)
 
 
-def winners(t: Tournament, rows: list[Standing], teams: bool, mention: bool = False) -> list[str]:
-    """Who won: the first of the prize places (a team names both partners)."""
+def winners(t: Tournament, rows: list[Standing], teams: bool, bold: bool = False) -> list[str]:
+    """Who won: the first of the prize places (a team names both partners). Names, not mentions:
+    a mention in an embed pings nobody, and a client that has not loaded the member shows its id."""
     top = fair.podium(rows)[:1]
     if not top:
         return []
     players = team_members(t, top[0].player) if teams else [top[0].player]
-    return [f"<@{p}>" if mention else t.name_of(p) for p in players]
+    return [f"**{t.name_of(p)}**" if bold else t.name_of(p) for p in players]
 
 
 def organizer(t: Tournament) -> str:

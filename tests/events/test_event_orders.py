@@ -47,7 +47,7 @@ async def test_fixed_pairs_are_listed_in_the_team_order_everywhere(world):
         assert [row.rank for row in players] == list(range(1, 9))
         podium = view.podium_message(tournament, teams, Lang("en"), teams=True)
         for row in players[:2]:
-            assert f"<@{row.player}>" in podium.embed.description
+            assert f"**{tournament.name_of(row.player)}**" in podium.embed.description
         rows = csv_standings(await exported(world, tournament, "csv"))
         assert [int(r["user_id"]) for r in rows] == [row.player for row in players]
         assert [int(r["team"]) for r in rows] == [team[row.player] for row in players]

@@ -315,3 +315,28 @@ def test_the_standings_footer_explains_the_b_of_a_bye_only_when_there_is_one():
     for language, legend in (("en", "B = bye"), ("ja", "B = 不戦(バイ)")):
         assert legend in standings_message(t, rows, bye, Lang(language), False, 1).embed.footer.text
         assert legend not in standings_message(t, rows, played, Lang(language), False, 1).embed.footer.text
+
+
+def test_the_footer_gives_each_sentence_its_own_space_in_either_language():
+    """Issue 39: the footer ran "…rating › lot Players who dropped…" together. The ranking, the
+    legends and the rule for drops are lines of their own; legends on one line are sentences apart,
+    with a space in English and none after 「。」 in Japanese."""
+    t = Tournament(
+        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
+        format="swiss", rounds=3, table_size=3, options={}, points=[3, 1, 0], clock=86400,
+        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
+        teams=None, language="en", seed=7, status="running", round=2, round_done=2,
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"))],
+    )
+    rows = [Standing(r, p, 3.0 - r, 0.0, 0, 0.0, 1000.0, 1, 0, 1, r == 4) for r, p in ((1, 1), (2, 2), (3, 3), (4, 4))]
+    # dan drew a bye in round 1 and dropped; cat entered late, in round 2.
+    results = [{"user_id": p, "round": 1, "place": p, "bye": 0} for p in (1, 2)]
+    results += [{"user_id": 4, "round": 1, "place": None, "bye": 1}]
+    results += [{"user_id": p, "round": 2, "place": i, "bye": 0} for i, p in enumerate((1, 2, 3), 1)]
+    for language, legends, gap in (
+        ("en", ("B = bye.", "– = before a late entry."), " "),
+        ("ja", ("B = 不戦(バイ)。", "– = 途中参加する前の回戦。"), ""),
+    ):
+        tr = Lang(language)
+        lines = standings_message(t, rows, results, tr, False, 2).embed.footer.text.splitlines()
+        assert lines == [tr("tournament.tie_breaks"), gap.join(legends), tr("tournament.dropped_rule")]
