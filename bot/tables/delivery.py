@@ -32,7 +32,7 @@ from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, pac
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
-from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
+from bot.tables.notices import DMChannel, TurnNotices, jump_url
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.placement import Placement
 from bot.tables.record import Record
@@ -41,6 +41,7 @@ from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
     from bot.tables.speech import Speech
 
@@ -79,6 +80,7 @@ class Delivery(Record):
         config: Config,
         store: Store,
         service: TableService,
+        settings: ServerSettings,
         budgets: Budgets,
         languages: MemberLanguages,
         speech: Speech,
@@ -90,6 +92,7 @@ class Delivery(Record):
         self.config = config
         self.store = store
         self.service = service
+        self.settings = settings  # whether a server's turn notices mention players at the table
         self.budgets = budgets
         self.languages = languages
         self.speech = speech
@@ -108,9 +111,9 @@ class Delivery(Record):
         self.courier = Courier(self, self._refresh)
         self.worker = Worker("delivery", self.courier, limit=8)
         self.outbox = Outbox(SendIntents(store.db), client)
-        self.placement = Placement(client, config, store, self.outbox)
+        self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
-        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -121,10 +124,11 @@ class Delivery(Record):
     def request(self, table_id: int) -> None:
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
         self.worker.request(table_id)
+        self.hooks.table_changed(table_id)
 
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
-        self.worker.request(table_id)
+        self.request(table_id)
 
     # ---- Discord's rate limits (``budget``) ------------------------------------------------------
     def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
@@ -211,7 +215,7 @@ class Delivery(Record):
         with handle_message_parameters(**fields) as params:
             await self.client.http.edit_message(channel_id, message_id, params=params)
 
-    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+    async def dm_channel(self, user_id: int) -> DMChannel:
         """A member's DM channel, opened once: discord.py keeps only the latest 128 private channels,
         and a busy bot would open them again at every deal, or for every member after a restart
         (``deliver_hand`` stores it once a hand has reached it)."""
@@ -230,7 +234,8 @@ class Delivery(Record):
             while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
         self.dms.move_to_end(user_id)
-        return self.messageable(channel_id)
+        channel = self.client.get_channel(channel_id)
+        return channel if isinstance(channel, discord.DMChannel) else self.client.get_partial_messageable(channel_id)
 
     async def forget_dm(self, user_id: int) -> None:
         self.dms.pop(user_id, None)
@@ -253,10 +258,20 @@ class Delivery(Record):
         state = self.message_state(table, engine)
         if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
+        rendered = None
+        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
+        page = await self.hooks.table_page(table)
+        if table.id not in self.message_states and not table.redraw:
+            # Just after a start-up, or once another process delivered the table, what the message
+            # shows is known only by its fingerprint: a message that shows this already is not
+            # held back by the pace of its last edit.
+            rendered = render.table_message(table, engine, tr, ending, page=page)
+            if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
+                self.message_states[table.id] = state
+                return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
-        await self.edit_table_message(table, render.table_message(table, engine, tr, ending))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 

@@ -25,7 +25,7 @@ from bot.tables.outbox import Outbox
 from bot.tables.speech import speech_mode
 
 if TYPE_CHECKING:
-    from bot.core.config import Config
+    from bot.tables.server_settings import ServerSettings
 
 SURFACE = "table"  # the send intent of the table message
 THREAD_EXISTS = 160004  # "A thread has already been created for this message"
@@ -37,9 +37,9 @@ def titled(title: str) -> Callable[[discord.Message], bool]:
 
 
 class Placement:
-    def __init__(self, client: discord.Client, config: Config, store: Store, outbox: Outbox) -> None:
+    def __init__(self, client: discord.Client, settings: ServerSettings, store: Store, outbox: Outbox) -> None:
         self.client = client
-        self.config = config
+        self.settings = settings  # where a game's own channels go
         self.store = store
         self.outbox = outbox
 
@@ -70,7 +70,7 @@ class Placement:
             speech = speech_mode(guild.me.guild_permissions)
             home = discord.utils.get(guild.text_channels, name=table_channel_name(table, lang))
             if home is None:
-                home = await create_table_channel(self.config, guild, source, table, lang, speech)
+                home = await create_table_channel(self.settings, guild, source, table, lang, speech)
         else:
             home = source
         assert isinstance(home, discord.abc.Messageable)

@@ -22,7 +22,7 @@ class Worker:
         self.limit = limit
         self.queue: OrderedDict[int, None] = OrderedDict()
         self.running: set[int] = set()
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.closed = False
 

@@ -92,6 +92,7 @@ def test_the_platform_knows_no_game():
 SERVICES = {
     "store", "languages", "arrivals", "service", "lobby", "seat_ops", "hooks", "scheduler", "delivery", "computers", "speech",
     "desk", "ending", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+    "settings", "guilds", "site", "web",
 }
 ROOTS = {ROOT / "bot" / "app.py", ROOT / "bot" / "wiring.py"}
 

@@ -105,13 +105,13 @@ async def test_rematch_starts_a_new_table_with_the_same_seats_once_every_member_
     alice, bob, carol = world.members[:3]
     old = await finished_table(world, simcord_bot, humans=2, rated=True)
     final = table_message(world)
-    assert labels(final) == ["Rematch", "Rules"] and final.content in (None, "")
+    assert labels(final) == ["Rematch", "Rules", "?"] and final.content in (None, "")
 
     answer = await alice.click(final, label="Rematch")
     assert answer.ephemeral and "You are in for the rematch" in answer.response.content
     assert bob.mention in answer.response.content
     final = table_message(world)
-    assert labels(final) == ["Rematch (1/2)", "No rematch", "Rules"]
+    assert labels(final) == ["Rematch (1/2)", "No rematch", "Rules", "?"]
     assert "✅ alice" in final.content and "⏳ bob" in final.content and "<t:" in final.content
     version = (await simcord_bot.service.table(1)).version
 
@@ -144,7 +144,7 @@ async def test_rematch_starts_a_new_table_with_the_same_seats_once_every_member_
     # The finished table links to its rematch and offers it no more.
     final = message_of(world, world.channel.id, old.message_id)
     assert f"[table #2]({jump_url(new)})" in final.content
-    assert labels(final) == ["Rules"]
+    assert labels(final) == ["Rules", "?"]
     stale = await alice.click(final, custom_id="tt:rules:1")
     assert stale.ephemeral and "Donguri" in embed_text(stale.response)
 
@@ -165,7 +165,7 @@ async def test_a_stale_rematch_button_and_a_click_from_another_server_change_not
 
     # Started from elsewhere (another process, a second click) before this message was redrawn.
     await simcord_bot.ending.ops.confirm(1, alice.id, seed=5)
-    assert labels(table_message(world)) == ["Rematch", "Rules"], "not redrawn yet"
+    assert labels(table_message(world)) == ["Rematch", "Rules", "?"], "not redrawn yet"
     stale = await alice.click(table_message(world), label="Rematch")
     assert stale.ephemeral and "この卓の再戦はすでに始まっています(卓 #2)" in stale.response.content
     await settle(world, simcord_bot, 2)
@@ -192,7 +192,7 @@ async def test_a_member_may_decline_and_the_table_says_so(simcord_env, simcord_b
     declined = await bob.click(offered, label="No rematch")  # the table speaks English; bob reads Japanese
     assert declined.ephemeral and "再戦を辞退しました" in declined.response.content
     final = table_message(world)
-    assert final.content == "🔁 No rematch: bob declined." and labels(final) == ["Rules"]
+    assert final.content == "🔁 No rematch: bob declined." and labels(final) == ["Rules", "?"]
     assert await refused(simcord_bot, 1, alice.id) == "error.rematch_declined"
     assert await simcord_bot.store.get_table(2) is None
 
@@ -203,10 +203,10 @@ async def test_an_offer_nobody_completes_expires_after_a_day(simcord_env, simcor
     await finished_table(world, simcord_bot, humans=2, clock=None)
     await alice.click(table_message(world), label="Rematch")
     await simcord_env.advance_time(23 * HOUR)
-    assert labels(table_message(world)) == ["Rematch (1/2)", "No rematch", "Rules"], "still open after 23 h"
+    assert labels(table_message(world)) == ["Rematch (1/2)", "No rematch", "Rules", "?"], "still open after 23 h"
     await simcord_env.advance_time(HOUR + 1)
     final = table_message(world)
-    assert final.content == "🔁 The rematch offer expired." and labels(final) == ["Rules"]
+    assert final.content == "🔁 The rematch offer expired." and labels(final) == ["Rules", "?"]
     assert await refused(simcord_bot, 1, bob.id) == "error.rematch_expired"
     assert await simcord_bot.store.get_table(2) is None
 
@@ -260,7 +260,7 @@ async def test_a_tournament_table_has_no_rematch(simcord_env, simcord_bot):
     await settle(world, simcord_bot, table_id)
     table = await simcord_bot.service.table(table_id)
     final = message_of(world, channel.id, table.message_id)
-    assert "Final result" in embed_text(final) and labels(final) == ["Rules"]
+    assert "Final result" in embed_text(final) and labels(final) == ["Rules", "?"]
     assert await refused(simcord_bot, table_id, members[0].id) == "error.rematch_tournament"
 
 
@@ -279,7 +279,7 @@ async def test_a_final_quest_rematch_gets_a_channel_of_its_own_like_the_first_ta
     await settle(world, simcord_bot, 1)
     old = await simcord_bot.service.table(1)
     final = next(m for m in home.history() if m.id == old.message_id)
-    assert labels(final) == ["Rematch", "Rules"]
+    assert labels(final) == ["Rematch", "Rules", "?"]
     text = embed_text(end_dm(alice))
     result = json.loads(old.result)
     if result["outcome"] == "win":
