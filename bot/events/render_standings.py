@@ -9,6 +9,7 @@ opponent's rank with the seat in a corner; a bye is "B", a round a late entrant 
 from __future__ import annotations
 
 from collections import Counter
+from functools import reduce
 
 import discord
 
@@ -163,7 +164,7 @@ def footer(t: Tournament, shown: list[Standing], results: list[dict], tr: Lang, 
     if not teams and entered(t, results):
         legends.append(tr("tournament.late_mark"))
     if legends:
-        lines.append(tr("list.sentences").join(legends))
+        lines.append(reduce(lambda first, then: tr("list.sentences", first=first, then=then), legends))
     if any(r.dropped for r in shown):
         lines.append(tr("tournament.dropped_rule"))
     return "\n".join(lines)
