@@ -353,6 +353,9 @@ async def test_help_explains_seating_short_tables_each_tie_break_and_drops(simco
         "Group by standings",
         "Avoid repeats first",
         "at a table of 3, first scores 3.5",
+        # Said once, why a score is not a whole number (issue 39).
+        "This is why points can be fractional: halves come from shared places, other fractions from "
+        "short tables; they are shown to one decimal.",
         "met players on 6, 2 and 4: 4.0",
         "as it stood when the event started",
         "ranks below everyone who played on",

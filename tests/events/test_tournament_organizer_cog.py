@@ -198,6 +198,10 @@ async def test_points_read_well_a_late_entry_is_marked_and_exports_follow_the_st
 
     # The exports list the standings row for row as the message does.
     names = [re.search(r"\*\*(.+?)\*\*", line).group(1) for line in lines]
+    # The champion is named, never shown as a raw id (a mention in an embed is not resolved for a
+    # member the reader's client has not loaded).
+    champion = titled(channel, "Autumn Cup champion")[0].embeds[0].description
+    assert champion.startswith(f"Congratulations, **{names[0]}**!") and "<@" not in champion
     exported = await organizer.slash(channel, "tournament export", kind="csv")
     data = (await exported.response.attachments[0].read()).decode()
     table = list(csv.reader(io.StringIO(data)))
