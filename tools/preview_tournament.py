@@ -104,9 +104,12 @@ async def othello(env, bot, guild, olga, members, language: str, out: pathlib.Pa
     store = bot.tournaments.service.store
     rows = [r for r in await store.round_tables(tournament_id, 2) if r.number]
     by_id = {m.id: m for m in members}
-    swapped = await olga.slash(
-        channel, "tournament swap", member=by_id[rows[0].players[1]], other=by_id[rows[1].players[1]]
-    )
+    # Seat someone with their round-1 opponent again, so the look shows a repeat to undo.
+    met = {p: q for r in await store.round_tables(tournament_id, 1) if r.number for p, q in (r.players, r.players[::-1])}
+    first = next(r for r in rows if any(p in met for p in r.players))
+    one = next(p for p in first.players if p in met)
+    mate = next(p for p in first.players if p != one)
+    swapped = await olga.slash(channel, "tournament swap", member=by_id[mate], other=by_id[met[one]])
     await shoot(env, channel, [olga], swapped.response, out / "t2-preview.png", width, locale, 1300)
     await olga.click(swapped.response.message, custom_id=button(swapped.response.message, "confirm"))
     post = next(m for m in reversed(channel.history()) if m.author.bot and "🏁" in (m.content or ""))
