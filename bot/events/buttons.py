@@ -1,5 +1,5 @@
-"""A tournament's buttons: sign up, drop out, check in, and the organizer's start, next round, and
-confirming or redoing a round's seating. Routed by discord.py like the table components
+"""A tournament's buttons: sign up, drop out, check in, and the organizer's start, next round, a
+look at a round's seating, and confirming or redoing it. Routed by discord.py like the table components
 (``bot.tables.components``), bound to the tournament desk in the composition root."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class EventButton(
-    VerbButton, template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<id>[0-9]+)"
+    VerbButton, template=r"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair|pairings):(?P<id>[0-9]+)"
 ):
     prefix = "tt:ev:"
     names = "tournament id"

@@ -50,6 +50,9 @@ def code_files() -> list[Path]:
         "events/create_command",
         "events/desk",
         "events/render",
+        "events/render_standings",
+        "events/render_preview",
+        "events/words",
         "ratings/commands",
     )
     files = [ROOT / f"bot/{name}.py" for name in names]
