@@ -43,6 +43,8 @@ async def main() -> None:
     message = SimpleNamespace(components=[discord.ActionRow(row) for row in data["components"]],
                               flags=SimpleNamespace(components_v2=False))
     router_classes = components.ALL
+    # What the items read of the click itself: its custom id (a button carries no values).
+    interaction = SimpleNamespace(data={"custom_id": custom_id, "component_type": 2})
 
     async def discord_py() -> None:
         await asyncio.create_task(scheduled())  # discord.py runs each dynamic item call as a task
@@ -53,14 +55,14 @@ async def main() -> None:
         for cls in router_classes:
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match is not None:
-                await cls.from_custom_id(None, base, match)  # type: ignore[arg-type]
+                await cls.from_custom_id(interaction, base, match)  # type: ignore[arg-type]
                 return
 
     async def router() -> None:
         for cls in router_classes:
             match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match is not None:
-                await cls.from_custom_id(None, None, match)  # type: ignore[arg-type]
+                await cls.from_custom_id(interaction, None, match)  # type: ignore[arg-type]
                 return
 
     results = {}

@@ -19,6 +19,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.core import ratelimits
 from bot.core.config import Config
 from bot.events.buttons import event_items
 from bot.events.commands import TournamentCommands
@@ -157,6 +158,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     scheduler = Scheduler(client.is_closed)
     budgets = Budgets(config.channel_budget, rest_share(config), metrics)
     budgets.guard(client.http)  # every request counts towards Discord's 50 a second
+    ratelimits.throttle_sweeps(client.http)  # a sweep of its buckets at most once a minute
     if store.db.shared:  # a channel's calls are counted for all the processes
         budgets.shared = store.shared_work
     speech = Speech(client, store, service, languages, budgets)

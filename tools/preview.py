@@ -229,18 +229,27 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
         await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-6-rematch.png", width, locale)
 
 
-async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
+async def in_each_language(one_language, out_dir: pathlib.Path, width: int, languages, **config) -> None:
+    """``one_language(env, bot, language, out, width, locales)`` for each language in turn, on one bot
+    in SimCord (``config`` added to its own) with a throwaway database; ``out`` is
+    ``out_dir/<language>``."""
     locales = patch_client_locales(setattr)
     with tempfile.TemporaryDirectory() as tmp:
-        # As in the cog tests: a game played out at once would wait on Discord's rate budgets here.
-        config = Config(token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000, rest_budget=0)
-        bot = create_bot(config)
+        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3", **config))
         async with simcord.run(bot) as env:
             for language in languages:
                 (out_dir / language).mkdir(parents=True, exist_ok=True)
-                for game in games:
-                    await one_game(env, bot, game, language, out_dir / language, width, locales)
+                await one_language(env, bot, language, out_dir / language, width, locales)
         await bot.close()  # its workers stop before its database closes
+
+
+async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
+    async def every_game(env, bot, language: str, out: pathlib.Path, width: int, locales) -> None:
+        for game in games:
+            await one_game(env, bot, game, language, out, width, locales)
+
+    # As in the cog tests: a game played out at once would wait on Discord's rate budgets here.
+    await in_each_language(every_game, out_dir, width, languages, channel_budget=10_000, rest_budget=0)
 
 
 if __name__ == "__main__":

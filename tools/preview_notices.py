@@ -14,17 +14,11 @@ import argparse
 import asyncio
 import pathlib
 import sys
-import tempfile
-
-import simcord
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import create_bot  # noqa: E402
-from bot.core.config import Config  # noqa: E402
-from tests.support.locales import patch_client_locales  # noqa: E402
-from tools.preview import CHROMIUM, channel_of, hand_dm, playable  # noqa: E402
+from tools.preview import CHROMIUM, channel_of, hand_dm, in_each_language, playable  # noqa: E402
 
 LANGUAGES = {"en": ("en-US", ("alice", "bob", "carol")), "ja": ("ja", ("たろう", "はなこ", "じろう"))}
 DAY = 86400
@@ -94,14 +88,7 @@ async def one_language(env, bot, language: str, out: pathlib.Path, width: int, l
 
 
 async def main(out_dir: pathlib.Path, width: int, languages: list[str]) -> None:
-    locales = patch_client_locales(setattr)
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000))
-        async with simcord.run(bot) as env:
-            for language in languages:
-                (out_dir / language).mkdir(parents=True, exist_ok=True)
-                await one_language(env, bot, language, out_dir / language, width, locales)
-        await bot.close()
+    await in_each_language(one_language, out_dir, width, languages, channel_budget=10_000)
 
 
 if __name__ == "__main__":

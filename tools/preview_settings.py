@@ -10,20 +10,15 @@ from __future__ import annotations
 import asyncio
 import pathlib
 import sys
-import tempfile
 
 import discord
-import simcord
 from simcord.backend import serializers
 from simcord.backend.models.channel import Overwrite, OverwriteType
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import create_bot  # noqa: E402
-from bot.core.config import Config  # noqa: E402
-from tests.support.locales import patch_client_locales  # noqa: E402
-from tools.preview import LANGUAGES, shoot  # noqa: E402
+from tools.preview import LANGUAGES, in_each_language, shoot  # noqa: E402
 
 HEIGHT = 1300
 NAMES = {"en": ("Cards club", "games", "quiet", "staff", "Card tables"), "ja": ("将棋部", "ゲーム", "雑談", "運営", "卓")}
@@ -74,14 +69,7 @@ async def one_language(env, bot, language: str, out: pathlib.Path, width: int, l
 
 
 async def main(out_dir: pathlib.Path, width: int) -> None:
-    locales = patch_client_locales(setattr)
-    with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3"))
-        async with simcord.run(bot) as env:
-            for language in LANGUAGES:
-                (out_dir / language).mkdir(parents=True, exist_ok=True)
-                await one_language(env, bot, language, out_dir / language, width, locales)
-        await bot.close()
+    await in_each_language(one_language, out_dir, width, LANGUAGES)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,29 @@ the bot never imports a cog statically and a worker process finds the hooks on i
 from __future__ import annotations
 
 import importlib
+import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.core.engine import Engine
 
 E = TypeVar("E", bound=Engine)
+
+
+
+def share_ahead(points: Sequence[float], seat: int, scale: float, *, lower_wins: bool) -> float:
+    """Expected share of the other seats ``seat`` will finish ahead of, from the gaps in ``points``
+    so far: a logistic curve (close to the normal CDF) as wide as ``scale``, the spread of what is
+    still to come. For an ``evaluate`` hook."""
+    mine = points[seat]
+    sign = 1.0 if lower_wins else -1.0
+    total = 0.0
+    for other, theirs in enumerate(points):
+        if other != seat:
+            total += 1.0 / (1.0 + math.exp(sign * (mine - theirs) / scale))
+    return total / (len(points) - 1)
 
 
 @dataclass

@@ -16,13 +16,21 @@ import copy
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar
 
 if TYPE_CHECKING:
     from bot.core.options import Option
 
 
 Copy = TypeVar("Copy", bound="Engine")
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state (made without seeding it first: searches copy
+    thousands)."""
+    other = random.Random.__new__(random.Random)
+    other.setstate(rng.getstate())
+    return other
 
 
 class IllegalAction(Exception):
@@ -154,6 +162,16 @@ class Engine:
     def clone(self) -> Engine:
         """An independent copy for search. Engines override this with a cheaper copy when it pays."""
         return copy.deepcopy(self)
+
+    def copy_state(self) -> Self:
+        """A copy that shares with this game no list or dict of the base class (options, log) but
+        the generator: ``clone`` copies that too, ``determinize`` replaces it (``blind``). An engine
+        copies the containers of its own state on top."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.options = dict(self.options)
+        other.history = list(self.history)
+        return other
 
     def determinize(self, seat: int, rng: random.Random) -> Engine:
         """A full state consistent with everything ``seat`` has seen, like OpenSpiel's

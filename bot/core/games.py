@@ -201,6 +201,17 @@ class GameUI:
                 out[key] = names[value] if 0 <= value < len(names) else str(value)
         return out
 
+    def refusal(self, engine: Engine, seat: int, action: str, names: list[str], tr: Lang) -> str:
+        """Why the engine refuses ``action`` for ``seat``, in words (``<game>.error.<code>``)."""
+        why = engine.explain_illegal(seat, action)
+        return tr(f"{self.game_id}.error.{why.code}", **self.format_params(why.params, names))
+
+    def refusals(
+        self, engine: Engine, seat: int, actions: Iterable[str], names: list[str], tr: Lang
+    ) -> list[str]:
+        """The ``refusal`` of each action, each reason once: why the greyed cards are greyed."""
+        return list(dict.fromkeys(self.refusal(engine, seat, action, names, tr) for action in actions))
+
 
 def stopped(public: dict[str, Any]) -> bool:
     """True when a clock ended the table before the game did: nobody is to play any more, so a game

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import logging
 import unicodedata
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import discord
@@ -121,6 +121,11 @@ def command(
 def choice(key: str, value: Any) -> app_commands.Choice[Any]:
     """A choice whose texts are the catalog's under ``key`` (the English one its default)."""
     return app_commands.Choice(name=locale_str(catalog(FALLBACK)[key], key=key), value=value)
+
+
+def choices(prefix: str, values: Iterable[Any]) -> list[app_commands.Choice[Any]]:
+    """A ``choice`` for each value, its texts under ``<prefix>.<value>``."""
+    return [choice(f"{prefix}.{value}", value) for value in values]
 
 
 #: The catalog key of the ``rated`` parameter every ``/<game> new`` shares.

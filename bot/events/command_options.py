@@ -13,69 +13,22 @@ from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.interaction import Interaction
 from bot.core.options import find, shown_name
+from bot.core.translator import choice, choices
+from bot.events.fairness import FILLS
+from bot.events.service import FORMATS, TEAM_MODES
+from bot.events.swiss_search import PAIRING_MODES
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import checked_options
+from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES
 
-FORMAT_CHOICES = [
-    Choice(name=locale_str("Swiss", key="cmd.tournament.format.swiss"), value="swiss"),
-    Choice(name=locale_str("Round robin", key="cmd.tournament.format.round_robin"), value="round_robin"),
-    Choice(name=locale_str("Elimination", key="cmd.tournament.format.elimination"), value="elimination"),
-]
-POLICY_CHOICES = [
-    Choice(
-        name=locale_str("A computer plays that move", key="cmd.tournament.policy.computer_turn"),
-        value="computer_turn",
-    ),
-    Choice(
-        name=locale_str("A computer takes the seat after 3", key="cmd.tournament.policy.computer_seat"),
-        value="computer_seat",
-    ),
-    Choice(
-        name=locale_str("The table ends; the absent player ranks last", key="cmd.tournament.policy.end"),
-        value="end",
-    ),
-]
-TEAM_CHOICES = [
-    Choice(name=locale_str("Fixed pairs", key="cmd.tournament.teams.fixed"), value="fixed"),
-    Choice(name=locale_str("New partners each round", key="cmd.tournament.teams.redraw"), value="redraw"),
-]
-CLOCK_CHOICES = [
-    Choice(name=locale_str("1 minute", key="cmd.clock.c60"), value=60),
-    Choice(name=locale_str("5 minutes", key="cmd.clock.c300"), value=300),
-    Choice(name=locale_str("15 minutes", key="cmd.clock.c900"), value=900),
-    Choice(name=locale_str("1 hour", key="cmd.clock.c3600"), value=3600),
-    Choice(name=locale_str("4 hours", key="cmd.clock.c14400"), value=14400),
-    Choice(name=locale_str("12 hours", key="cmd.clock.c43200"), value=43200),
-    Choice(name=locale_str("1 day", key="cmd.clock.c86400"), value=86400),
-    Choice(name=locale_str("3 days", key="cmd.clock.c259200"), value=259200),
-    Choice(name=locale_str("7 days", key="cmd.clock.c604800"), value=604800),
-]
-PAIRING_CHOICES = [
-    Choice(name=locale_str("Group by standings", key="cmd.tournament.pairing.standings"), value="standings"),
-    Choice(
-        name=locale_str("Avoid repeat tablemates first", key="cmd.tournament.pairing.repeats"),
-        value="repeats",
-    ),
-]
-FILL_CHOICES = [
-    Choice(name=locale_str("Byes", key="cmd.tournament.fill.byes"), value="byes"),
-    Choice(name=locale_str("Computer players", key="cmd.tournament.fill.computers"), value="computers"),
-]
-LEVEL_CHOICES = [
-    Choice(name=locale_str("Easy (random moves)", key="cmd.tournament.level.easy"), value="easy"),
-    Choice(name=locale_str("Normal", key="cmd.tournament.level.normal"), value="normal"),
-    Choice(name=locale_str("Hard", key="cmd.tournament.level.hard"), value="hard"),
-]
-EXPORT_CHOICES = [
-    Choice(name=locale_str("CSV (spreadsheet)", key="cmd.tournament.kind.csv"), value="csv"),
-    Choice(name=locale_str("JSON (everything)", key="cmd.tournament.kind.json"), value="json"),
-    Choice(
-        name=locale_str(
-            "Challonge participants and matches (2 players)", key="cmd.tournament.kind.challonge"
-        ),
-        value="challonge",
-    ),
-]
+FORMAT_CHOICES = choices("cmd.tournament.format", FORMATS)
+POLICY_CHOICES = choices("cmd.tournament.policy", TIMEOUT_POLICIES)
+TEAM_CHOICES = choices("cmd.tournament.teams", TEAM_MODES)
+CLOCK_CHOICES = [choice(f"cmd.clock.c{seconds}", seconds) for seconds in CLOCKS]
+PAIRING_CHOICES = choices("cmd.tournament.pairing", PAIRING_MODES)
+FILL_CHOICES = choices("cmd.tournament.fill", FILLS)
+LEVEL_CHOICES = choices("cmd.tournament.level", LEVELS)
+EXPORT_CHOICES = choices("cmd.tournament.kind", ("csv", "json", "challonge"))
 
 
 def parse_points(text: str | None) -> list[float] | None:

@@ -18,6 +18,7 @@ from bot.events.command_options import EXPORT_CHOICES, names_an_event
 from bot.events.create_command import create_command
 from bot.events.standings import TIE_BREAKS
 from bot.storage.events import Tournament
+from bot.tables.in_time import send_private
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 
@@ -95,7 +96,7 @@ class TournamentCommands(
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.start(event.id, member_lang(interaction))
             await self.desk.refresh(event.id)
-            await interaction.followup.send(member_lang(interaction)("tournament.done.start"), ephemeral=True)
+            await self.desk.answer_seated(interaction, event.id, member_lang(interaction)("tournament.done.start"))
 
         await self.run(interaction, work())
 
@@ -110,7 +111,7 @@ class TournamentCommands(
             await self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.desk.next_round(event.id, member_lang(interaction))
-            await interaction.followup.send(member_lang(interaction)("tournament.done.next"), ephemeral=True)
+            await self.desk.answer_seated(interaction, event.id, member_lang(interaction)("tournament.done.next"))
 
         await self.run(interaction, work())
 
@@ -211,9 +212,12 @@ class TournamentCommands(
         async def work() -> None:
             event = await self.pick(interaction, tournament)
             await self.desk.require_organizer(interaction, event)
-            await self.desk.service.controls.swap(event.id, member.id, other.id)
-            text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
-            await self.table_desk.reply(interaction, text)
+            await self.desk.service.controls.swap(event.id, member.id, other.id, interaction.user.id)
+            tr = member_lang(interaction)
+            # The seating as it now stands, for the organizer alone, with its buttons.
+            shown = (await self.desk.pairings(event.id, tr)).send_kwargs()
+            shown["content"] = tr("tournament.done.swap", a=member.mention, b=other.mention)
+            await send_private(interaction, **shown)
             await self.desk.refresh(event.id)
 
         await self.run(interaction, work())

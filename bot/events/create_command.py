@@ -34,6 +34,7 @@ from bot.events.command_options import (
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.member_locale import member_lang
+from bot.tables.opening import display
 from bot.tables.permissions import require_for_table
 
 if TYPE_CHECKING:
@@ -135,6 +136,7 @@ def create_command(
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,
                 organizer_id=interaction.user.id,
+                organizer_name=display(interaction.user),
                 game=game,
                 name=name,
                 format=format,

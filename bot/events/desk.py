@@ -18,6 +18,7 @@ from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
 from bot.events.links import EventPage, linked, no_page
+from bot.events.render_preview import pairings_message
 from bot.events.round_checks import RoundChecks
 from bot.events.seating import awaiting_confirmation
 from bot.storage.events import Tournament
@@ -25,11 +26,12 @@ from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls
 from bot.tables.delivery import fingerprint
+from bot.tables.in_time import send_private
 from bot.tables.member_locale import member_lang
 from bot.tables.notices import jump_url
 from bot.tables.opening import display
 from bot.tables.permissions import MissingPermissions
-from bot.tables.render import timestamp
+from bot.tables.render import Rendered, timestamp
 
 if TYPE_CHECKING:
     from bot.events.service import TournamentService
@@ -191,12 +193,15 @@ class TournamentDesk:
             await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.start(tournament_id, tr)
-            await interaction.followup.send(tr("tournament.done.start"), ephemeral=True)
+            await self.answer_seated(interaction, tournament_id, tr("tournament.done.start"))
         elif verb == "next":
             await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.next_round(tournament_id, tr)
-            await interaction.followup.send(tr("tournament.done.next"), ephemeral=True)
+            await self.answer_seated(interaction, tournament_id, tr("tournament.done.next"))
+        elif verb == "pairings":
+            await self.require_organizer(interaction, await self.service.get(tournament_id))
+            await send_private(interaction, **(await self.pairings(tournament_id, tr)).send_kwargs())
         elif verb in ("confirm", "repair"):
             tournament = await self.service.get(tournament_id)
             await self.require_organizer(interaction, tournament)
@@ -207,8 +212,36 @@ class TournamentDesk:
             else:
                 await self.service.controls.repair(tournament_id)
             await self.open_round(tournament_id)
-            await interaction.followup.send(tr(f"tournament.done.{verb}"), ephemeral=True)
+            await self.answer_seated(interaction, tournament_id, tr(f"tournament.done.{verb}"))
         await self.refresh(tournament_id)
+
+    # ---- the organizer's look at a seating ----------------------------------------------------
+    async def pairings(self, tournament_id: int, tr: Lang) -> Rendered:
+        """The round's seating as the organizer reviews it, in their language."""
+        return pairings_message(await self.service.controls.pairings(tournament_id), tr)
+
+    async def answer_seated(self, interaction: Interaction, tournament_id: int, done: str) -> None:
+        """Answer the organizer who seated a round: with the seating to review when it waits for
+        their confirmation (they alone see it), else that it is done."""
+        if awaiting_confirmation(await self.service.get(tournament_id)):
+            shown = await self.pairings(tournament_id, member_lang(interaction))
+            await send_private(interaction, **shown.send_kwargs())
+        else:
+            await send_private(interaction, content=done)
+
+    async def tell_pending(self, tournament_id: int) -> None:
+        """A round seated without the organizer (a sign-up deadline, the next round of an event
+        that advances by itself) waits for them: say so by DM, with the way to the seating."""
+        tournament = await self.service.get(tournament_id)
+        if not awaiting_confirmation(tournament) or tournament.message_id is None:
+            return
+        tr = await self.desk.lang_of(tournament.organizer_id, tournament.language)
+        link = f"https://discord.com/channels/{tournament.guild_id}/{tournament.channel_id}/{tournament.message_id}"
+        text = tr("tournament.pairings_waiting", n=tournament.round, name=tournament.name, link=link)
+        try:
+            await (await self.delivery.dm_channel(tournament.organizer_id)).send(text)
+        except discord.HTTPException:
+            log.info("tournament %s: could not tell the organizer by DM", tournament.id)
 
     # ---- rounds -------------------------------------------------------------------------------
     async def start(self, tournament_id: int, tr: Lang | None = None) -> None:
@@ -270,7 +303,8 @@ class TournamentDesk:
             for row in rows:
                 if row.table_id:
                     homes[row.table_id] = f"<#{(await self.tables.table(row.table_id)).home_channel_id}>"
-            text = view.round_announcement(tournament, rows, homes, Lang(tournament.language))
+            entries = await self.service.store.log(tournament.id)
+            text = view.round_announcement(tournament, rows, homes, Lang(tournament.language), entries)
             await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
         await self.refresh(tournament_id)
         # Tables finished while the bot was away (or at once) still need their results recorded.
@@ -346,6 +380,8 @@ class TournamentDesk:
             except MissingPermissions as exc:
                 await self.checks.tell_organizer(tournament, exc.missing, "tournament.cannot_open_round")
                 await self.refresh(tournament_id)
+            else:
+                await self.tell_pending(tournament_id)
         else:
             await self.refresh(tournament_id)
 
@@ -399,6 +435,7 @@ class TournamentDesk:
                 continue
             try:
                 await self.start(tournament.id)
+                await self.tell_pending(tournament.id)
             except MissingPermissions as exc:
                 # Not the players' fault: the event waits for its organizer to start it by hand.
                 await self.service.store.update(tournament.id, signup_deadline=None)

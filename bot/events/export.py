@@ -106,6 +106,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
                 "byes",
                 "status",
                 "replaced",
+                "team",
             ]
         )
         for s in rows:
@@ -122,6 +123,7 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
                     s.byes,
                     entrant.status if entrant else "",
                     (entrant.replaced or "") if entrant else "",
+                    "" if entrant is None or entrant.team is None else entrant.team,
                 ]
             )
         data = buffer.getvalue().encode()
@@ -157,5 +159,6 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
             asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams
         ]
     event["pairing"], event["fill"] = tournament.pairing, tournament.fill
+    event["log"] = [asdict(entry) for entry in await service.store.log(tournament.id)]  # the organizer's swaps
     data = json.dumps(event, indent=2, ensure_ascii=False).encode()
     return [discord.File(io.BytesIO(data), filename=f"{slug}.json")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bot.events import fairness as fair
-from bot.events.standings import Standing, finishes, standings, team_standings
+from bot.events.standings import Standing, finishes, in_team_order, standings, team_standings
 from bot.ratings.store import RatingStore
 from bot.storage.events import Tournament, TournamentStore
 
@@ -26,18 +26,23 @@ class Ranking:
         return {e.user_id: e.rating or 0.0 for e in tournament.entrants}
 
     async def standings(self, tournament: Tournament) -> list[Standing]:
+        """Every player, best first; in a fixed-teams event, team by team in the teams' order (the
+        one order of the team standings, the podium, the text and the exports)."""
         stored = fair.thawed(tournament)
         if stored is not None:
-            return stored[0]
-        dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
-        return standings(
-            [e.user_id for e in tournament.entrants],
-            finishes(await self.store.results(tournament.id)),
-            await self.tie_break_ratings(tournament),
-            tournament.seed,
-            dropped=dropped,
-            elimination=tournament.format == "elimination",
-        )
+            players = stored[0]
+        else:
+            dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
+            players = standings(
+                [e.user_id for e in tournament.entrants],
+                finishes(await self.store.results(tournament.id)),
+                await self.tie_break_ratings(tournament),
+                tournament.seed,
+                dropped=dropped,
+                elimination=tournament.format == "elimination",
+            )
+        teams = await self.team_standings(tournament)
+        return players if teams is None else in_team_order(players, teams, team_members(tournament))
 
     async def team_standings(self, tournament: Tournament) -> list[Standing] | None:
         """Fixed teams are ranked as teams (``player`` is the team number); None otherwise."""
@@ -46,16 +51,21 @@ class Ranking:
         stored = fair.thawed(tournament)
         if stored is not None:
             return stored[1]
-        teams: defaultdict[int, list[int]] = defaultdict(list)
-        for entrant in tournament.entrants:
-            if entrant.team is not None:
-                teams[entrant.team].append(entrant.user_id)
         dropped = {e.team for e in tournament.entrants if e.status == "dropped" and e.team is not None}
         return team_standings(
-            dict(sorted(teams.items())),
+            team_members(tournament),
             finishes(await self.store.results(tournament.id)),
             await self.tie_break_ratings(tournament),
             tournament.seed,
             dropped=dropped,
             elimination=tournament.format == "elimination",
         )
+
+
+def team_members(tournament: Tournament) -> dict[int, list[int]]:
+    """Each fixed team's players, by team number."""
+    teams: defaultdict[int, list[int]] = defaultdict(list)
+    for entrant in tournament.entrants:
+        if entrant.team is not None:
+            teams[entrant.team].append(entrant.user_id)
+    return dict(sorted(teams.items()))

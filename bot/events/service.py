@@ -98,6 +98,7 @@ class TournamentService:
         confirm_pairings: bool = False,
         checkin_minutes: int | None = None,
         computer_level: str = "hard",
+        organizer_name: str | None = None,
     ) -> Tournament:
         if game not in REGISTRY:
             raise UserError("error.no_such_table")
@@ -175,6 +176,7 @@ class TournamentService:
             confirm_pairings=int(confirm_pairings),
             checkin_minutes=checkin_minutes,
             computer_level=computer_level,
+            organizer_name=organizer_name,
         )
         return await self.get(tournament_id)
 

@@ -212,3 +212,17 @@ def team_standings(
         if members
     }
     return standings(list(teams), list(rows.values()), team_ratings, seed, dropped, elimination)
+
+
+def in_team_order(players: list[Standing], teams: list[Standing], members: dict[int, list[int]]) -> list[Standing]:
+    """The player standings of a fixed-teams event listed team by team, in the teams' order, and
+    ranked again 1..n: partners share every result, so the team standings decide, and a list of
+    players must never part partners or order two teams otherwise. Within a team, the players'
+    own order; a player of no team (none should be) comes last."""
+    row_of = {row.player: row for row in players}
+    listed: list[Standing] = []
+    for team in teams:
+        listed += sorted((row_of[p] for p in members.get(team.player, []) if p in row_of), key=players.index)
+    seen = {row.player for row in listed}
+    listed += [row for row in players if row.player not in seen]
+    return [replace(row, rank=i) for i, row in enumerate(listed, start=1)]

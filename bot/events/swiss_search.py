@@ -1,7 +1,8 @@
 """Finding the best Swiss seating: which units share each table, given the sizes of the tables.
 
 A seating's cost adds, table by table, a weight per repeat meeting, the spread of standings points
-within the table, and (far smaller, to settle ties and round 1) the spread of standing positions.
+within the table, at two-seat tables a weight for two players due the same colour, and (far
+smaller, to settle ties and round 1) the spread of standing positions.
 Costs are integers so every comparison is exact and every run gives the same tables.
 
 Small fields are searched exactly (branch and bound, tables of one size being interchangeable);
@@ -100,12 +101,18 @@ def seating_costs(
     scale = tables * len(seated) + 1  # one step of points outweighs every position difference
     place = max(1, round(place_value * POINT_STEPS)) * scale
     clash: dict[int, dict[int, int]] = {}
+    # A lost wish to alternate costs less than any difference in points over the whole seating
+    # (the smallest is half a place) and, where that leaves room, more than every position
+    # difference together: of two seatings otherwise equal, the one giving more players their due
+    # colour wins.
+    mild = max(1, min(scale, place // (2 * tables + 2)))
     if colours is not None:
         for a, b in combinations(seated, 2):
             need_a, need_b = colour_need(colours.get(a, [])), colour_need(colours.get(b, []))
-            if need_a[1] == need_b[1] and min(need_a[0], need_b[0]) >= 2:
-                # Both must (or should) have the same seat: one of them will not.
-                weight = place // 2 if need_a[0] == need_b[0] == 3 else place // 6
+            if need_a[1] == need_b[1] and min(need_a[0], need_b[0]) >= 1:
+                # Both are due the same seat: one of them will not have it.
+                low = min(need_a[0], need_b[0])
+                weight = place // 2 if need_a[0] == need_b[0] == 3 else place // 6 if low >= 2 else mild
                 clash.setdefault(a, {})[b] = clash.setdefault(b, {})[a] = weight
     if mode == "standings":
         repeat = place

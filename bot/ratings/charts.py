@@ -1,18 +1,21 @@
 """Tournament and rating pictures as PNGs: standings table, podium, rating history.
 
-Symbols, numbers and player names only, never sentences: one built-in font serves every language.
-A name's characters that font cannot draw are left out (the message text beside the picture has
-every name in full). Sizes are chosen to stay readable on a phone, where Discord shows a picture
-about 420 pixels wide. The pictures are a glance; the text stays the source.
+Symbols, numbers and player names only, never sentences: the built-in font draws the numbers, and
+names are drawn with a system font that has Japanese glyphs when one is installed (what no font
+can draw is left out; the message text beside the picture has every name in full). Sizes are
+chosen to stay readable on a phone, where Discord shows a picture about 420 pixels wide. The
+pictures are a glance; the text stays the source.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from bot.core.drawing import font, png
+from bot.core.drawing import Colour, drawable_name, font, png
 
 BACKGROUND = (43, 45, 49)  # close to Discord's dark theme, so the picture blends into the chat
 STRIPE = (50, 52, 57)
@@ -29,6 +32,8 @@ GOOD = (60, 170, 90)  # first place at a table
 BAD = (210, 65, 55)  # last place at a table
 BYE = (110, 113, 120)
 DIM = 0.35  # how much of a dropped row's colour survives the blend into the background
+FIRST_SEAT = (20, 20, 22)  # the corner of a two-seat round: dark for the first seat (Black)
+SECOND_SEAT = (245, 245, 245)
 
 # ---- standings table layout -------------------------------------------------------------------
 WIDTH = 440  # Discord shows it about 300 px wide on a phone: fonts of 20 px read as 14
@@ -39,13 +44,31 @@ MAX_ROWS = 32
 DISC_X = PAD + 17  # centre of the rank disc
 DISC_R = 16
 NAME_X = 50
-NAME_W = 150
-BAR_X = 206
-BAR_MAX = 60
+NAME_W = 132
+POINTS_RIGHT = 240  # points are right-aligned here, clear of the name and the bar
+POINTS_SIZE = 20
+BAR_X = 246
+BAR_MAX = 52
 BAR_H = 16
 ROUNDS_X = 306
 CELL_MAX = 30
 CELL_GAP = 3
+CORNER = 9  # the seat's corner of a two-seat round
+
+#: A round's cell: a bye, or a round missed by a late entrant.
+BYE_MARK, LATE_MARK = "B", "L"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One round of one row: ``text`` in the cell (a place, or the opponent's rank at a two-seat
+    table), ``shade`` from 0 (first, green) to 1 (last, red), and at a two-seat table the ``seat``
+    (0: the first, marked dark in a corner; 1: the second, light)."""
+
+    text: str
+    shade: float
+    seat: int | None = None
+
 
 # ---- podium layout ----------------------------------------------------------------------------
 PODIUM_W, PODIUM_H = 360, 170
@@ -66,8 +89,10 @@ def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int
 
 
 def format_points(points: float) -> str:
-    """Whole points without a decimal; shared places leave halves and thirds, shown to one decimal."""
-    return str(int(points)) if float(points).is_integer() else f"{points:.1f}"
+    """Points as every message shows them: whole without a decimal, else to one decimal, halves
+    rounded up (9.25 is 9.3, 11.38 is 11.4); shared places and short tables leave fractions."""
+    text = str(Decimal(repr(float(points))).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+    return text[:-2] if text.endswith(".0") else text
 
 
 def place_colour(place: int, last: int) -> tuple[int, int, int]:
@@ -86,45 +111,17 @@ def cell_size(rounds: int) -> int:
     return max(3, min(CELL_MAX, (WIDTH - PAD - ROUNDS_X) // rounds - CELL_GAP))
 
 
-def drawable(text: str, size: int) -> str:
-    """``text`` as the built-in font can draw it: accents it lacks dropped (ë as e), other characters
-    it has no glyph for left out (they would draw as boxes)."""
-    face = font(size)
-    missing = bytes(face.getmask("\ue000"))
-
-    def has(ch: str) -> bool:
-        return ch == " " or bytes(face.getmask(ch)) != missing
-
-    kept = []
-    for ch in text:
-        if not has(ch):
-            ch = unicodedata.normalize("NFKD", ch)[:1]
-        if ch and has(ch):
-            kept.append(ch)
-    return "".join(kept).strip()
-
-
-def fitted(text: str, size: int, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    face = font(size)
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…" if text else ""
-
-
 def standings_image(rows: list[dict]) -> bytes:
-    """The standings as a table: medal discs, names, point bars and one coloured cell per round.
+    """The standings as a table: medal discs, names, points, point bars and one cell per round.
 
-    ``rows`` come best first as ``{"rank", "points", "rounds", "dropped"}`` and optionally ``"name"``;
-    ``rounds`` holds a place
-    (int), None (did not play) or ``"B"`` (bye) per round. Only the first ``MAX_ROWS`` are drawn, the
-    caller says so in the text.
+    ``rows`` come best first as ``{"rank", "points", "rounds", "dropped"}`` and optionally
+    ``"name"``; ``rounds`` holds per round a ``Cell``, a place (int), None (no table),
+    ``BYE_MARK`` or ``LATE_MARK``. Only the first ``MAX_ROWS`` are drawn, the caller says so in the
+    text.
     """
     rows = rows[:MAX_ROWS]
     rounds = max((len(r["rounds"]) for r in rows), default=0)
-    # The worst place seen in a round stands for "last" there: rows do not carry table sizes.
+    # The worst place seen in a round stands for "last" there when a place comes without a shade.
     last = [
         max(
             (r["rounds"][i] for r in rows if i < len(r["rounds"]) and isinstance(r["rounds"][i], int)),
@@ -169,34 +166,62 @@ def standings_image(rows: list[dict]) -> bytes:
         draw.text(
             (DISC_X, mid), str(rank), font=font(19 if rank < 100 else 14), fill=number_colour, anchor="mm"
         )
-        name = fitted(drawable(str(row.get("name") or ""), 22), 22, NAME_W)
+        face, name = drawable_name(str(row.get("name") or ""), 22, NAME_W)
         if name:
-            draw.text((NAME_X, mid), name, font=font(22), fill=shade(TEXT), anchor="lm")
+            draw.text((NAME_X, mid), name, font=face, fill=shade(TEXT), anchor="lm")
 
         points = max(row["points"], 0)
+        text = format_points(row["points"])
+        size = POINTS_SIZE
+        while size > 12 and font(size).getlength(text) > POINTS_RIGHT - NAME_X - NAME_W - 4:
+            size -= 1  # never cut: a long total only gets smaller
+        draw.text((POINTS_RIGHT, mid), text, font=font(size), fill=shade(TEXT), anchor="rm")
         length = round(BAR_MAX * points / top)
         if length > 0:
             draw.rectangle([BAR_X, mid - BAR_H // 2, BAR_X + length, mid + BAR_H // 2], fill=shade(BAR))
-        draw.text(
-            (BAR_X + length + 6, mid),
-            format_points(row["points"]),
-            font=font(20),
-            fill=shade(TEXT),
-            anchor="lm",
-        )
 
         for i, result in enumerate(row["rounds"]):
             x = ROUNDS_X + i * (cell + CELL_GAP)
             box = [x, mid - cell // 2, x + cell - 1, mid - cell // 2 + cell - 1]
-            if result is None:
-                draw.rectangle(box, outline=shade(FRAME))
-                continue
-            bye = result == "B"
-            draw.rectangle(box, fill=shade(BYE if bye else place_colour(result, last[i])))
-            if cell >= 14:
-                label = "B" if bye else str(result)
-                draw.text((x + cell / 2, mid), label, font=small, fill=shade(TEXT), anchor="mm")
+            draw_cell(draw, box, result, last[i], small, shade)
     return png(image)
+
+
+def draw_cell(
+    draw: ImageDraw.ImageDraw,
+    box: list[int],
+    result: Cell | int | str | None,
+    last: int,
+    small: ImageFont.FreeTypeFont,
+    shade: Callable[[Colour], Colour],
+) -> None:
+    """One round's cell: an empty outline for no table, a dash for a late entrant's missed round,
+    grey "B" for a bye, else coloured from green (first) to red (last) with its text."""
+    left, top, right, bottom = box
+    cell = right - left + 1
+    if result is None:
+        draw.rectangle(box, outline=shade(FRAME))
+        return
+    if result == LATE_MARK:
+        draw.rectangle(box, outline=shade(FRAME))
+        middle = (top + bottom) // 2
+        draw.line([left + cell // 4, middle, right - cell // 4, middle], fill=shade(MUTED), width=2)
+        return
+    if result == BYE_MARK:
+        colour, label, seat = BYE, BYE_MARK, None
+    elif isinstance(result, Cell):
+        colour, label, seat = mix(GOOD, BAD, min(1.0, max(0.0, result.shade))), result.text, result.seat
+    elif isinstance(result, int):
+        colour, label, seat = place_colour(result, last), str(result), None
+    else:
+        raise ValueError(f"not a round's result: {result!r}")
+    draw.rectangle(box, fill=shade(colour))
+    if seat is not None and cell >= 10:
+        corner = min(CORNER, cell // 3)
+        mark = FIRST_SEAT if seat == 0 else SECOND_SEAT
+        draw.polygon([(left, top), (left + corner, top), (left, top + corner)], fill=shade(mark))
+    if cell >= 14:
+        draw.text(((left + right + 1) / 2, (top + bottom + 1) / 2), label, font=small, fill=shade(TEXT), anchor="mm")
 
 
 def podium_image(points: list[float]) -> bytes:

@@ -53,4 +53,9 @@ def conservative(r: Rating) -> float:
 def display(r: Rating) -> int:
     """The number players see: scaled so a new player shows a familiar 1000 and games move it in
     steps large enough to notice."""
-    return round(1000 + 40 * conservative(r))
+    return displayed(conservative(r))
+
+
+def displayed(conservative_rating: float) -> int:
+    """A conservative rating as players see it (a tournament's tie-break keeps the conservative)."""
+    return round(1000 + 40 * conservative_rating)

@@ -67,6 +67,7 @@ class Tournament:
     checkin_minutes: int | None = None  # check-in opens this long before the sign-up deadline
     checkin_open: int = 0
     computer_level: str = "hard"  # computers seated, playing timed-out moves or taking seats
+    organizer_name: str | None = None  # as they were called when they created the event
     entrants: list[Entrant] = field(default_factory=list)
 
     def entrant(self, user_id: int) -> Entrant | None:
@@ -94,6 +95,17 @@ class RoundTable:
     number: int
     players: list[int | None]  # seat order (None: a computer fill-in); number 0 lists the byes
     table_id: int | None
+
+
+@dataclass
+class LogEntry:
+    """Something an organizer changed (``kind`` "swap": ``data`` holds the two players, a and b)."""
+
+    round: int
+    kind: str
+    actor_id: int | None
+    data: dict[str, Any]
+    at: str
 
 
 class TournamentStore:
@@ -240,11 +252,32 @@ class TournamentStore:
                 (tournament_id, number),
             )
 
-    async def move_bye(self, tournament_id: int, number: int, old: int, new: int) -> None:
-        await self.db.execute(
-            "UPDATE tournament_results SET user_id = ? WHERE tournament_id = ? AND round = ? AND user_id = ? AND bye = 1",
-            (new, tournament_id, number, old),
+    async def swap_players(
+        self, tournament_id: int, rows: list[RoundTable], first: int, second: int, actor_id: int | None
+    ) -> None:
+        """Two players trade places in a round's seating (``rows``: the round's tables already
+        changed), a bye moving with its place, and the event's log records it: one transaction."""
+        number = rows[0].round
+        async with self.db.transaction():
+            for row in rows:
+                await self.set_round_players(tournament_id, row.round, row.number, row.players)
+            for old, new in ((first, -1), (second, first), (-1, second)):  # -1: out of the way
+                await self.db.execute(
+                    "UPDATE tournament_results SET user_id = ? WHERE tournament_id = ? AND round = ?"
+                    " AND user_id = ? AND bye = 1",
+                    (new, tournament_id, number, old),
+                )
+            await self.db.execute(
+                "INSERT INTO tournament_log (tournament_id, round, kind, actor_id, data, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, number, "swap", actor_id, json.dumps({"a": first, "b": second}), now()),
+            )
+
+    async def log(self, tournament_id: int) -> list[LogEntry]:
+        rows = await self.db.fetch(
+            "SELECT * FROM tournament_log WHERE tournament_id = ? ORDER BY id", (tournament_id,)
         )
+        return [LogEntry(r["round"], r["kind"], r["actor_id"], json.loads(r["data"]), r["at"]) for r in rows]
 
     async def round_tables(self, tournament_id: int, number: int | None = None) -> list[RoundTable]:
         query = "SELECT * FROM tournament_tables WHERE tournament_id = ?"
@@ -302,16 +335,22 @@ class TournamentStore:
         )
 
     async def results(self, tournament_id: int) -> list[dict[str, Any]]:
+        """Every recorded result; ``seat``: the player's seat at their table (None for a bye)."""
         rows = [
             dict(r)
             for r in await self.db.fetch(
-                "SELECT * FROM tournament_results WHERE tournament_id = ? ORDER BY round, table_id, place",
+                "SELECT r.*, t.players AS seated FROM tournament_results r"
+                " LEFT JOIN tournament_tables t ON t.tournament_id = r.tournament_id"
+                " AND t.round = r.round AND t.table_id = r.table_id"
+                " WHERE r.tournament_id = ? ORDER BY r.round, r.table_id, r.place",
                 (tournament_id,),
             )
         ]
         for row in rows:
             row["opponents"] = json.loads(row["opponents"])
             row["bye"] = bool(row["bye"])
+            seated = json.loads(row.pop("seated") or "[]")
+            row["seat"] = seated.index(row["user_id"]) if row["user_id"] in seated else None
         return rows
 
     async def recorded_tables(self, tournament_id: int) -> set[int]:

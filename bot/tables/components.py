@@ -86,44 +86,41 @@ class Checked(ABC):
         """The click, read whole: hand it to the handler."""
 
 
-class TableButton(
+class VerbButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:(?P<verb>[a-z]+):(?P<id>[0-9]+)",
 ):
-    handler: ClassVar[Desk]
+    """A button ``<prefix><verb>:<id>``: a verb on one table (or tournament). Each kind takes its
+    own verbs (its template, with the groups ``verb`` and ``id``) to its own handler."""
 
-    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
-        self.verb, self.table_id = verb, table_id
+    prefix: ClassVar[str] = "tt:"
+    #: What the id names, in the refusal of a forged one.
+    names: ClassVar[str] = "id"
+
+    def __init__(self, verb: str, target: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"{self.prefix}{verb}:{target}", **button))
+        self.verb, self.target = verb, target
 
     @classmethod
     def parse(cls, match: re.Match[str], data: Any) -> Self:
-        return cls(match["verb"], strict.number(match["tid"]))
+        return cls(match["verb"], strict.number(match["id"], cls.names))
+
+
+class TableButton(VerbButton, template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<id>[0-9]+)"):
+    handler: ClassVar[Desk]
 
     async def run(self, interaction: Interaction) -> None:
-        await self.handler.on_table_button(interaction, self.verb, self.table_id)
+        await self.handler.on_table_button(interaction, self.verb, self.target)
 
 
-class EndButton(
-    Checked,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)",
-):
+class EndButton(VerbButton, template=r"tt:(?P<verb>rematch|decline|rules):(?P<id>[0-9]+)"):
     """The final table's **Rematch**, **Decline** and **Rules**."""
 
     handler: ClassVar[EndDesk]
 
-    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
-        self.verb, self.table_id = verb, table_id
-
-    @classmethod
-    def parse(cls, match: re.Match[str], data: Any) -> Self:
-        return cls(match["verb"], strict.number(match["tid"]))
-
     async def run(self, interaction: Interaction) -> None:
-        await self.handler.on_end_button(interaction, self.verb, self.table_id)
+        await self.handler.on_end_button(interaction, self.verb, self.target)
 
 
 class LevelButton(

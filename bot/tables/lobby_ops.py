@@ -166,9 +166,7 @@ class LobbyOps:
     async def cancel(self, table_id: int, user_id: int) -> TableRow:
         async with self.tables.locked(table_id):
             table = await self.tables.table(table_id)
-            require_host(table, user_id)
-            if table.status not in ("lobby", "running"):
-                raise UserError("error.table_closed")
+            require_host(table, user_id, open_in=("lobby", "running"))
             await self.store.bump(table_id, status="cancelled", computer_turn=0)
             self.tables.forget(table_id)
             return await self.tables.table(table_id)

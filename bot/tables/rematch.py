@@ -50,6 +50,18 @@ class RematchOps:
     async def state(self, table_id: int) -> Rematch | None:
         return await self.store.rematches.get(table_id)
 
+    async def answerable(
+        self, table_id: int, user_id: int, check: Callable[[TableRow], None] | None
+    ) -> tuple[TableRow, Rematch | None]:
+        """The finished table and its offer (None before the first confirmation), read under the
+        table's lock, once ``check`` and ``require_open`` let ``user_id`` confirm or decline."""
+        table = await self.tables.table(table_id)
+        if check is not None:
+            check(table)
+        rematch = await self.store.rematches.get(table_id)
+        self.require_open(table, user_id, rematch)
+        return table, rematch
+
     def require_open(self, table: TableRow, user_id: int, rematch: Rematch | None) -> None:
         """Refuse, saying why, unless ``user_id`` may still confirm or decline this table's rematch."""
         if table.status != "finished":
@@ -74,11 +86,7 @@ class RematchOps:
         confirmation by the same member changes nothing and says whom the rematch waits for."""
         engine: Engine | None = None
         async with self.tables.locked(table_id):
-            table = await self.tables.table(table_id)
-            if check is not None:
-                check(table)
-            rematch = await self.store.rematches.get(table_id)
-            self.require_open(table, user_id, rematch)
+            table, rematch = await self.answerable(table_id, user_id, check)
             if rematch is not None and user_id in rematch.votes:
                 others = " ".join(f"<@{u}>" for u in waiting_for(table, rematch))
                 raise UserError("error.rematch_already", players=others)
@@ -127,11 +135,7 @@ class RematchOps:
     ) -> TableRow:
         """``user_id`` does not want a rematch: it is off, and the table says so."""
         async with self.tables.locked(table_id):
-            table = await self.tables.table(table_id)
-            if check is not None:
-                check(table)
-            rematch = await self.store.rematches.get(table_id)
-            self.require_open(table, user_id, rematch)
+            table, rematch = await self.answerable(table_id, user_id, check)
             async with self.store.transaction():
                 if rematch is None:
                     await self.store.rematches.open(table_id, self.tables.now() + WINDOW)

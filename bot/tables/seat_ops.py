@@ -53,9 +53,7 @@ class SeatOps:
     async def pause(self, table_id: int, user_id: int, paused: bool) -> TableRow:
         async with self.tables.locked(table_id):
             table = await self.tables.table(table_id)
-            require_host(table, user_id)
-            if table.status != "running":
-                raise UserError("error.table_closed")
+            require_host(table, user_id, open_in=("running",))
             if table.paused == paused:
                 raise UserError("error.already_paused" if paused else "error.not_paused")
             if paused:
@@ -79,9 +77,7 @@ class SeatOps:
         """The host hands an empty (computer) or abandoned seat to another member."""
         async with self.tables.locked(table_id):
             table = await self.tables.table(table_id)
-            require_host(table, user_id)
-            if table.status != "running":
-                raise UserError("error.table_closed")
+            require_host(table, user_id, open_in=("running",))
             if not 0 <= position < len(table.seats):
                 raise UserError("error.no_such_seat")
             if not table.seats[position].played_by_computer:
@@ -110,9 +106,7 @@ class SeatOps:
         """The host ends a running table without a result."""
         async with self.tables.locked(table_id):
             table = await self.tables.table(table_id)
-            require_host(table, user_id)
-            if table.status not in ("lobby", "running"):
-                raise UserError("error.table_closed")
+            require_host(table, user_id, open_in=("lobby", "running"))
             if table.tournament_id is not None:
                 raise UserError("error.tournament_table")
             await self.store.bump(

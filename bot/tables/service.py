@@ -44,9 +44,13 @@ def bumped(table: TableRow, fields: dict[str, Any]) -> TableRow:
     return dataclasses.replace(table, version=table.version + 1, dirty=True, **fields)
 
 
-def require_host(table: TableRow, user_id: int) -> None:
+def require_host(table: TableRow, user_id: int, open_in: tuple[str, ...] = ()) -> None:
+    """Refuse unless ``user_id`` hosts the table and, where ``open_in`` names statuses, the table
+    has one of them."""
     if user_id != table.host_id:
         raise UserError("error.host_only")
+    if open_in and table.status not in open_in:
+        raise UserError("error.table_closed")
 
 
 def wall_clock() -> float:
@@ -221,14 +225,18 @@ class TableService:
     async def play_computers(self, table_id: int) -> None:
         """Computers move (randomly) until a member is to act or the table ends: for tools and tests
         that run a table without the bot; the bot moves computers through its worker."""
-        while True:
-            table = await self.table(table_id)
-            engine = await self.engine(table)
-            seat = self.computer_to_act(table, engine)
-            if seat is None:
-                return
-            choice = random.Random(f"{table.seed}:{len(engine.history)}").choice(engine.legal_actions(seat))
-            await self.computer_move(table_id, table.version, seat, choice)
+        while await self.random_computer_move(table_id) is not None:
+            pass
+
+    async def random_computer_move(self, table_id: int) -> bool | None:
+        """One random move of the computer to act (``computer_move``'s answer), None when none is."""
+        table = await self.table(table_id)
+        engine = await self.engine(table)
+        seat = self.computer_to_act(table, engine)
+        if seat is None:
+            return None
+        choice = random.Random(f"{table.seed}:{len(engine.history)}").choice(engine.legal_actions(seat))
+        return await self.computer_move(table_id, table.version, seat, choice)
 
     def computer_to_act(self, table: TableRow, engine: Engine) -> int | None:
         if table.status != "running" or engine.is_terminal():

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
-from bot.core.translator import choice, command
+from bot.core.translator import choice, choices, command
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import missing_for_table, named
 from bot.tables.render import clock_name
@@ -43,9 +43,9 @@ LANGUAGE_CHOICES = [
 
 
 CLOCK_CHOICES = [choice("cmd.settings.clock.none", NO_CLOCK)] + [choice(f"cmd.clock.c{c}", c) for c in CLOCKS]
-POLICY_CHOICES = [choice(f"cmd.tournament.policy.{p}", p) for p in TIMEOUT_POLICIES]
-LEVEL_CHOICES = [choice(f"cmd.tournament.level.{lv}", lv) for lv in LEVELS]
-RESET_CHOICES = [choice(f"server.name.{n}", n) for n in NAMES]
+POLICY_CHOICES = choices("cmd.tournament.policy", TIMEOUT_POLICIES)
+LEVEL_CHOICES = choices("cmd.tournament.level", LEVELS)
+RESET_CHOICES = choices("server.name", NAMES)
 
 
 def channel_ids(text: str, guild: discord.Guild) -> list[int]:

@@ -12,6 +12,7 @@ from bot.core.i18n import Lang
 from bot.events import fairness as fair
 from bot.events import render as view
 from bot.events.standings import Standing
+from bot.events.words import organizer
 from bot.storage.events import RoundTable, Tournament
 from bot.web.markup import escape, to_html
 
@@ -85,10 +86,10 @@ def status_html(t: Tournament, ranked: list[Standing], teams: bool, tr: Lang) ->
         if top:
             won = [t.name_of(p) for p in ([e.user_id for e in t.entrants if e.team == top[0].player] if teams else [top[0].player])]
     winner = tr("tournament.winner", names=tr.join(won), count=len(won)) if won else ""
-    # The organizer by the name they had when they made the event (where it is stored), or as an entrant.
-    organizer = getattr(t, "organizer_name", None) or names(t).get(t.organizer_id) or tr("web.event.organizer")
-    known = {**names(t), t.organizer_id: organizer}
-    text = tr(f"tournament.state.{t.status}", round=t.round, count=t.round, organizer=f"<@{t.organizer_id}>", winner=winner)
+    # As the event's message names them (``words.organizer``); an older event's mention as an
+    # entrant's name, else in words.
+    known = {**names(t), t.organizer_id: names(t).get(t.organizer_id, tr("web.event.organizer"))}
+    text = tr(f"tournament.state.{t.status}", round=t.round, count=t.round, organizer=organizer(t), winner=winner)
     return f'<p class="status">{to_html(text.strip(), known)}</p>'
 
 

@@ -5,7 +5,6 @@ catalog or a game's renderer, and is escaped (``markup``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -211,8 +210,3 @@ def scores_html(deals: list[tuple[int, int, list[str]]], tr: Lang) -> str:
         name = tr("web.deal", deal=deal) if len(deals) > 1 else tr("web.replay.end")
         items.append(f'<li><a href="?step={step}" data-step="{step}">{escape(name)}</a>{text}</li>')
     return f'<section class="scores"><h2>{escape(tr("web.replay.scores"))}</h2><ol>{"".join(items)}</ol></section>'
-
-
-def json_data(value: Any) -> str:
-    """Data for the page's script, safe inside ``<script type="application/json">``."""
-    return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c")

@@ -23,15 +23,6 @@ async def listed_nowhere(guild_id: int | None, channel_id: int) -> bool:
     return False
 
 
-def pages_by_config(config: Config) -> PagesShown:
-    """Every server as the config's ``web_pages`` says (tools and tests without servers' settings)."""
-
-    async def shown(guild_id: int | None) -> bool:
-        return config.web_pages
-
-    return shown
-
-
 def pages_by_settings(settings: ServerSettings, config: Config) -> PagesShown:
     """What the server chose with ``/settings web``; for a server that chose nothing, the config's
     ``web_pages``."""

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang, language_of
 from bot.core.interaction import Interaction
-from bot.core.translator import command, game_options
+from bot.core.translator import command
 from bot.tables import render
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from cogs.arsene.engine import ArseneEngine
 from cogs.arsene.render import ArseneUI
 
@@ -24,33 +24,12 @@ if TYPE_CHECKING:
 UI = ArseneUI()
 
 
-class Arsene(
-    commands.GroupCog,
-    group_name=locale_str("arsene", key="arsene.cmd.name"),
-    group_description=locale_str("Arsène, new edition (3–4 players)", key="arsene.cmd.description"),
-):
-    def __init__(self, desk: Desk, opening: Opening) -> None:
-        self.desk = desk
-        self.opening = opening
-
-    @command(
-        "arsene.cmd.new",
-        "Open an Arsène table in this channel",
-        players="Table size (3 or 4; with 3 a dummy player joins)",
+class Arsene(GameCog, **game_group("arsene", "arsene", "Arsène, new edition (3–4 players)")):
+    new = new_command(
+        "arsene", ArseneEngine, "Open an Arsène table in this channel",
+        players=(3, 4, "Table size (3 or 4; with 3 a dummy player joins)"),
     )
-    @game_options(ArseneEngine)
-    async def new(
-        self,
-        interaction: Interaction,
-        players: app_commands.Range[int, 3, 4] = 4,
-        rated: bool = False,
-        **options: Any,
-    ) -> None:
-        await self.opening.open_table(interaction, "arsene", players, options, rated=rated)
-
-    @command("arsene.cmd.rules", "How to play Arsène")
-    async def rules(self, interaction: Interaction) -> None:
-        await self.desk.send_rules(interaction, "arsene")
+    rules = rules_command("arsene", "How to play Arsène")
 
     @command("arsene.cmd.play", "Make your move at the Arsène table here", move="Your move (type to search)")
     async def play(self, interaction: Interaction, move: str) -> None:

@@ -269,8 +269,7 @@ class ArseneUI(GameUI):
         playable = {a.partition(":")[2] for a in legal}
         blocked = [c for c in hand if c not in playable]
         if blocked:
-            reason = engine.explain_illegal(seat, f"play:{blocked[0]}")
-            lines.append(tr(f"arsene.error.{reason.code}", **self.format_params(reason.params, names)))
+            lines.append(self.refusal(engine, seat, f"play:{blocked[0]}", names, tr))
         return Prompt("\n".join(lines), self._hand_buttons(hand, playable, obs))
 
     def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
@@ -281,14 +280,8 @@ class ArseneUI(GameUI):
         if kind is None:
             return []
         playable = {a.partition(":")[2] for a in legal}
-        reasons: list[str] = []
-        for card in obs["hand"]:
-            if card not in playable:
-                why = engine.explain_illegal(seat, f"{kind}:{card}")
-                text = tr(f"arsene.error.{why.code}", **self.format_params(why.params, names))
-                if text not in reasons:
-                    reasons.append(text)
-        return reasons
+        greyed = [f"{kind}:{card}" for card in obs["hand"] if card not in playable]
+        return self.refusals(engine, seat, greyed, names, tr)
 
     @staticmethod
     def _hand_buttons(

@@ -22,7 +22,6 @@ PHASE_DUMMY = "dummy_choice"
 PHASE_PLAY = "play"
 PHASE_PUSH = "push"
 PHASE_OVER = "over"
-PHASES = (PHASE_ASIDE, PHASE_TRUMP, PHASE_DUMMY, PHASE_PLAY, PHASE_PUSH, PHASE_OVER)
 PHASE_ACTIONS = {
     PHASE_ASIDE: ("aside",),
     PHASE_TRUMP: ("trump", "show"),

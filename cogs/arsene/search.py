@@ -12,6 +12,7 @@ import random
 from typing import TYPE_CHECKING
 
 from bot.ai.deal import deal
+from bot.core.engine import copy_rng
 
 if TYPE_CHECKING:
     from .engine import ArseneEngine
@@ -19,22 +20,13 @@ if TYPE_CHECKING:
 NON_FACE_DIAMONDS = frozenset(f"D{r}" for r in range(1, 11))
 
 
-def copy_rng(rng: random.Random) -> random.Random:
-    other = random.Random()
-    other.setstate(rng.getstate())
-    return other
-
-
 def clone(engine: ArseneEngine) -> ArseneEngine:
     return _copy(engine, copy_rng(engine.rng))
 
 
 def _copy(engine: ArseneEngine, rng: random.Random) -> ArseneEngine:
-    other = object.__new__(type(engine))
-    other.__dict__.update(engine.__dict__)
-    other.options = dict(engine.options)
+    other = engine.copy_state()
     other.rng = rng
-    other.history = list(engine.history)
     other.holdings = engine.holdings.copy()
     other.hands = [list(h) for h in engine.hands]
     other.aside = list(engine.aside)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from bot.ai.registry import GameAI, register
+from bot.ai.registry import GameAI, register, share_ahead
 from cogs.donguri.engine import DonguriEngine
 
 #: Spread of one deal's penalty difference between two players (measured over random games).
@@ -17,12 +17,7 @@ def evaluate(engine: DonguriEngine, seat: int) -> float:
     n = engine.num_players
     left = max(1, engine.deals_total - engine.deal_no + 1)
     scale = DEAL_SPREAD[n] * math.sqrt(left) / 1.7  # logistic curve close to the normal CDF
-    mine = engine.penalties[seat]
-    total = 0.0
-    for other, theirs in enumerate(engine.penalties):
-        if other != seat:
-            total += 1.0 / (1.0 + math.exp((mine - theirs) / scale))
-    return total / (n - 1)
+    return share_ahead(engine.penalties, seat, scale, lower_wins=True)
 
 
 register("donguri", GameAI(evaluate=evaluate, move_us=7.0, iteration_us=180.0))

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.ai.deal import deal
 from bot.core.cards import SUITS, rank_of, standard_deck, suit_of
-from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.engine import Engine, Event, IllegalAction, copy_rng
 from bot.core.options import Option
 
 LENGTHS = ("standard", "short")
@@ -134,16 +134,12 @@ class DonguriEngine(Engine):
     # ---- search (computer players) ------------------------------------------------------------
     def clone(self) -> DonguriEngine:
         other = self._copy()
-        other.rng = random.Random.__new__(random.Random)
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
         return other
 
     def _copy(self) -> DonguriEngine:
         """Every mutable field copied except ``rng`` (shared: the caller replaces or copies it)."""
-        other = object.__new__(DonguriEngine)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.history = list(self.history)
+        other = self.copy_state()
         other.penalties = list(self.penalties)
         other.deal_log = list(self.deal_log)
         other.hands = [list(h) for h in self.hands]

@@ -80,14 +80,10 @@ class DonguriUI(GameUI):
 
     def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
         legal = set(engine.legal_actions(seat))
-        reasons: list[str] = []
-        for card in engine.observation(seat)["hand"]:
-            if legal and f"play:{card}" not in legal:
-                why = engine.explain_illegal(seat, f"play:{card}")
-                text = tr(f"donguri.error.{why.code}", **self.format_params(why.params, names))
-                if text not in reasons:
-                    reasons.append(text)
-        return reasons
+        if not legal:
+            return []
+        greyed = [f"play:{card}" for card in engine.observation(seat)["hand"]]
+        return self.refusals(engine, seat, [action for action in greyed if action not in legal], names, tr)
 
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         obs = engine.observation(seat)
@@ -102,8 +98,7 @@ class DonguriUI(GameUI):
             lines.append(tr("donguri.prompt.your_turn", trick=trick))
             blocked = [c for c in hand if f"play:{c}" not in legal]
             if blocked:
-                reason = engine.explain_illegal(seat, f"play:{blocked[0]}")
-                lines.append(tr(f"donguri.error.{reason.code}", **self.format_params(reason.params, names)))
+                lines.append(self.refusal(engine, seat, f"play:{blocked[0]}", names, tr))
         else:
             lines.append(tr("donguri.prompt.waiting", player=names[obs["turn"]]))
         lines.append(tr("donguri.prompt.points", points=obs["taken_points"]))

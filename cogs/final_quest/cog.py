@@ -10,18 +10,18 @@ Each command is checked before it reaches the engine so a mistake gets a specifi
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
-from bot.core.translator import command, game_options
+from bot.core.translator import command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 from cogs.final_quest.engine import (
@@ -83,26 +83,10 @@ def computer_cannot_read(player: discord.abc.User, tr: Lang) -> UserError:
     return UserError(f"{G}.error.ask_computer", player=display(player), questions=questions)
 
 
-class FinalQuest(
-    commands.GroupCog,
-    group_name=locale_str("finalquest", key="final_quest.cmd.name"),
-    group_description=locale_str("Final Quest (4 players, two teams)", key="final_quest.cmd.description"),
-):
-    def __init__(self, desk: Desk, opening: Opening) -> None:
-        self.desk = desk
-        self.opening = opening
-
+class FinalQuest(GameCog, **game_group("final_quest", "finalquest", "Final Quest (4 players, two teams)")):
     # ---- the table ---------------------------------------------------------------------------
-    @command("final_quest.cmd.new", "Open a Final Quest table in a channel of its own")
-    @game_options(FinalQuestEngine)
-    async def new(
-        self, interaction: Interaction, rated: bool = False, **options: Any
-    ) -> None:
-        await self.opening.open_table(interaction, G, 4, options, rated=rated)
-
-    @command("final_quest.cmd.rules", "How to play Final Quest")
-    async def rules(self, interaction: Interaction) -> None:
-        await self.desk.send_rules(interaction, G)
+    new = new_command(G, FinalQuestEngine, "Open a Final Quest table in a channel of its own", players=4)
+    rules = rules_command(G, "How to play Final Quest")
 
     # ---- main actions --------------------------------------------------------------------------
     async def target_seat(self, interaction: Interaction, player: discord.abc.User):

@@ -282,15 +282,8 @@ class FinalQuestUI(GameUI):
         if obs["turn_seat"] != seat or obs["phase"] in (PHASE_ANSWER, PHASE_REBUTTAL):
             return []
         legal = set(engine.legal_actions(seat))
-        reasons: list[str] = []
-        for verb in ("swap", "show"):
-            for card in obs["hand"]:
-                action = f"{verb}:{rank_of(card)}"
-                if action not in legal:
-                    why = engine.explain_illegal(seat, action)
-                    text = tr(f"{G}.error.{why.code}", **self.format_params(why.params, names))
-                    if text not in reasons:
-                        reasons.append(text)
+        actions = [f"{verb}:{rank_of(card)}" for verb in ("swap", "show") for card in obs["hand"]]
+        reasons = self.refusals(engine, seat, [action for action in actions if action not in legal], names, tr)
         if "end" not in legal:
             reasons.append(tr(f"{G}.error.act_first"))
         return reasons

@@ -14,6 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from bot.core.cards import code
+from bot.core.engine import copy_rng
 
 if TYPE_CHECKING:
     from .deduction import World
@@ -66,17 +67,12 @@ def earlier(
 
 
 def clone(engine: FinalQuestEngine) -> FinalQuestEngine:
-    rng = random.Random()
-    rng.setstate(engine.rng.getstate())
-    return _copy(engine, rng)
+    return _copy(engine, copy_rng(engine.rng))
 
 
 def _copy(engine: FinalQuestEngine, rng: random.Random) -> FinalQuestEngine:
-    other = object.__new__(type(engine))
-    other.__dict__.update(engine.__dict__)
+    other = engine.copy_state()
     other.rng = rng
-    other.options = dict(engine.options)
-    other.history = list(engine.history)
     other.hands = [list(h) for h in engine.hands]
     other.main_action = dict(engine.main_action) if engine.main_action is not None else None
     other.public_cards = [set(s) for s in engine.public_cards]

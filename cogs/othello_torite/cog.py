@@ -6,7 +6,7 @@ legal squares; ``/othello record`` shows the game record of the table in this ch
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -15,7 +15,8 @@ from discord.ext import commands
 from bot.core.errors import UserError
 from bot.core.games import register
 from bot.core.interaction import Interaction
-from bot.core.translator import command, game_options
+from bot.core.translator import command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from bot.tables.render import seat_names
 from cogs.othello_torite.engine import OthelloToriteEngine
@@ -34,25 +35,9 @@ SUIT_CHOICES = [
 ]
 
 
-class OthelloTorite(
-    commands.GroupCog,
-    group_name=locale_str("othello", key="othello_torite.cmd.name"),
-    group_description=locale_str("Othello de Torite (2 players)", key="othello_torite.cmd.description"),
-):
-    def __init__(self, desk: Desk, opening: Opening) -> None:
-        self.desk = desk
-        self.opening = opening
-
-    @command("othello_torite.cmd.new", "Open an Othello de Torite table in this channel")
-    @game_options(OthelloToriteEngine)
-    async def new(
-        self, interaction: Interaction, rated: bool = False, **options: Any
-    ) -> None:
-        await self.opening.open_table(interaction, GAME, 2, options, rated=rated)
-
-    @command("othello_torite.cmd.rules", "How to play Othello de Torite")
-    async def rules(self, interaction: Interaction) -> None:
-        await self.desk.send_rules(interaction, GAME)
+class OthelloTorite(GameCog, **game_group("othello_torite", "othello", "Othello de Torite (2 players)")):
+    new = new_command(GAME, OthelloToriteEngine, "Open an Othello de Torite table in this channel", players=2)
+    rules = rules_command(GAME, "How to play Othello de Torite")
 
     @command(
         "othello_torite.cmd.play",

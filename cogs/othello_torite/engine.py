@@ -83,20 +83,17 @@ class OthelloToriteEngine(Engine):
         self._moves: tuple[int, int] | None = None  # cached (red squares, blue squares) for self.turn
         # The opening position always gives Black a legal move (d3, c4, f5, e6 against the wild
         # centre), so this never passes; it is kept so that any start position is handled.
-        self.setup_events = self._advance()
+        self._advance()
 
     def clone(self) -> OthelloToriteEngine:
         """A cheap independent copy, for computer players that search positions."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        other = self.copy_state()
         other.discs = list(self.discs)
         other.suits = list(self.suits)
         other.left = [list(self.left[0]), list(self.left[1])]
         other.trick = list(self.trick)
         other.record = list(self.record)
         other.recent = list(self.recent)
-        other.history = list(self.history)
-        other.options = dict(self.options)
         return other
 
     def determinize(self, seat: int, rng: random.Random) -> OthelloToriteEngine:

@@ -134,29 +134,17 @@ class OthelloToriteUI(GameUI):
         trick = public["trick"]
         lines = [entry_text(e, names, tr) for e in trick]
         led = public["led_suit"]
+
+        def who(seat: int, n: str = "") -> dict[str, str]:
+            return {f"disc{n}": DISC[seat], f"player{n}": names[seat]}
+
         if led:
             lines.insert(0, tr(f"{G}.view.led", mark=MARK[led], disc_suit=suit_word(led, tr)))
-            lines.append(
-                tr(
-                    f"{G}.view.follows",
-                    disc=DISC[follower],
-                    player=names[follower],
-                    mark=MARK[led],
-                    disc_suit=suit_word(led, tr),
-                )
-            )
+            lines.append(tr(f"{G}.view.follows", **who(follower), mark=MARK[led], disc_suit=suit_word(led, tr)))
         elif trick:  # the leader passed
-            lines.append(
-                tr(
-                    f"{G}.view.leader_passed",
-                    disc=DISC[leader],
-                    player=names[leader],
-                    disc2=DISC[follower],
-                    player2=names[follower],
-                )
-            )
+            lines.append(tr(f"{G}.view.leader_passed", **who(leader), **who(follower, "2")))
         else:
-            lines.append(tr(f"{G}.view.leads", disc=DISC[leader], player=names[leader]))
+            lines.append(tr(f"{G}.view.leads", **who(leader)))
         return "\n".join(lines)
 
     @staticmethod

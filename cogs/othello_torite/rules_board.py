@@ -83,8 +83,12 @@ def names(mask: int) -> list[str]:
 
 def moves(anchors: int, opp: int, empty: int) -> int:
     """Empty squares from which a line of opponent discs reaches one of ``anchors`` (dumb7fill)."""
+    return _fill(anchors, opp, empty, DIRECTIONS)
+
+
+def _fill(anchors: int, opp: int, empty: int, directions: tuple[tuple[int, int], ...]) -> int:
     result = 0
-    for shift, mask in DIRECTIONS:
+    for shift, mask in directions:
         om = opp & mask
         if shift > 0:
             x = (anchors << shift) & om
@@ -117,28 +121,7 @@ _DIRECTIONS2 = tuple((shift, mask | (mask << _HI)) for shift, mask in DIRECTIONS
 def moves2(anchors_a: int, anchors_b: int, opp: int, empty: int) -> tuple[int, int]:
     """``(moves(anchors_a, opp, empty), moves(anchors_b, opp, empty))`` in a single fill."""
     anchors = anchors_a | (anchors_b << _HI)
-    opp2 = opp | (opp << _HI)
-    empty2 = empty | (empty << _HI)
-    result = 0
-    for shift, mask in _DIRECTIONS2:
-        om = opp2 & mask
-        if shift > 0:
-            x = (anchors << shift) & om
-            x |= (x << shift) & om
-            x |= (x << shift) & om
-            x |= (x << shift) & om
-            x |= (x << shift) & om
-            x |= (x << shift) & om
-            result |= (x << shift) & mask & empty2
-        else:
-            s = -shift
-            x = (anchors >> s) & om
-            x |= (x >> s) & om
-            x |= (x >> s) & om
-            x |= (x >> s) & om
-            x |= (x >> s) & om
-            x |= (x >> s) & om
-            result |= (x >> s) & mask & empty2
+    result = _fill(anchors, opp | (opp << _HI), empty | (empty << _HI), _DIRECTIONS2)
     return result & _LO_MASK, result >> _HI
 
 
@@ -155,7 +138,3 @@ def flips(sq: int, anchors: int, opp: int) -> int:
                     flipped |= run
                 break  # an empty square or a non-qualifying own disc ends the line
     return flipped
-
-
-def popcount(mask: int) -> int:
-    return mask.bit_count()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from bot.ai.registry import GameAI, register
+from bot.ai.registry import GameAI, register, share_ahead
 from cogs.saizen.engine import ROUNDS, SaizenEngine
 
 #: Spread of one round's trick difference between two players, by player count (random games).
@@ -17,12 +17,7 @@ def evaluate(engine: SaizenEngine, seat: int) -> float:
     n = engine.num_players
     left = max(1, ROUNDS - engine.round_no + 1)
     scale = ROUND_SPREAD[n] * math.sqrt(left) / 1.7  # logistic curve close to the normal CDF
-    mine = engine.scores[seat]
-    total = 0.0
-    for other, theirs in enumerate(engine.scores):
-        if other != seat:
-            total += 1.0 / (1.0 + math.exp((theirs - mine) / scale))
-    return total / (n - 1)
+    return share_ahead(engine.scores, seat, scale, lower_wins=False)
 
 
 register("saizen", GameAI(evaluate=evaluate, move_us=19.0, iteration_us=180.0))

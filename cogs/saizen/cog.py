@@ -7,17 +7,17 @@ language instead of picking it.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from discord import app_commands
-from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core import cards
 from bot.core.games import register
 from bot.core.i18n import LANGUAGES, t
 from bot.core.interaction import Interaction
-from bot.core.translator import command, game_options
+from bot.core.translator import command
+from bot.tables.game_cog import GameCog, game_group, new_command, rules_command
 from bot.tables.member_locale import member_lang
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.render import SUIT, SaizenUI
@@ -56,34 +56,13 @@ def typed_action(text: str) -> str:
 
 
 class Saizen(
-    commands.GroupCog,
-    group_name=locale_str("saizen", key="saizen.cmd.name"),
-    group_description=locale_str(
-        "Saizen — must-win tricks with rule cards (2–6 players)", key="saizen.cmd.description"
-    ),
+    GameCog, **game_group("saizen", "saizen", "Saizen — must-win tricks with rule cards (2–6 players)")
 ):
-    def __init__(self, desk: Desk, opening: Opening) -> None:
-        self.desk = desk
-        self.opening = opening
-
-    @command(
-        "saizen.cmd.new",
-        "Open a Saizen table in this channel",
-        players="Table size (2–6)",
+    new = new_command(
+        GAME, SaizenEngine, "Open a Saizen table in this channel",
+        players=(2, 6, "Table size (2–6)"),
     )
-    @game_options(SaizenEngine)
-    async def new(
-        self,
-        interaction: Interaction,
-        players: app_commands.Range[int, 2, 6] = 4,
-        rated: bool = False,
-        **options: Any,
-    ) -> None:
-        await self.opening.open_table(interaction, GAME, players, options, rated=rated)
-
-    @command("saizen.cmd.rules", "How to play Saizen")
-    async def rules(self, interaction: Interaction) -> None:
-        await self.desk.send_rules(interaction, GAME)
+    rules = rules_command(GAME, "How to play Saizen")
 
     @command(
         "saizen.cmd.play",

@@ -17,7 +17,7 @@ import random
 from typing import Any
 
 from bot.core.cards import SUITS, standard_deck
-from bot.core.engine import Engine, Event, IllegalAction
+from bot.core.engine import Engine, Event, IllegalAction, copy_rng
 from bot.core.options import Option
 from cogs.saizen import tricks, views
 from cogs.saizen.knowledge import redeal
@@ -307,16 +307,12 @@ class SaizenEngine(Engine):
     # ---- search (computer players) ------------------------------------------------------------
     def clone(self) -> SaizenEngine:
         other = self._copy()
-        other.rng = random.Random.__new__(random.Random)
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
         return other
 
     def _copy(self) -> SaizenEngine:
         """Every mutable field copied except ``rng`` (the caller copies or replaces it)."""
-        other = object.__new__(SaizenEngine)
-        other.__dict__.update(self.__dict__)
-        other.options = dict(self.options)
-        other.history = list(self.history)
+        other = self.copy_state()
         other.sides = {s: dict(d) for s, d in self.sides.items()}
         other.moved = {s: dict(d) for s, d in self.moved.items()}
         other.hands = [list(h) for h in self.hands]

@@ -252,15 +252,7 @@ class SaizenUI(GameUI):
     ) -> list[str]:
         """Why the greyed cards are greyed, from the engine's own explanation (each reason once)."""
         playable = {action.split(":")[1] for action in legal}
-        reasons: list[str] = []
-        for card in hand:
-            if card in playable:
-                continue
-            refusal = engine.explain_illegal(seat, f"play:{card}")
-            text = tr(f"saizen.error.{refusal.code}", **self.format_params(refusal.params, names))
-            if text not in reasons:
-                reasons.append(text)
-        return reasons
+        return self.refusals(engine, seat, [f"play:{card}" for card in hand if card not in playable], names, tr)
 
     @staticmethod
     def card_choices(hand: list[str], legal: list[str], tr: Lang) -> tuple[list[Choice], list[Menu]]:

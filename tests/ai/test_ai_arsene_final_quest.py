@@ -18,18 +18,16 @@ from cogs.final_quest import ai as fq_ai
 from cogs.final_quest import deduction
 from cogs.final_quest.engine import FinalQuestEngine
 from cogs.final_quest.search import bit
-from tests.games.final_quest.test_final_quest_engine import table
+from tests.support.engines import random_play
+from tests.support.final_quest_engine import table
 
 # ---- Arsène ------------------------------------------------------------------------------------
 
 
 def random_arsene(n: int, seed: int, steps: int) -> ArseneEngine:
-    engine, rng = ArseneEngine(n, seed, {}), random.Random(seed)
-    for _ in range(steps):
-        if engine.is_terminal():
-            break
-        seat = rng.choice(engine.to_act())
-        engine.apply(seat, rng.choice(engine.legal_actions(seat)))
+    engine = ArseneEngine(n, seed, {})
+    for _ in random_play(engine, random.Random(seed), steps):
+        pass
     return engine
 
 

@@ -113,20 +113,11 @@ def test_the_deals_to_come_are_not_the_real_ones(cls, n, opts):
 def quiet_positions(cls: type[Engine], n: int, opts: dict, count: int, seed: int):
     """Positions of random games in which nobody shows a card or its hand unless it must (random
     Final Quest players show so much that little stays hidden)."""
-    rng = random.Random(seed)
-    made, game = 0, 0
-    while made < count:
-        engine = cls(n, seed * 1000 + game, opts)
-        game += 1
-        keep = rng.random() * 0.25 + 0.02  # share of positions kept, so they spread over the game
-        while not engine.is_terminal() and made < count:
-            if rng.random() < keep:
-                made += 1
-                yield cls.replay(n, engine.seed, opts, engine.history)
-            seat = rng.choice(engine.to_act())
-            legal = engine.legal_actions(seat)
-            quiet = [a for a in legal if not a.startswith(("show:", "reveal", "ask:"))] or legal
-            engine.apply(seat, rng.choice(quiet))
+
+    def quiet(legal: list[str]) -> list[str]:
+        return [a for a in legal if not a.startswith(("show:", "reveal", "ask:"))] or legal
+
+    return random_positions(cls, n, opts, count, seed, moves=quiet)
 
 
 @functools.cache

@@ -17,6 +17,7 @@ from discord.app_commands import TranslationContextLocation as Where
 from bot.core.i18n import _flatten, catalog, t
 from bot.core.translator import CatalogTranslator, translate_key, valid_name
 from tests.support.catalogs import ROOT, catalog_pairs, translated
+from tests.support.locales import japanese, members_in, reply_text
 from tests.support.table import add_computer, embed_text, enabled_ids, hand_dm, labels
 
 #: Catalogs that must be complete in both languages now; other games join when they get a ja.toml.
@@ -215,15 +216,6 @@ def latest_table(channel) -> discord.Message:
     raise AssertionError("no table message")
 
 
-def japanese(text: str) -> bool:
-    return bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
-
-
-def reply_text(result) -> str:
-    message = result.response if result.response is not None else result.followups[-1]
-    return embed_text(message)
-
-
 async def play_one_deal(world_channel, member) -> str:
     """The member plays 12 cards from their DMs against two computers; returns the thread record."""
     for _ in range(12):
@@ -236,10 +228,7 @@ async def play_one_deal(world_channel, member) -> str:
 async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     guild = simcord_env.create_guild("将棋部", preferred_locale="ja")
     channel = guild.create_text_channel("games")
-    taro = guild.add_member(simcord_env.create_user("taro"))
-    emma = guild.add_member(simcord_env.create_user("emma"))
-    client_locales[taro.id] = "ja"
-    client_locales[emma.id] = "en-GB"
+    taro, emma = members_in(simcord_env, guild, client_locales, taro="ja", emma="en-GB")
 
     rules = await taro.slash(channel, "donguri rules")
     assert rules.ephemeral
@@ -282,10 +271,7 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
 async def test_a_donguri_table_in_english(simcord_env, client_locales):
     guild = simcord_env.create_guild("Chess club")
     channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    hana = guild.add_member(simcord_env.create_user("hana"))
-    client_locales[alice.id] = "en-US"
-    client_locales[hana.id] = "ja"
+    alice, hana = members_in(simcord_env, guild, client_locales, alice="en-US", hana="ja")
 
     rules = await alice.slash(channel, "donguri rules")
     assert "Donguri to Yamaneko" in reply_text(rules) and not japanese(reply_text(rules))

@@ -30,6 +30,9 @@ SHOWN_KEYWORDS = {
 }
 SEND_CALLS = {"send", "send_message"}
 LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+#: bot/tables/game_cog.py's declarations of a game's group and its /new and /rules: English defaults
+#: of catalog keys, like ``command``.
+GAME_COG_CALLS = {"game_group", "new_command", "rules_command"}
 CATALOG_KEY = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_{}]+)+\.?$")
 WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -47,6 +50,9 @@ def code_files() -> list[Path]:
         "events/create_command",
         "events/desk",
         "events/render",
+        "events/render_standings",
+        "events/render_preview",
+        "events/words",
         "ratings/commands",
     )
     files = [ROOT / f"bot/{name}.py" for name in names]
@@ -104,6 +110,8 @@ def user_facing_literals(path: Path) -> list[str]:
                 exempt.add(id(node.args[0]))  # the English default of a catalog key
             elif name == "command" and node.args and _is_text(node.args[0]):
                 exempt |= _strings_below(node)  # translator.command: English defaults of catalog keys
+            elif name in GAME_COG_CALLS:
+                exempt |= _strings_below(node)
             elif name in LOG_CALLS:
                 exempt |= _strings_below(node)
         elif isinstance(node, ast.Raise) and node.exc is not None:
@@ -194,12 +202,40 @@ def command_strings(node: ast.Call) -> list[tuple[str, str]]:
     return out
 
 
+def game_cog_strings(node: ast.Call, constants: dict[str, str]) -> list[tuple[str, str]]:
+    """(English default, key) of a ``game_group``, ``new_command`` or ``rules_command`` declaration;
+    the game is a literal or a module constant."""
+    first, *rest = node.args
+    game = first.value if isinstance(first, ast.Constant) else constants[first.id]
+    name = _call_name(node)
+    if name == "game_group":
+        return [(rest[0].value, f"{game}.cmd.name"), (rest[1].value, f"{game}.cmd.description")]
+    verb = "new" if name == "new_command" else "rules"
+    out = [(verb, f"{game}.cmd.{verb}.name"), (rest[-1].value, f"{game}.cmd.{verb}.description")]
+    players = next((k.value for k in node.keywords if k.arg == "players"), None)
+    if isinstance(players, ast.Tuple):  # (fewest, most, its description): the host chooses the size
+        text = players.elts[2].value
+        out += [("players", f"{game}.cmd.new.players.name"), (text, f"{game}.cmd.new.players.description")]
+    return out
+
+
 def locale_strings(path: Path) -> list[tuple[str, str]]:
-    """(English default, key) of every ``locale_str("...", key="...")`` and ``command(...)`` in a file."""
+    """(English default, key) of every ``locale_str("...", key="...")``, ``command(...)`` and game
+    cog declaration in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    constants = {
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _call_name(node) == "command" and node.args:
             out += command_strings(node)
+        if isinstance(node, ast.Call) and _call_name(node) in GAME_COG_CALLS:
+            out += game_cog_strings(node, constants)
         if isinstance(node, ast.Call) and _call_name(node) == "locale_str" and node.args:
             key = next((k.value for k in node.keywords if k.arg == "key"), None)
             assert _is_text(node.args[0]) and key is not None and _is_text(key), (

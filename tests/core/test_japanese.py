@@ -270,8 +270,8 @@ def test_the_champion_message_addresses_each_winner():
     t = SimpleNamespace(name="春の大会", entrants=team, name_of={5: "たろう", 6: "はなこ"}.get)
     winner = Standing(1, 1, 6.0, 2.0, 2, 0.0, 1000.0, 2, 0, 2, False)
     for language, title, text in (
-        ("ja", "🏆 春の大会 優勝者", "<@5> さん、<@6> さん、優勝おめでとうございます！"),
-        ("en", "🏆 春の大会 champion", "Congratulations, <@5> and <@6>!"),
+        ("ja", "🏆 春の大会 優勝者", "**たろう** さん、**はなこ** さん、優勝おめでとうございます！"),
+        ("en", "🏆 春の大会 champion", "Congratulations, **たろう** and **はなこ**!"),
     ):
         embed = podium_message(t, [winner], Lang(language), teams=True).embed
         assert embed.title == title and embed.description.startswith(text)

@@ -133,3 +133,64 @@ def test_two_seat_colours_alternate_and_balance():
     # Two more of one colour happens only to a player who had a bye (four games), when both players
     # of a pairing need the same colour and rematches are worse.
     assert off <= len(units) * 12 // 10, off
+
+
+def unmet_dues(tables: list[list[int]], seats: dict[int, list[int]]) -> tuple[int, int, int]:
+    """How many players get the other seat than the one they are due, by how strongly they were
+    due it: (must, should, would like to alternate)."""
+    from bot.events.swiss_search import colour_need
+
+    unmet = [0, 0, 0]
+    for table in tables:
+        for seat, unit in enumerate(colour_order(table, seats, 0)):
+            strength, due = colour_need(seats[unit])
+            if strength and due != seat:
+                unmet[3 - strength] += 1
+    return unmet[0], unmet[1], unmet[2]
+
+
+def plain(tables: list[list[int]], met: Counter, points: Counter) -> tuple[int, float]:
+    """What a two-seat seating costs besides colours: its repeats and its spread of points."""
+    repeats = sum(met[pair_key(a, b)] for a, b in tables)
+    return repeats, sum(abs(points[a] - points[b]) for a, b in tables)
+
+
+def test_of_two_seatings_otherwise_equal_the_one_giving_players_their_due_colours_is_chosen():
+    """Issue 39: an 11-player Othello Swiss had a player go W B W W. Whenever another seating has
+    as few repeats and as small a spread of points, it must not give players their due colour
+    less often (checked against every seating of the round)."""
+    for seed in range(25):
+        units = list(range(11))
+        rng = random.Random(seed)
+        points: Counter = Counter()
+        met: Counter = Counter()
+        byes: Counter = Counter()
+        seats: dict[int, list[int]] = {u: [] for u in units}
+        for number in range(4):
+            order = sorted(units, key=lambda u: (-points[u], rng.random()))
+            rnd = swiss(order, 2, 2, met, byes, number, dict(points), "repeats", 2.0, seats)
+            seated = [u for u in order if u not in rnd.byes]
+
+            chosen, dues = plain(rnd.tables, met, points), unmet_dues(rnd.tables, seats)
+            for other in partitions(seated, [2] * (len(seated) // 2)):
+                if plain(other, met, points) == chosen:
+                    better = unmet_dues(other, seats)
+                    assert not (
+                        all(b <= d for b, d in zip(better, dues, strict=True)) and better != dues
+                    ), (seed, number, rnd.tables, other)
+            for table in rnd.tables:
+                first, second = colour_order(table, seats, seed * 100 + number)
+                seats[first].append(0)
+                seats[second].append(1)
+                outcome = rng.random()
+                if outcome < 0.45:
+                    points[first] += 2
+                elif outcome < 0.9:
+                    points[second] += 2
+                else:
+                    points[first] += 1
+                    points[second] += 1
+            for unit in rnd.byes:
+                points[unit] += 1
+            met.update(met_counts(rnd.tables))
+            byes.update(rnd.byes)

@@ -250,23 +250,54 @@ def test_elimination_counts_a_bye_in_the_last_round_as_first_place():
     assert order(result)[:3] == [4, 2, 1]
 
 
-def test_standings_lines_say_points_and_first_places_in_words():
-    def row(rank, player, points, wins):
-        return Standing(rank, player, points, 1.5, wins, 0.2, 1000.0, 2, 0, 2, False)
-
-    t = Tournament(
+def cup(**changes) -> Tournament:
+    fields = dict(
         id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
         format="swiss", rounds=3, table_size=4, options={}, points=[4, 2, 1, 0], clock=86400,
         on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
         teams=None, language="en", seed=7, status="running", round=2, round_done=1,
-        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"))],
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"), (5, "eve"))],
     )
-    rows = [row(1, 1, 5.0, 2), row(2, 2, 1.0, 1), row(3, 3, 0.5, 0)]
-    lines = standings_lines(t, rows, Lang("en"))
-    assert lines[0] == "`1.` **ann** — 5 pts · opp 1.50 · 2 first places"
-    assert lines[1] == "`2.` **ben** — 1 pt · opp 1.50 · 1 first place"
-    assert lines[2] == "`3.` **cat** — 0.5 pts · opp 1.50 · 0 first places"
-    assert standings_lines(t, rows, Lang("ja"))[1] == "`2.` **ben** — 1点 · 対戦相手平均 1.50 · 1位 1回"
+    return Tournament(**(fields | changes))
+
+
+def test_standings_lines_say_the_points_and_only_where_they_tie_what_split_them():
+    """Issue 39: where players share points, the line shows the tie-break value that decided; all
+    rows of a tie show the same keys, down to the last one that decided."""
+
+    def row(rank, player, points, opponents=1.5, wins=1, place=0.5, rating=0.0):
+        return Standing(rank, player, points, opponents, wins, place, rating, 2, 0, 2, False)
+
+    rows = [
+        row(1, 1, 5.0),
+        row(2, 2, 4.0, opponents=3.25),
+        row(3, 3, 4.0, opponents=2.5, wins=2),
+        row(4, 4, 4.0, opponents=2.5, wins=1),
+        row(5, 5, 0.5),
+    ]
+    lines = standings_lines(cup(), rows, Lang("en"))
+    assert lines[0] == "`1.` **ann** — 5 pts"
+    assert lines[1] == "`2.` **ben** — 4 pts · tie-break: opponents' average 3.3, 1 first place"
+    assert lines[2] == "`3.` **cat** — 4 pts · tie-break: opponents' average 2.5, 2 first places"
+    assert lines[3] == "`4.` **dan** — 4 pts · tie-break: opponents' average 2.5, 1 first place"
+    assert lines[4] == "`5.` **eve** — 0.5 pts"
+    ja = standings_lines(cup(), rows, Lang("ja"))
+    assert ja[1] == "`2.` **ben** — 4点 · 同点の決め手: 対戦相手の平均得点 3.3、1位 1回"
+
+
+def test_a_tie_split_by_the_rating_or_the_lot_says_so_and_close_values_show_more_decimals():
+    def row(rank, player, points, opponents, rating=0.0):
+        return Standing(rank, player, points, opponents, 1, 0.5, rating, 2, 0, 2, False)
+
+    lines = standings_lines(cup(), [row(1, 1, 3.0, 2.0, rating=1.0), row(2, 2, 3.0, 2.0), row(3, 3, 3.0, 2.0)], Lang("en"))
+    assert lines[0].endswith("tie-break: rating 1040")
+    assert lines[1].endswith("tie-break: rating 1000, lot") and lines[2].endswith("tie-break: rating 1000, lot")
+    lines = standings_lines(cup(), [row(1, 1, 3.0, 2.64), row(2, 2, 3.0, 2.61)], Lang("en"))
+    assert lines[0].endswith("opponents' average 2.64") and lines[1].endswith("opponents' average 2.61")
+    # Totals that read the same to one decimal but differ: the points themselves split them.
+    lines = standings_lines(cup(), [row(1, 1, 6.71, 2.0), row(2, 2, 6.67, 3.0)], Lang("en"))
+    assert lines[0] == "`1.` **ann** — 6.7 pts · tie-break: points 6.71"
+    assert lines[1] == "`2.` **ben** — 6.7 pts · tie-break: points 6.67"
 
 
 def test_the_standings_footer_explains_the_b_of_a_bye_only_when_there_is_one():
@@ -284,3 +315,28 @@ def test_the_standings_footer_explains_the_b_of_a_bye_only_when_there_is_one():
     for language, legend in (("en", "B = bye"), ("ja", "B = 不戦(バイ)")):
         assert legend in standings_message(t, rows, bye, Lang(language), False, 1).embed.footer.text
         assert legend not in standings_message(t, rows, played, Lang(language), False, 1).embed.footer.text
+
+
+def test_the_footer_gives_each_sentence_its_own_space_in_either_language():
+    """Issue 39: the footer ran "…rating › lot Players who dropped…" together. The ranking, the
+    legends and the rule for drops are lines of their own; legends on one line are sentences apart,
+    with a space in English and none after 「。」 in Japanese."""
+    t = Tournament(
+        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
+        format="swiss", rounds=3, table_size=3, options={}, points=[3, 1, 0], clock=86400,
+        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
+        teams=None, language="en", seed=7, status="running", round=2, round_done=2,
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"))],
+    )
+    rows = [Standing(r, p, 3.0 - r, 0.0, 0, 0.0, 1000.0, 1, 0, 1, r == 4) for r, p in ((1, 1), (2, 2), (3, 3), (4, 4))]
+    # dan drew a bye in round 1 and dropped; cat entered late, in round 2.
+    results = [{"user_id": p, "round": 1, "place": p, "bye": 0} for p in (1, 2)]
+    results += [{"user_id": 4, "round": 1, "place": None, "bye": 1}]
+    results += [{"user_id": p, "round": 2, "place": i, "bye": 0} for i, p in enumerate((1, 2, 3), 1)]
+    for language, legends, gap in (
+        ("en", ("B = bye.", "– = before a late entry."), " "),
+        ("ja", ("B = 不戦(バイ)。", "– = 途中参加する前の回戦。"), ""),
+    ):
+        tr = Lang(language)
+        lines = standings_message(t, rows, results, tr, False, 2).embed.footer.text.splitlines()
+        assert lines == [tr("tournament.tie_breaks"), gap.join(legends), tr("tournament.dropped_rule")]

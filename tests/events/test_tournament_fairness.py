@@ -73,7 +73,9 @@ async def test_fixed_pairs_are_ranked_and_crowned_as_teams(world):
         assert points == {team.points}, "partners share the team's points"
     podium = view.podium_message(tournament, teams, Lang("en"), teams=True)
     for member in view.team_members(tournament, teams[0].player):
-        assert f"<@{member}>" in podium.embed.description, "the champion message names both partners"
+        assert f"**{tournament.name_of(member)}**" in podium.embed.description, (
+            "the champion message names both partners"
+        )
     rendered = view.standings_message(tournament, [], results, Lang("en"), True, tournament.round, teams)
     first = rendered.embed.description.splitlines()[0]
     assert " & " in first

@@ -159,11 +159,16 @@ async def test_round_robin_two_player_groups_meet_everyone_once(world):
     assert len(met) == 6 and set(met.values()) == {1}
 
 
-async def test_a_dropped_player_keeps_results_and_is_not_seated_again(world):
-    tournament = await create(world, players=9, rounds=2)
-    tournament = await world.events.start(tournament.id)
+async def first_round_table(world, k: int):
+    """A nine-player, two-round event started with its round-1 tables open: the event and its
+    ``k``-th table of the round."""
+    tournament = await world.events.start((await create(world, players=9, rounds=2)).id)
     await world.events.seating.open_tables(tournament)
-    row = (await world.events.store.round_tables(tournament.id, 1))[0]
+    return tournament, (await world.events.store.round_tables(tournament.id, 1))[k]
+
+
+async def test_a_dropped_player_keeps_results_and_is_not_seated_again(world):
+    tournament, row = await first_round_table(world, 0)
     leaver = row.players[0]
     _tournament, changed = await world.events.entrants.drop(tournament.id, leaver)
     table = await world.tables.table(row.table_id)
@@ -178,10 +183,7 @@ async def test_a_dropped_player_keeps_results_and_is_not_seated_again(world):
 
 
 async def test_a_replacement_takes_over_the_seat_and_the_results(world):
-    tournament = await create(world, players=9, rounds=2)
-    tournament = await world.events.start(tournament.id)
-    await world.events.seating.open_tables(tournament)
-    row = (await world.events.store.round_tables(tournament.id, 1))[1]
+    tournament, row = await first_round_table(world, 1)
     old = row.players[1]
     _tournament, changed = await world.events.entrants.replace(tournament.id, old, (999, "sub"))
     table = await world.tables.table(row.table_id)

@@ -8,31 +8,17 @@ marked ``slow`` and run in the full suite (see docs/testing.md)."""
 from __future__ import annotations
 
 import ast
-import importlib
 import json
-import pathlib
 import random
 
 import pytest
 
 from bot.core.engine import Engine, IllegalAction
+from tests.support.engines import ENGINE_FILES, engine_classes
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-ENGINE_FILES = sorted((ROOT / "cogs").glob("*/engine.py"))
 GAMES_PER_CONFIG = 12
 SAMPLE_GAMES = 2
 MAX_STEPS = 20_000
-
-
-def engine_classes() -> list[type[Engine]]:
-    found = []
-    for path in ENGINE_FILES:
-        module = importlib.import_module(f"cogs.{path.parent.name}.engine")
-        for obj in vars(module).values():
-            if isinstance(obj, type) and issubclass(obj, Engine) and obj is not Engine and obj.game_id:
-                if obj.__module__ == module.__name__:
-                    found.append(obj)
-    return found
 
 
 CASES = [

@@ -105,6 +105,13 @@ def test_points_are_formatted_with_a_decimal_only_when_fractional():
     assert charts.format_points(0) == "0"
 
 
+def test_points_show_at_most_one_decimal_halves_rounded_up():
+    """Issue 39: short tables give 11.38, 6.71 and 2.33; 9.25 showed as 9.2."""
+    assert [charts.format_points(p) for p in (11.375, 6.708333, 2.333333, 9.25, 0.05)] == [
+        "11.4", "6.7", "2.3", "9.3", "0.1"
+    ]
+
+
 def test_standings_image_without_rows_or_rounds_still_renders():
     assert load(charts.standings_image([])).width == charts.WIDTH
     assert load(charts.standings_image([row(1, 0, rounds=())])).width == charts.WIDTH
@@ -118,14 +125,45 @@ def test_the_most_rounds_an_event_can_have_fit_in_the_width():
     load(charts.standings_image([row(1, 30, rounds=[1] * MAX_ROUNDS)]))
 
 
-def test_names_are_drawn_as_the_font_can_and_cut_to_fit():
-    assert charts.drawable("Zoë", 22) == "Zoe"
-    assert charts.drawable("さくら sakura", 22) == "sakura"
-    assert charts.font(22).getlength(charts.fitted("a very long player name indeed", 22, 150)) <= 150
+def test_names_are_drawn_even_in_japanese_and_never_over_the_points():
     plain = load(charts.standings_image([row(1, 5)]))
-    named = load(charts.standings_image([row(1, 5) | {"name": "ann"}]))
     box = (charts.NAME_X, charts.row_top(0), charts.NAME_X + 40, charts.row_top(0) + charts.ROW_H)
-    assert plain.crop(box).getextrema() != named.crop(box).getextrema(), "the name is drawn"
+    for name in ("ann", "たろう", "a very long player name indeed, longer than the column"):
+        named = load(charts.standings_image([row(1, 5) | {"name": name}]))
+        assert plain.crop(box).getextrema() != named.crop(box).getextrema(), name
+        # Nothing of the name reaches the points column.
+        clear = (charts.NAME_X + charts.NAME_W + 2, charts.row_top(0), charts.POINTS_RIGHT - 30, charts.row_top(0) + charts.ROW_H)
+        assert plain.crop(clear).tobytes() == named.crop(clear).tobytes(), name
+
+
+def test_points_are_never_cut_by_the_round_cells():
+    """Issue 39: "11.4" ran into the first round's cell."""
+    for points in (11.375, 100.45, 9.25):
+        image = load(charts.standings_image([row(1, points, rounds=(1, 2, 1, 2))]))
+        ink = [
+            x
+            for x in range(charts.NAME_X + charts.NAME_W, charts.ROUNDS_X)
+            if image.getpixel((x, row_middle(0))) == charts.TEXT
+        ]
+        assert ink and max(ink) <= charts.POINTS_RIGHT, points
+
+
+def test_two_seat_rounds_show_the_opponent_the_result_and_the_seat():
+    black_win = charts.Cell("3", 0.0, seat=0)
+    white_loss = charts.Cell("1", 1.0, seat=1)
+    draw = charts.Cell("2", 0.5, seat=0)
+    image = load(charts.standings_image([row(1, 3, rounds=(black_win, white_loss, draw, charts.LATE_MARK))]))
+    cell = charts.cell_size(4)
+
+    def pixel(round_index: int, dx: int, dy: int):
+        left = charts.ROUNDS_X + round_index * (cell + charts.CELL_GAP)
+        return image.getpixel((left + dx, row_middle(0) - cell // 2 + dy))
+
+    assert pixel(0, 1, 1) == charts.FIRST_SEAT and pixel(1, 1, 1) == charts.SECOND_SEAT
+    assert pixel(0, cell - 3, cell - 3) == charts.GOOD and pixel(1, cell - 3, cell - 3) == charts.BAD
+    assert pixel(2, cell - 3, cell - 3) == charts.mix(charts.GOOD, charts.BAD, 0.5), "a draw is half way"
+    assert pixel(3, cell - 3, 2) == charts.BACKGROUND, "a late entrant's missed round is not filled"
+    assert pixel(3, cell // 2, cell // 2) == charts.MUTED, "but crossed with a dash"
 
 
 # ---- podium ------------------------------------------------------------------------------------

@@ -3,11 +3,8 @@ played and deals finished through ``apply``."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterable
 
-import pytest
-
-from bot.core.engine import IllegalAction
 from cogs.arsene.engine import ArseneEngine, sort_key
 
 
@@ -39,14 +36,6 @@ def give_hand(e: ArseneEngine, seat: int, hand: list[str]) -> None:
             e.hands[other] = sorted(rest[: sizes[other]], key=sort_key)
             rest = rest[sizes[other] :]
     e.aside = rest[: len(e.aside)]
-
-
-def refused(e: ArseneEngine, seat: int, action: str) -> IllegalAction:
-    before = json.dumps(e.public_view(), sort_keys=True)
-    with pytest.raises(IllegalAction) as info:
-        e.apply(seat, action)
-    assert json.dumps(e.public_view(), sort_keys=True) == before
-    return info.value
 
 
 def play_trick(e: ArseneEngine, cards: dict[int, str]) -> list:
@@ -104,12 +93,28 @@ def empty_shop(e: ArseneEngine, shop: int) -> None:
     e.holdings.shops[shop] = []
 
 
-def contest_game(chips: list[int], tokens: list[int] | None = None, n: int = 4) -> ArseneEngine:
-    e = new_game(n, advanced=True)
-    empty_shop(e, 5)
+def at_shops(
+    empty: Iterable[int],
+    chips: list[int],
+    tokens: list[int] | None = None,
+    pool: int | None = None,
+    advanced: bool = False,
+) -> ArseneEngine:
+    """A game of ``len(chips)`` players whose shops ``empty`` have no chips left, the players holding
+    ``chips`` and ``tokens`` (``pool`` tokens left in the pool)."""
+    e = new_game(len(chips), advanced=advanced)
+    for shop in empty:
+        empty_shop(e, shop)
     e.holdings.chips = list(chips)
-    if tokens:
+    if tokens is not None:
         e.holdings.tokens = list(tokens)
-        e.holdings.pool = 8 - sum(tokens)
+    if pool is not None:
+        e.holdings.pool = pool
+    return e
+
+
+def contest_game(chips: list[int], tokens: list[int] | None = None, n: int = 4) -> ArseneEngine:
+    assert len(chips) == n
+    e = at_shops([5], chips, tokens or None, 8 - sum(tokens) if tokens else None, advanced=True)
     e.contest = True  # as if dealt after shop 5 emptied
     return e

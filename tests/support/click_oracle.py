@@ -26,7 +26,6 @@ FORMATS = {
     "end": re.compile(rf"tt:(?P<verb>rematch|decline|rules):(?P<tid>{NUM})"),
     "event": re.compile(rf"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>{NUM})"),
 }
-SETTING_FIELD = {"clock": "clock", "tmo": "on_timeout", "lang": "language"}
 
 
 @dataclass

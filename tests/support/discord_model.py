@@ -300,9 +300,6 @@ class Model:
         channel_id = self.dm_of.get(user_id)
         return [] if channel_id is None else [m for m in self.shown(channel_id) if m.author_id == self.bot.id]
 
-    def threads_of(self, channel_id: str) -> list[Channel]:
-        return [c for c in self.channels.values() if c.parent_id == channel_id]
-
     # ---- gateway payloads ---------------------------------------------------------------------
     def member_payload(self, guild: Guild, user_id: str) -> dict[str, Any]:
         roles = [guild.bot_role_id] if user_id == self.bot.id else []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections import Counter, defaultdict, deque
+from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -209,35 +209,3 @@ class Fault:
         if text.startswith("<"):
             return web.Response(text=text, status=self.status, content_type="text/html")
         return error_response(self.status, text, self.code)
-
-
-class ChannelLimit:
-    """Discord's per-channel limit on message calls (about 5 per 5 s), when a test turns it on."""
-
-    def __init__(self, limit: int = 5, per: float = 5.0) -> None:
-        self.limit, self.per = limit, per
-        self.sent: dict[str, deque[float]] = defaultdict(deque)
-        self.refused = 0
-
-    def check(self, call: Call) -> web.Response | None:
-        if call.channel_id is None or not call.kind.startswith("message."):
-            return None
-        window = self.sent[call.channel_id]
-        while window and call.at - window[0] >= self.per:
-            window.popleft()
-        if len(window) >= self.limit:
-            self.refused += 1
-            return rate_limit_response(self.per - (call.at - window[0]), bucket=call.kind)
-        window.append(call.at)
-        return None
-
-    def headers(self, call: Call) -> dict[str, str]:
-        window = self.sent[call.channel_id]
-        reset_after = self.per - (call.at - window[0]) if window else self.per
-        return {
-            "X-RateLimit-Limit": str(self.limit),
-            "X-RateLimit-Remaining": str(max(self.limit - len(window), 0)),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": call.kind,  # one hash per route; the channel is the major parameter
-        }

@@ -37,7 +37,6 @@ from tests.support.discord_rest import add_rest_routes
 from tests.support.discord_traffic import (
     CALL,
     Call,
-    ChannelLimit,
     Fault,
     busiest_channel,
     busiest_second,
@@ -99,7 +98,6 @@ class FakeDiscord:
         #: With several bot processes connected: each interaction goes to one of them at random.
         self.spread: random.Random | None = None
         self.faults: list[Fault] = []
-        self.channel_limit: ChannelLimit | None = None
         self.gateway = Gateway(self)
         self._changed = asyncio.Condition()
         self._watchers: defaultdict[str, list[asyncio.Future]] = defaultdict(list)
@@ -177,11 +175,6 @@ class FakeDiscord:
 
     def clear_faults(self) -> None:
         self.faults.clear()
-
-    def limit_channels(self, limit: int = 5, per: float = 5.0) -> ChannelLimit:
-        """Enforce Discord's per-channel message limit: calls over it get a 429."""
-        self.channel_limit = ChannelLimit(limit, per)
-        return self.channel_limit
 
     # ---- acting as members ----------------------------------------------------------------------
     @property
@@ -354,9 +347,6 @@ class FakeDiscord:
         if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
             await self._problem(f"{call}: bad Authorization header")
             return self._done(call, error_response(401, "401: Unauthorized"))
-        refused = self.channel_limit.check(call) if self.channel_limit else None
-        if refused is not None:
-            return self._done(call, refused)
         after = 0.0
         for fault in list(self.faults):
             if fault.matches(call):
@@ -375,8 +365,6 @@ class FakeDiscord:
             log.warning("fake Discord: no route for %s %s", request.method, request.path_qs)
             self.unknown.append(f"{request.method} {request.path_qs}")
             response = error_response(404, "404: Not Found")
-        if self.channel_limit and call.channel_id and call.kind.startswith("message."):
-            response.headers.update(self.channel_limit.headers(call))
         return self._done(call, response)
 
     def _done(self, call: Call, response: web.StreamResponse) -> web.StreamResponse:

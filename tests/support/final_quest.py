@@ -9,7 +9,7 @@ from typing import Any
 import discord
 from simcord import BackendError
 
-from tests.support.table import World, dms, embed_text
+from tests.support.table import World, dms, embed_text, make_world
 
 CHANNEL_PREFIX = "final-quest-"
 
@@ -129,3 +129,12 @@ def others(world, channel, *excluded):
 
 def record_text(channel) -> str:
     return "\n".join(m.content for m in channel.history() if m.author.bot and m.content)
+
+
+async def started_turn(env: Any) -> tuple[World, Any, Any, list[Any]]:
+    """A started table: (the world, the table's channel, the member to act, the other players in
+    seat order)."""
+    world = make_world(env)
+    channel = await start_table(world)
+    (active,) = to_act(world, channel)
+    return world, channel, active, others(world, channel, active)

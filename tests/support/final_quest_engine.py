@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from bot.core.engine import IllegalAction
 from cogs.final_quest.engine import FinalQuestEngine
+from tests.support import engines
 
 HANDS = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]  # centre 13
 
@@ -25,13 +21,7 @@ def table(hands=HANDS, centre=13, first=0, **options):
 
 def refused(e, seat, action):
     """Assert ``action`` is refused for ``seat`` and changes nothing; return the IllegalAction code."""
-    before = json.dumps(e.public_view(), sort_keys=True)
-    observations = [json.dumps(e.observation(s), sort_keys=True) for s in range(4)]
-    with pytest.raises(IllegalAction) as info:
-        e.apply(seat, action)
-    assert json.dumps(e.public_view(), sort_keys=True) == before
-    assert [json.dumps(e.observation(s), sort_keys=True) for s in range(4)] == observations
-    return info.value.code
+    return engines.refused(e, seat, action).code
 
 
 def leaves(value):

@@ -3,8 +3,11 @@ server's preferred locale; SimCord sends "en-US" for both, so fill them in as Di
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+
+from tests.support.table import embed_text
 
 
 def patch_client_locales(setattr_: Callable[[Any, str, Any], None]) -> dict[int, str]:
@@ -23,3 +26,19 @@ def patch_client_locales(setattr_: Callable[[Any, str, Any], None]) -> dict[int,
 
     setattr_(sim, "base_payload", base_payload)
     return locales
+
+
+def members_in(env: Any, guild: Any, client_locales: dict[int, str], **locales: str) -> list[Any]:
+    """A new member of ``guild`` per name, whose Discord client is in the given locale."""
+    members = [guild.add_member(env.create_user(name)) for name in locales]
+    client_locales.update({member.id: locale for member, locale in zip(members, locales.values(), strict=True)})
+    return members
+
+
+def japanese(text: str) -> bool:
+    return bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
+
+
+def reply_text(result: Any) -> str:
+    """The text of the bot's reply to a command or click (its first answer, else its last follow-up)."""
+    return embed_text(result.response if result.response is not None else result.followups[-1])

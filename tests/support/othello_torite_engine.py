@@ -3,11 +3,6 @@ build positions with ``position`` too)."""
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from bot.core.engine import IllegalAction
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.rules_board import SQUARE_INDEX
 
@@ -45,10 +40,3 @@ def square(engine: OthelloToriteEngine, name: str):
     col, row = "abcdefgh".index(name[0]), int(name[1]) - 1
     return engine.public_view()["board"][row][col]
 
-
-def refused(engine: OthelloToriteEngine, seat: int, action: str) -> IllegalAction:
-    before = json.dumps(engine.public_view(), sort_keys=True)
-    with pytest.raises(IllegalAction) as info:
-        engine.apply(seat, action)
-    assert json.dumps(engine.public_view(), sort_keys=True) == before
-    return info.value

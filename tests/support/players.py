@@ -24,10 +24,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.support.bot_process import TOKEN, BotProcess
+from tests.support.bot_process import TOKEN, BotProcess, bot_processes
 from tests.support.discord_interactions import DEFERRED_UPDATE, UPDATE, Sent, Undelivered
 from tests.support.discord_model import Channel, Message, User
 from tests.support.fake_discord import FakeDiscord
+from tests.support.postgres import fresh_database
 
 ANSWER_TIMEOUT = 4.0  # Discord takes no first answer after 3 s
 
@@ -155,6 +156,14 @@ class Players:
             await self.lobby_click(table, member, f"tt:join:{table_id}")
         return table
 
+    async def started_donguri(self, name: str) -> Table:
+        """A three-member Donguri table in a new channel ``name``, started, once the bot is quiet."""
+        members = [self.fake.add_member(f"{name}{i}") for i in range(3)]
+        table = await self.open_donguri(self.fake.add_text_channel(name), members)
+        await self.wait_started(table, timeout=60)
+        await self.fake.quiet(1.0, timeout=60)
+        return table
+
     async def add_computer(self, table: Table, host: User, level: str) -> None:
         """Add computer, then a level in the picker the host alone sees (answered privately, or by
         a follow-up when the click was deferred)."""
@@ -274,3 +283,25 @@ async def bot_with_players(
         finally:
             await bot.stop()
             print(bot)
+
+
+@asynccontextmanager
+async def two_processes(
+    directory: Path, cluster_url: str, seed: int | None = None
+) -> AsyncIterator[tuple[FakeDiscord, Players, str, list[BotProcess]]]:
+    """Two bot processes on a fresh database of the PostgreSQL cluster, started on one fake Discord:
+    (fake Discord, players, database URL, processes). With ``seed``, each click reaches one of them
+    at random; without, the process the test sends it to. They are stopped at the end."""
+    url = await fresh_database(cluster_url)
+    async with FakeDiscord(token=TOKEN) as fake:
+        bots = bot_processes(fake, directory, ["a", "b"], url)
+        try:
+            for bot in bots:
+                await bot.start_ready()
+            if seed is not None:
+                fake.spread = random.Random(seed)
+            yield fake, Players(fake, random.Random((seed or 0) + 1)), url, bots
+        finally:
+            for bot in bots:
+                await bot.stop()
+                print(bot)

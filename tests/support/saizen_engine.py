@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
-import pytest
-
-from bot.core.engine import IllegalAction
 from cogs.saizen.engine import SaizenEngine
+from tests.support import engines
 
 
 def table(hands, *, leader=0, layout="", jokers=0, pass_chips=True):
@@ -26,13 +22,16 @@ def table(hands, *, leader=0, layout="", jokers=0, pass_chips=True):
     return e
 
 
+def move(action: str) -> str:
+    """An action as given, a bare card code meaning ``play:<card>``."""
+    return action if action.startswith(("play:", "chip:")) or action == "pass" else f"play:{action}"
+
+
 def act(e, *actions):
     """Apply actions for whoever is to act; bare card codes mean ``play:<card>``. Returns events."""
     events = []
     for action in actions:
-        if not action.startswith(("play:", "chip:")) and action != "pass":
-            action = f"play:{action}"
-        events += e.apply(e.to_act()[0], action)
+        events += e.apply(e.to_act()[0], move(action))
     return events
 
 
@@ -43,13 +42,9 @@ def playable(e):
 
 
 def refused(e, action):
-    if not action.startswith(("play:", "chip:")) and action != "pass":
-        action = f"play:{action}"
-    before = json.dumps(e.public_view(), sort_keys=True)
-    with pytest.raises(IllegalAction) as info:
-        e.apply(e.to_act()[0], action)
-    assert json.dumps(e.public_view(), sort_keys=True) == before
-    return info.value
+    """Assert ``action`` (a bare card code means ``play:<card>``) is refused for the seat to act and
+    changes nothing; return the IllegalAction."""
+    return engines.refused(e, e.to_act()[0], move(action))
 
 
 def winner_of(events):

@@ -58,10 +58,6 @@ def command_id(env, name: str) -> int:
     return next(int(c["id"]) for c in env.backend.commands[None].values() if c["name"] == name)
 
 
-def newest_bot_message(channel) -> discord.Message | None:
-    return next((m for m in reversed(channel.history()) if m.author.bot), None)
-
-
 def table_messages(channel) -> list[discord.Message]:
     return [m for m in channel.history() if m.author.bot and m.embeds and "#" in (m.embeds[0].title or "")]
 

@@ -96,6 +96,16 @@ async def open_table(world: World, host: Any, game: str, **options: Any) -> disc
     return table_message(world)
 
 
+async def start_donguri(world: World) -> tuple[Any, Any, Any]:
+    """A short three-player Donguri table opened by the first member; the next two join and it
+    starts by itself. Returns the three."""
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "donguri", players=3, length="short")
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    return alice, bob, carol
+
+
 async def play_from_dm(member: Any) -> str:
     """The member plays the first enabled move of their latest DM; returns its custom id."""
     message = hand_dm(member)
@@ -103,6 +113,13 @@ async def play_from_dm(member: Any) -> str:
     assert ids, f"{member.name} has no playable button in their DM"
     await member.user.click(message, custom_id=ids[0])
     return ids[0]
+
+
+async def refused_click(member: Any, message: Any, why: str, **target: Any) -> None:
+    """``member`` clicks ``target`` (a ``label`` or ``custom_id``) on ``message``: the answer is
+    private and says ``why``."""
+    answer = await member.click(message, **target)
+    assert answer.ephemeral and why in answer.response.content, answer.response
 
 
 async def add_computer(member: Any, lobby: Any, level: str = "normal", label: str = "Add computer"):

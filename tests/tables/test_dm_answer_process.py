@@ -11,10 +11,7 @@ from tests.support.players import bot_with_players
 
 async def test_a_clicked_dm_is_redrawn_by_the_answer_alone(tmp_path):
     async with bot_with_players(tmp_path, random.Random(23)) as (fake, bot, players):
-        members = [fake.add_member(f"dm{i}") for i in range(3)]
-        table = await players.open_donguri(fake.add_text_channel("dm-answers"), members)
-        await players.wait_started(table, timeout=60)
-        await fake.quiet(1.0, timeout=60)
+        table = await players.started_donguri("dm-answers")
         checked = 0
         for _ in range(30):
             start = len(fake.calls)

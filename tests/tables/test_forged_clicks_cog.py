@@ -7,7 +7,16 @@ import logging
 
 from tests.games.saizen.test_saizen_cog import choose, is_chip_prompt
 from tests.support.forged import answer_text, forge
-from tests.support.table import components, dms, enabled_ids, make_world, open_table, table_message, to_act
+from tests.support.table import (
+    components,
+    dms,
+    enabled_ids,
+    make_world,
+    open_table,
+    start_donguri,
+    table_message,
+    to_act,
+)
 
 NOT_VALID = "This button is out of date"
 TOO_BIG = (str(2**63), str(2**64 + 5), "9" * 30, "1" * 5000)
@@ -97,10 +106,7 @@ async def test_a_garbage_move_from_the_seat_to_act_is_refused_in_words(simcord_e
 
 async def test_a_move_id_the_message_does_not_carry_is_refused(simcord_env, simcord_bot, caplog):
     world = make_world(simcord_env)
-    alice, bob, carol = world.members[:3]
-    await open_table(world, alice, "donguri", players=3, length="short")
-    await bob.click(table_message(world), label="Join")
-    await carol.click(table_message(world), label="Join")
+    await start_donguri(world)
     (first,) = to_act(world)
     dm = dms(first)[-1]
     prefix = enabled_ids(dm)[0].rsplit(":", 2)[0]  # tt:a:<table>:<current version>

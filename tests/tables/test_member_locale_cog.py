@@ -3,8 +3,7 @@ hand, the ephemeral "My hand / Play", /mygames) in Japanese, while the table sta
 
 from __future__ import annotations
 
-import re
-
+from tests.support.locales import japanese, members_in, reply_text
 from tests.support.table import (
     World,
     dms,
@@ -18,19 +17,10 @@ from tests.support.table import (
 )
 
 
-def japanese(text: str) -> bool:
-    return bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
-
-
-def reply_text(result) -> str:
-    return embed_text(result.response if result.response is not None else result.followups[-1])
-
-
 async def mixed_table(simcord_env, client_locales):
     guild = simcord_env.create_guild("Chess club")  # an English server
     channel = guild.create_text_channel("games")
-    alice, hana, bob = (guild.add_member(simcord_env.create_user(n)) for n in ("alice", "hana", "bob"))
-    client_locales.update({alice.id: "en-US", hana.id: "ja", bob.id: "en-GB"})
+    alice, hana, bob = members_in(simcord_env, guild, client_locales, alice="en-US", hana="ja", bob="en-GB")
     world = World(simcord_env, guild, channel, [alice, hana, bob])
     lobby = await open_table(world, alice, "donguri", players=3, length="short")
     await hana.click(lobby, label="Join")

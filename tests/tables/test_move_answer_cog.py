@@ -14,8 +14,7 @@ import logging
 import pytest
 
 from bot.tables import in_time
-from tests.games.donguri.test_donguri_cog import start_three
-from tests.support.table import dms, enabled_ids, hand_dm, labels, make_world, to_act
+from tests.support.table import dms, enabled_ids, hand_dm, labels, make_world, start_donguri, to_act
 
 CALLBACK = "/interactions/*/callback"
 
@@ -39,7 +38,7 @@ async def click_first_card(member):
 
 async def test_a_move_whose_answer_fails_once_is_answered_by_a_second_try(simcord_env):
     world = make_world(simcord_env)
-    await start_three(world)
+    await start_donguri(world)
     (mover,) = to_act(world)
     simcord_env.inject_error("POST", CALLBACK, status=502, message="Bad Gateway", times=1)
     message, click = await click_first_card(mover)
@@ -56,7 +55,7 @@ async def test_a_late_answer_that_cannot_redraw_the_hand_ends_in_a_private_follo
     """Under load the click is acknowledged first (a deferral) and its answer edits the clicked
     message later; when that edit keeps failing, the mover reads an ephemeral word in Japanese."""
     world = make_world(simcord_env)
-    await start_three(world)
+    await start_donguri(world)
     (mover,) = to_act(world)
     client_locales[mover.id] = "ja"
     monkeypatch.setattr(simcord_env.bot.arrivals, "left", lambda interaction: 0.0)  # deferred at once
@@ -72,7 +71,7 @@ async def test_a_move_discord_gave_up_on_is_told_by_dm(simcord_env, caplog):
     """The answer fails until Discord's 3 s are over: no answer can reach the click any more, and a
     follow-up needs one. The mover reads it in their DM, and their hand there is redrawn."""
     world = make_world(simcord_env)
-    await start_three(world)
+    await start_donguri(world)
     (mover,) = to_act(world)
     simcord_env.inject_error("POST", CALLBACK, status=502, message="Bad Gateway", times=None)
     with caplog.at_level(logging.WARNING):

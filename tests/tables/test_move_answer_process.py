@@ -19,10 +19,7 @@ CALLBACK = r"/interactions/\d+/[^/]+/callback$"
 
 async def test_a_move_answered_through_failing_callbacks_is_answered_or_told(tmp_path):
     async with bot_with_players(tmp_path, random.Random(31)) as (fake, bot, players):
-        members = [fake.add_member(f"answer{i}") for i in range(3)]
-        table = await players.open_donguri(fake.add_text_channel("answers"), members)
-        await players.wait_started(table, timeout=60)
-        await fake.quiet(1.0, timeout=60)
+        table = await players.started_donguri("answers")
 
         fault = fake.inject(method="POST", path=CALLBACK, status=502, times=2)
         click = await players.move(table)

@@ -38,22 +38,26 @@ def test_config_file_from_environment_variable_and_defaults(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text,key",
+    "text,message",
     [
-        ("log_level = 5", "log_level"),
-        ('test_guild_id = "abc"', "test_guild_id"),
-        ("database = ''", "database"),
-        ('default_language = "fr"', "default_language"),
-        ("colour = 1", "colour"),
-        ("test_guild_id = true", "test_guild_id"),
-        ("rest_budget = -1", "rest_budget"),
-        ('rest_budget = "45"', "rest_budget"),
+        ("log_level = 5", "'log_level'"),
+        ('test_guild_id = "abc"', "'test_guild_id'"),
+        ("database = ''", "'database'"),
+        ('default_language = "fr"', "'default_language'"),
+        ("colour = 1", "'colour'"),
+        ("test_guild_id = true", "'test_guild_id'"),
+        ("rest_budget = -1", "'rest_budget'"),
+        ('rest_budget = "45"', "'rest_budget'"),
+        ("shard_ids = [0]", "needs 'shard_count'"),
+        ("shard_count = 2\nshard_ids = [2]", "from 0 to 1"),
+        ("shard_count = 2\nshard_ids = [1, 1]", "twice"),
+        ('shard_count = 2\nshard_ids = [1]\ndatabase = "data/t.sqlite3"', "postgresql://"),
     ],
 )
-def test_bad_config_values_name_the_key(tmp_path, text, key):
+def test_bad_config_values_are_refused_with_the_key_named(tmp_path, text, message):
     path = tmp_path / "c.toml"
     path.write_text(text + "\n")
-    with pytest.raises(config_mod.ConfigError, match=f"'{key}'"):
+    with pytest.raises(config_mod.ConfigError, match=re.escape(message)):
         config_mod.load(str(path), env={})
 
 
@@ -232,22 +236,6 @@ def test_shards_from_the_config_file_and_the_command_line(tmp_path, monkeypatch)
     assert (cfg.shard_count, cfg.shard_ids) == (4, [2, 3])
     path.write_text('database = "postgresql://bot@db/tabletop"\nshard_count = 2\n')
     assert config_mod.load(str(path), env={}).shard_ids == [0, 1], "no ids: every shard runs here"
-
-
-@pytest.mark.parametrize(
-    "text,message",
-    [
-        ("shard_ids = [0]\n", "needs 'shard_count'"),
-        ("shard_count = 2\nshard_ids = [2]\n", "from 0 to 1"),
-        ("shard_count = 2\nshard_ids = [1, 1]\n", "twice"),
-        ('shard_count = 2\nshard_ids = [1]\ndatabase = "data/t.sqlite3"\n', "postgresql://"),
-    ],
-)
-def test_bad_shard_settings_are_refused_with_the_key_named(tmp_path, text, message):
-    path = tmp_path / "c.toml"
-    path.write_text(text)
-    with pytest.raises(config_mod.ConfigError, match=re.escape(message)):
-        config_mod.load(str(path), env={})
 
 
 def test_some_shards_on_sqlite_are_refused_by_the_entry_point_but_allowed_with_a_database_url(tmp_path, capsys):

@@ -10,7 +10,6 @@ stale, every record line once, one hand DM per seat per deal, no error logged.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import time
 
@@ -21,7 +20,7 @@ from tests.support.bot_process import TOKEN, bot_processes
 from tests.support.discord_gateway import shard_of
 from tests.support.discord_traffic import most_within
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Click, Players, Table, keep_playing
+from tests.support.players import Click, Players, Table, keep_playing, two_processes
 from tests.support.postgres import fresh_database
 
 PROCESSES = 3
@@ -39,24 +38,6 @@ async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: in
     for table in tables:
         await players.wait_started(table, timeout=60)  # three bots, PostgreSQL and other tests share two cores
     return tables
-
-
-@contextlib.asynccontextmanager
-async def two_processes(tmp_path, pg_cluster, seed: int):
-    """Two bot processes on a fresh database, each click reaching one of them at random:
-    (fake Discord, players, database URL, processes); the processes are stopped at the end."""
-    url = await fresh_database(pg_cluster.url)
-    async with FakeDiscord(token=TOKEN) as fake:
-        bots = bot_processes(fake, tmp_path, ["a", "b"], url)
-        try:
-            for bot in bots:
-                await bot.start_ready()
-            fake.spread = random.Random(seed)
-            yield fake, Players(fake, random.Random(seed + 1)), url, bots
-        finally:
-            for bot in bots:
-                await bot.stop()
-                print(bot)
 
 
 async def double_click(players: Players, table: Table) -> list[Click]:
@@ -245,7 +226,7 @@ async def test_a_table_passed_between_processes_keeps_the_pace_of_its_message_an
     """Clicks reach either of two processes at random, so the table passes from one to the other
     move after move; its message still changes at most once per 2 s and its record once per 5 s,
     as with one process (each process remembering only its own edits made about twice as many)."""
-    async with two_processes(tmp_path, pg_cluster, seed=5) as (fake, players, url, bots):
+    async with two_processes(tmp_path, pg_cluster.url, seed=5) as (fake, players, url, bots):
         (table,) = await open_tables(fake, players, 1)
         await fake.quiet(SETTLE, timeout=60)
         began = time.monotonic()
@@ -272,7 +253,7 @@ async def test_processes_delivering_tables_in_one_channel_keep_its_budget_togeth
     table message keeps its pace (one edit per 2 s), so together they would make 7 or 8 edits in
     5 s; the channel still gets at most 5, as with one process. (Each process counting only its
     own calls let through 10.)"""
-    async with two_processes(tmp_path, pg_cluster, seed=7) as (fake, players, url, bots):
+    async with two_processes(tmp_path, pg_cluster.url, seed=7) as (fake, players, url, bots):
         channel = fake.add_text_channel("games-shared")
         tables = []
         for _ in range(3):

@@ -56,14 +56,8 @@ async def play(bot, table_id: int, shown_after) -> None:
     """The computers play the game to its end; ``shown_after(move)``: a record pass after it."""
     service = bot.service
     moves = 0
-    while True:
-        table = await service.table(table_id)
-        engine = await service.engine(table)
-        seat = service.computer_to_act(table, engine)
-        if seat is None:
-            break
-        choice = random.Random(f"{table.seed}:{len(engine.history)}").choice(engine.legal_actions(seat))
-        assert await service.computer_move(table_id, table.version, seat, choice)
+    while (moved := await service.random_computer_move(table_id)) is not None:
+        assert moved
         moves += 1
         if shown_after(moves):
             await show_record(bot, table_id)

@@ -17,8 +17,8 @@ import pytest
 
 from bot.tables import record
 from bot.tables.budget import CHANNEL_WINDOW
-from tests.games.donguri.test_donguri_cog import play_trick, start_three
-from tests.support.table import make_world, play_from_dm, thread, to_act
+from tests.games.donguri.test_donguri_cog import play_trick
+from tests.support.table import make_world, play_from_dm, start_donguri, thread, to_act
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +41,7 @@ async def test_after_a_restart_a_move_that_adds_no_line_leaves_the_table_clean_a
     simcord_env, restart, monkeypatch
 ):
     world = make_world(simcord_env)
-    await start_three(world)
+    await start_donguri(world)
     await play_trick(world)
     for _ in range(2):
         (member,) = to_act(world)
@@ -71,7 +71,7 @@ async def test_paces_left_by_another_process_do_not_hold_a_table_with_nothing_ne
     """With a shared database, a process that takes a table over loads the times its paced
     surfaces last changed (``load_shown``). A pass with nothing new is not held by them."""
     world = make_world(simcord_env)
-    await start_three(world)
+    await start_donguri(world)
     await play_trick(world)
     shown = dict(simcord_env.bot.delivery.shown)  # what each surface shows, as a shared database keeps it
     bot = await restart()

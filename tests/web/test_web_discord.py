@@ -5,6 +5,8 @@ with ``/settings web``."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import discord
 import pytest
 
@@ -19,6 +21,7 @@ from tests.support.table import (
     make_world,
     open_table,
     play_from_dm,
+    start_donguri,
     table_message,
     to_act,
 )
@@ -29,24 +32,14 @@ PUBLIC_URL = "https://games.example/tabletop"
 
 
 @pytest.fixture
-def bot_config(tmp_path) -> Config:
-    return Config(
-        token="unused",
-        database=str(tmp_path / "tabletop.sqlite3"),
-        channel_budget=10_000,
-        rest_budget=0,
-        computer_search=False,
-        web_port=0,
-        public_url=PUBLIC_URL,
-    )
+def bot_config(bot_config) -> Config:
+    """The suite's config (tests/conftest.py), with a public address for the pages."""
+    return dataclasses.replace(bot_config, public_url=PUBLIC_URL)
 
 
 async def test_a_table_message_links_to_its_live_page(simcord_env, simcord_bot):
     world = make_world(simcord_env)
-    alice, bob, carol = world.members[:3]
-    lobby = await open_table(world, alice, "donguri", players=3, length="short")
-    await bob.click(lobby, label="Join")
-    await carol.click(lobby, label="Join")
+    await start_donguri(world)
     await play_from_dm(to_act(world)[0])
     await simcord_env.settle()
     message = table_message(world)

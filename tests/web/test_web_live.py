@@ -11,7 +11,7 @@ import time
 
 from bot.core.i18n import Lang
 from bot.web.live import POLL, LiveFeed
-from tests.support.table import make_world, open_table, play_from_dm, to_act
+from tests.support.table import make_world, play_from_dm, start_donguri, to_act
 from tests.support.web import client, play, seated_table
 
 
@@ -69,10 +69,7 @@ async def test_a_stream_opened_behind_the_table_catches_up_at_once(tables, site)
 
 async def test_a_move_made_through_the_bot_reaches_the_page_within_a_second(simcord_env, simcord_bot):
     world = make_world(simcord_env)
-    alice, bob, carol = world.members[:3]
-    lobby = await open_table(world, alice, "donguri", players=3, length="short")
-    await bob.click(lobby, label="Join")
-    await carol.click(lobby, label="Join")
+    await start_donguri(world)
     bot = simcord_bot
     site = bot.site  # what the bot's own pages read, on the bot's own store
     table = await bot.service.table(1)

@@ -18,10 +18,10 @@ from tests.support.arsene_engine import (
     new_game,
     play_ready,
     play_trick,
-    refused,
     set_hands,
     through_trump_step,
 )
+from tests.support.engines import refused
 
 LOCALE = Path(__file__).resolve().parents[3] / "cogs" / "arsene" / "locales" / "en.toml"
 
@@ -87,12 +87,19 @@ def test_aside_pick_is_blind_and_hidden():
     ]
 
 
-def test_non_face_diamond_must_be_laid_face_up():
+def at_trump_step(aside: int, hand: list[str]) -> tuple[ArseneEngine, int]:
+    """A four-player game at its trump step: the picker (the dealer's left neighbour) has set aside
+    card ``aside`` and holds ``hand``. Returns the game and the picker."""
     e = new_game(4)
     picker = (e.dealer + 1) % 4
-    e.apply(picker, "aside:0")
-    hand = ["D9", "D12", "D13", "S1", "S13", "H5", "H6", "C2", "C3", "C4", "C5", "C6"]
+    e.apply(picker, f"aside:{aside}")
     give_hand(e, picker, hand)
+    return e, picker
+
+
+def test_non_face_diamond_must_be_laid_face_up():
+    hand = ["D9", "D12", "D13", "S1", "S13", "H5", "H6", "C2", "C3", "C4", "C5", "C6"]
+    e, picker = at_trump_step(0, hand)
     assert e.legal_actions(picker) == ["trump:D9"]
     assert refused(e, picker, "show:S1").code == "must_lay_diamond"
     err = refused(e, picker, "trump:D12")
@@ -110,11 +117,8 @@ def test_non_face_diamond_must_be_laid_face_up():
 
 
 def test_only_face_diamonds_show_any_card_no_trumps():
-    e = new_game(4)
-    picker = (e.dealer + 1) % 4
-    e.apply(picker, "aside:2")
     hand = ["D11", "D12", "S1", "S13", "H5", "H6", "C2", "C3", "C4", "C5", "C6", "C7"]
-    give_hand(e, picker, hand)
+    e, picker = at_trump_step(2, hand)
     assert sorted(e.legal_actions(picker)) == sorted(f"show:{c}" for c in hand)
     assert refused(e, picker, "trump:D11").code == "no_trump_marker"
     events = e.apply(picker, "show:D12")
@@ -130,11 +134,8 @@ def test_only_face_diamonds_show_any_card_no_trumps():
 
 
 def test_no_diamond_at_all_shows_any_card():
-    e = new_game(4)
-    picker = (e.dealer + 1) % 4
-    e.apply(picker, "aside:0")
     hand = ["S1", "S13", "H5", "H6", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9"]
-    give_hand(e, picker, hand)
+    e, picker = at_trump_step(0, hand)
     assert len(e.legal_actions(picker)) == 12 and all(a.startswith("show:") for a in e.legal_actions(picker))
 
 

@@ -5,20 +5,20 @@ from __future__ import annotations
 import json
 import random
 
-from cogs.arsene.engine import DUMMY
+from cogs.arsene.engine import DUMMY, ArseneEngine
 from tests.support.arsene_engine import (
+    at_shops,
     contest_game,
-    empty_shop,
     event,
     finish_deal,
     line,
     new_game,
     play_ready,
     play_trick,
-    refused,
     set_hands,
     through_trump_step,
 )
+from tests.support.engines import refused
 
 
 # ---- three players and the dummy --------------------------------------------------------------
@@ -70,12 +70,20 @@ def test_three_player_deal_plays_ten_tricks():
     assert sum(p["tricks"] for p in summary["players"]) + summary["dummy"]["tricks"] == 11
 
 
-def test_push_to_the_dummy_is_the_only_target():
+def trick_on_offer(dummy_tricks: int, tricks: list[int], spades: tuple[str, str, str]) -> ArseneEngine:
+    """Three players in play, the dummy with ``dummy_tricks`` tricks and the players with ``tricks``;
+    each seat leads or follows with its spade (the highest wins the trick) and keeps a heart. The
+    winner is to take the trick or push it."""
     e = play_ready(n=3)
-    e.dummy_tricks = 1
-    e.tricks = [1, 1, 0]
-    set_hands(e, [["S1", "H8"], ["S9", "H9"], ["S5", "H10"]])
-    play_trick(e, {0: "S1", 1: "S9", 2: "S5"})
+    e.dummy_tricks = dummy_tricks
+    e.tricks = list(tricks)
+    set_hands(e, [[spade, heart] for spade, heart in zip(spades, ("H8", "H9", "H10"), strict=True)])
+    play_trick(e, dict(enumerate(spades)))
+    return e
+
+
+def test_push_to_the_dummy_is_the_only_target():
+    e = trick_on_offer(1, [1, 1, 0], ("S1", "S9", "S5"))
     assert e.legal_actions(0) == ["take", f"push:{DUMMY}"]
     assert refused(e, 0, "push:1").code == "push_only_dummy"
     events = e.apply(0, "push:dummy")
@@ -85,21 +93,13 @@ def test_push_to_the_dummy_is_the_only_target():
 
 
 def test_push_to_dummy_from_last_seat_wraps_leader():
-    e = play_ready(n=3)
-    e.dummy_tricks = 2
-    e.tricks = [0, 0, 2]
-    set_hands(e, [["S5", "H8"], ["S9", "H9"], ["S1", "H10"]])
-    play_trick(e, {0: "S5", 1: "S9", 2: "S1"})
+    e = trick_on_offer(2, [0, 0, 2], ("S5", "S9", "S1"))
     e.apply(2, "push:dummy")
     assert e.to_act() == [0]
 
 
 def test_three_player_push_to_a_player_when_dummy_differs():
-    e = play_ready(n=3)
-    e.dummy_tricks = 2
-    e.tricks = [1, 0, 1]
-    set_hands(e, [["S1", "H8"], ["S9", "H9"], ["S5", "H10"]])
-    play_trick(e, {0: "S1", 1: "S9", 2: "S5"})
+    e = trick_on_offer(2, [1, 0, 1], ("S1", "S9", "S5"))
     assert e.legal_actions(0) == ["take", "push:2"]
     e.apply(0, "push:2")
     assert e.to_act() == [2]
@@ -127,28 +127,21 @@ def test_dummy_never_takes_chips():
 
 
 def test_dummy_alone_at_an_empty_shop_ends_nothing():
-    e = new_game(3)
-    empty_shop(e, 1)
-    e.holdings.chips = [0, 4, 0]
+    e = at_shops([1], [0, 4, 0])
     events = finish_deal(e, [3, 7, 0], dummy=1)
     assert event(events, "deal_scored")["dummy"]["police"] is True
     assert not e.is_terminal() and e.holdings.chips == [1, 4, 0]
 
 
 def test_player_with_dummy_at_an_empty_shop_is_caught():
-    e = new_game(3)
-    empty_shop(e, 2)
-    e.holdings.chips = [3, 4, 0]
+    e = at_shops([2], [3, 4, 0])
     events = finish_deal(e, [2, 7, 0], dummy=2)
     assert line(events, 0)["police"] == "caught" and line(events, 0)["token_gained"] is False
     assert e.is_terminal() and e.holdings.chips == [0, 4, 0]
 
 
 def test_three_player_void_deal():
-    e = new_game(3)
-    for shop in (1, 2, 5):
-        empty_shop(e, shop)
-    e.holdings.chips = [1, 2, 3]
+    e = at_shops((1, 2, 5), [1, 2, 3])
     events = finish_deal(e, [1, 2, 5], dummy=3)
     assert event(events, "deal_scored")["void"] is True
     assert e.holdings.chips == [1, 2, 3] and not e.is_terminal()

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.arsene_engine import (
-    contest_game,
-    empty_shop,
-    event,
-    finish_deal,
-    line,
-    new_game,
-    refused,
-)
+from tests.support.arsene_engine import at_shops, contest_game, empty_shop, event, finish_deal, line, new_game
+from tests.support.engines import refused
 
 
 # ---- scoring: shops -----------------------------------------------------------------------------
@@ -63,10 +56,7 @@ def test_three_way_clash():
 
 @pytest.mark.parametrize("tokens", [0, 1])
 def test_police_catches_player_without_two_tokens(tokens):
-    e = new_game(4)
-    empty_shop(e, 1)
-    e.holdings.chips = [5, 2, 4, 0]
-    e.holdings.tokens = [tokens, 0, 0, 0]
+    e = at_shops([1], [5, 2, 4, 0], [tokens, 0, 0, 0])
     events = finish_deal(e, [1, 3, 7, 0])
     assert line(events, 0)["police"] == "caught" and line(events, 0)["chips_lost"] == 5
     # the others finish scoring this deal, then the game ends
@@ -81,11 +71,7 @@ def test_police_catches_player_without_two_tokens(tokens):
 
 
 def test_police_with_two_tokens_exempts_once():
-    e = new_game(4)
-    empty_shop(e, 1)
-    e.holdings.chips = [5, 2, 4, 0]
-    e.holdings.tokens = [2, 0, 0, 0]
-    e.holdings.pool = 6
+    e = at_shops([1], [5, 2, 4, 0], [2, 0, 0, 0], 6)
     events = finish_deal(e, [1, 3, 7, 0])
     assert line(events, 0)["police"] == "exempt" and line(events, 0)["tokens_returned"] == 2
     assert e.holdings.chips == [5, 3, 4, 0] and e.holdings.tokens[0] == 0 and e.holdings.pool == 8
@@ -103,11 +89,7 @@ def test_police_with_two_tokens_exempts_once():
 
 
 def test_no_clash_tokens_at_an_empty_shop():
-    e = new_game(4)
-    empty_shop(e, 2)
-    e.holdings.chips = [3, 3, 1, 0]
-    e.holdings.tokens = [1, 2, 0, 0]
-    e.holdings.pool = 5
+    e = at_shops([2], [3, 3, 1, 0], [1, 2, 0, 0], 5)
     events = finish_deal(e, [2, 2, 7, 0])
     assert line(events, 0)["police"] == "caught" and line(events, 0)["token_gained"] is False
     assert line(events, 1)["police"] == "exempt"
@@ -116,18 +98,14 @@ def test_no_clash_tokens_at_an_empty_shop():
 
 
 def test_caught_with_no_chips_still_ends_the_game():
-    e = new_game(4)
-    empty_shop(e, 1)
-    e.holdings.chips = [0, 2, 0, 0]
+    e = at_shops([1], [0, 2, 0, 0])
     events = finish_deal(e, [1, 10, 0, 0])
     assert line(events, 0)["police"] == "caught"
     assert e.is_terminal() and e.results()["ranks"] == [2, 1, 2, 2]
 
 
 def test_tied_winners_share_the_win():
-    e = new_game(4)
-    empty_shop(e, 1)
-    e.holdings.chips = [9, 4, 3, 4]
+    e = at_shops([1], [9, 4, 3, 4])
     finish_deal(e, [1, 10, 0, 0])
     res = e.results()
     assert res["ranks"] == [4, 1, 3, 1] and res["winners"] == [1, 3]
@@ -142,12 +120,7 @@ def test_tie_at_zero_shares_the_win():
 
 
 def test_void_deal_when_every_player_is_caught():
-    e = new_game(4)
-    for shop in (1, 2, 3, 5):
-        empty_shop(e, shop)
-    e.holdings.chips = [3, 4, 0, 6]
-    e.holdings.tokens = [1, 0, 1, 0]
-    e.holdings.pool = 6
+    e = at_shops((1, 2, 3, 5), [3, 4, 0, 6], [1, 0, 1, 0], 6)
     dealer, deal = e.dealer, e.deal_number
     events = finish_deal(e, [1, 2, 3, 5])
     summary = event(events, "deal_scored")
@@ -162,22 +135,21 @@ def test_void_deal_when_every_player_is_caught():
 
 
 def test_one_exempted_player_prevents_the_void():
-    e = new_game(4)
-    for shop in (1, 2, 3, 5):
-        empty_shop(e, shop)
-    e.holdings.chips = [3, 4, 0, 6]
-    e.holdings.tokens = [2, 0, 1, 0]
+    e = at_shops((1, 2, 3, 5), [3, 4, 0, 6], [2, 0, 1, 0])
     events = finish_deal(e, [1, 2, 3, 5])
     assert event(events, "deal_scored")["void"] is False
     assert e.is_terminal() and e.holdings.chips == [3, 0, 0, 0] and e.results()["winners"] == [0]
 
 
-def test_all_shops_empty_ends_the_game():
-    e = new_game(4)
-    for shop in (1, 2, 3, 4):
-        empty_shop(e, shop)
+def last_chip_at_shop_5():
+    """Shops 1 to 4 empty and one chip left at shop 5; the players hold 2, 7, 3 and 0 chips."""
+    e = at_shops((1, 2, 3, 4), [2, 7, 3, 0])
     e.holdings.shops[5] = [1]
-    e.holdings.chips = [2, 7, 3, 0]
+    return e
+
+
+def test_all_shops_empty_ends_the_game():
+    e = last_chip_at_shop_5()
     events = finish_deal(e, [5, 6, 0, 0])
     assert line(events, 0)["chips_taken"] == 1
     assert e.is_terminal() and e.results()["end_reason"] == "shops_empty"
@@ -186,11 +158,7 @@ def test_all_shops_empty_ends_the_game():
 
 
 def test_last_shop_emptied_while_someone_is_caught_ends_as_caught():
-    e = new_game(4)
-    for shop in (1, 2, 3, 4):
-        empty_shop(e, shop)
-    e.holdings.shops[5] = [1]
-    e.holdings.chips = [2, 7, 3, 0]
+    e = last_chip_at_shop_5()
     events = finish_deal(e, [5, 1, 2, 3])  # seat 0 empties shop 5, the others are caught
     assert event(events, "deal_scored")["shops_emptied"] == [5]
     assert e.is_terminal() and e.results()["end_reason"] == "caught"

@@ -9,62 +9,46 @@ from __future__ import annotations
 
 import discord
 
-from tests.support.final_quest import (
-    ANNOUNCE,
-    GAME,
-    end_turn,
-    hand,
-    open_lobby,
-    others,
-    prompt,
-    prompt_text,
-    record_text,
-    refused_to_write,
-    seated,
-    set_bot_permissions,
-    start_table,
-    table_message,
-    to_act,
-)
-from tests.support.table import dms, embed_text, enabled_ids, labels, make_world
+from tests.support import final_quest as fq
+from tests.support.table import dms, embed_text, enabled_ids, labels, make_world, refused_click
 
 
 # ---- the table, its channel, the hands ------------------------------------------------------
 async def test_own_channel_teams_options_and_private_hands(simcord_env):
     world = make_world(simcord_env)
-    channel = await open_lobby(world, rebuttal="asker", round_cap=5)
+    channel = await fq.open_lobby(world, rebuttal="asker", round_cap=5)
     assert channel.name == "final-quest-1"
-    lobby = table_message(channel)
+    lobby = fq.table_message(channel)
     assert "Rebuttal card shown to: the asker only, by DM" in embed_text(lobby)
     assert "Round limit: draw after 5 rounds" in embed_text(lobby)
     for member in world.members[1:4]:
         await member.click(lobby, label="Join")
 
-    table = table_message(channel)
+    table = fq.table_message(channel)
     text = embed_text(table)
     assert "round 1 of 5" in text
-    order = seated(world, channel)
+    order = fq.seated(world, channel)
     assert sorted(m.name for m in order) == ["alice", "bob", "carol", "dave"]
     team_a = text.split("Team A (seats 1 and 3)")[1].split("Team B")[0]
     assert f"1. {order[0].name}" in team_a and f"3. {order[2].name}" in team_a
     assert order[1].name not in team_a and order[3].name not in team_a
     assert [a.filename for a in table.attachments] == ["table.png"]
 
-    hands = [set(hand(m)) for m in order]
+    hands = [set(fq.hand(m)) for m in order]
     assert all(len(h) == 3 for h in hands)
     assert len(set().union(*hands)) == 12 and set().union(*hands) < set(range(1, 14))
     for seat, member in enumerate(order):
         assert len(dms(member)) == 1
         partner = order[(seat + 2) % 4].name
-        assert f"partner: {partner}" in prompt_text(member)
-    (active,) = to_act(world, channel)
-    assert labels(prompt(active)) == [f"Swap {n}" for n in hand(active)] + [
-        f"Show {n}" for n in hand(active)
+        assert f"partner: {partner}" in fq.prompt_text(member)
+    (active,) = fq.to_act(world, channel)
+    assert labels(fq.prompt(active)) == [f"Swap {n}" for n in fq.hand(active)] + [
+        f"Show {n}" for n in fq.hand(active)
     ] + ["End turn"]
-    assert len(enabled_ids(prompt(active))) == 6, "End turn waits for the action"
-    for member in others(world, channel, active):
-        assert enabled_ids(prompt(member)) == []
-        assert "Waiting for" in prompt_text(member)
+    assert len(enabled_ids(fq.prompt(active))) == 6, "End turn waits for the action"
+    for member in fq.others(world, channel, active):
+        assert enabled_ids(fq.prompt(member)) == []
+        assert "Waiting for" in fq.prompt_text(member)
     assert "known:" not in text and "Cards shown to everyone" not in text, "no card is public yet"
 
 
@@ -72,51 +56,51 @@ async def test_own_channel_teams_options_and_private_hands(simcord_env):
 async def test_out_of_turn_messages_never_stay_and_the_turn_player_talks(simcord_env):
     """What the platform achieves today: refused by permissions, or deleted at once with a DM."""
     world = make_world(simcord_env)
-    channel = await start_table(world)
+    channel = await fq.start_table(world)
     for _ in range(2):
-        (active,) = to_act(world, channel)
+        (active,) = fq.to_act(world, channel)
         message = await active.send(channel, "I hold the 7, honestly.")
         assert any(m.id == message.id for m in channel.history()), "the turn player's words stay"
-        for member in others(world, channel, active):
+        for member in fq.others(world, channel, active):
             before = len(dms(member))
-            if not await refused_to_write(member, channel):
+            if not await fq.refused_to_write(member, channel):
                 assert "I hold the 7!" not in [m.content for m in channel.history()]
                 assert len(dms(member)) == before + 1
                 assert "only the player whose turn it is may speak" in dms(member)[-1].content
-        target = others(world, channel, active)[0]
-        result = await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
+        target = fq.others(world, channel, active)[0]
+        result = await active.slash(channel, f"{fq.GAME} check", player=target, question="sum_even")
         assert result.response.content == "Done."
-        await end_turn(active)
-        assert to_act(world, channel) != [active]
+        await fq.end_turn(active)
+        assert fq.to_act(world, channel) != [active]
 
 
 async def test_permissions_refuse_everyone_but_the_turn_player_and_follow_the_turn(simcord_env):
     world = make_world(simcord_env)
-    channel = await start_table(world)
+    channel = await fq.start_table(world)
     erin = world.members[4]
     for _ in range(2):
-        (active,) = to_act(world, channel)
-        assert not await refused_to_write(active, channel)
-        for member in [*others(world, channel, active), erin]:
-            assert await refused_to_write(member, channel), f"{member.name} could write out of turn"
-        target = others(world, channel, active)[0]
-        await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
-        await end_turn(active)
-        assert await refused_to_write(active, channel), "the previous player is muted again"
+        (active,) = fq.to_act(world, channel)
+        assert not await fq.refused_to_write(active, channel)
+        for member in [*fq.others(world, channel, active), erin]:
+            assert await fq.refused_to_write(member, channel), f"{member.name} could write out of turn"
+        target = fq.others(world, channel, active)[0]
+        await active.slash(channel, f"{fq.GAME} check", player=target, question="sum_even")
+        await fq.end_turn(active)
+        assert await fq.refused_to_write(active, channel), "the previous player is muted again"
 
 
 async def test_fallback_without_manage_permissions_deletes_out_of_turn_messages(simcord_env):
     world = make_world(simcord_env)
-    set_bot_permissions(simcord_env, world, manage_roles=False)
+    fq.set_bot_permissions(simcord_env, world, manage_roles=False)
     admin = world.guild.create_role("admins", permissions=discord.Permissions(administrator=True))
     backend = simcord_env.backend
     for member in world.members[:4]:  # administrators may write anywhere: the bot must delete instead
         backend.add_member_role(world.guild.id, member.id, admin.id)
     await simcord_env.settle()
-    channel = await start_table(world)
-    (active,) = to_act(world, channel)
+    channel = await fq.start_table(world)
+    (active,) = fq.to_act(world, channel)
     kept = await active.send(channel, "My turn: I hold 7.")
-    for member in others(world, channel, active):
+    for member in fq.others(world, channel, active):
         before = len(dms(member))
         message = await member.send(channel, "me too")
         assert all(m.id != message.id for m in channel.history()), "deleted at once"
@@ -130,86 +114,77 @@ async def test_fallback_without_manage_permissions_deletes_out_of_turn_messages(
 
 async def test_fallback_lets_the_turn_player_talk(simcord_env):
     world = make_world(simcord_env)
-    set_bot_permissions(simcord_env, world, manage_roles=False)
+    fq.set_bot_permissions(simcord_env, world, manage_roles=False)
     await simcord_env.settle()
-    channel = await start_table(world)
-    (active,) = to_act(world, channel)
-    assert not await refused_to_write(active, channel)
+    channel = await fq.start_table(world)
+    (active,) = fq.to_act(world, channel)
+    assert not await fq.refused_to_write(active, channel)
 
 
 async def test_missing_permissions_are_named_at_creation(simcord_env):
     world = make_world(simcord_env)
     alice = world.members[0]
-    set_bot_permissions(simcord_env, world, manage_roles=False, manage_messages=False)
+    fq.set_bot_permissions(simcord_env, world, manage_roles=False, manage_messages=False)
     await simcord_env.settle()
-    result = await alice.slash(world.channel, f"{GAME} new")
+    result = await alice.slash(world.channel, f"{fq.GAME} new")
     assert result.ephemeral and "Manage Permissions" in result.response.content
-    set_bot_permissions(simcord_env, world, manage_channels=False, manage_roles=True)
+    fq.set_bot_permissions(simcord_env, world, manage_channels=False, manage_roles=True)
     await simcord_env.settle()
-    result = await alice.slash(world.channel, f"{GAME} new")
+    result = await alice.slash(world.channel, f"{fq.GAME} new")
     assert result.ephemeral and "Manage Channels" in result.response.content
     assert not [n for n in world.guild.channels if n.startswith("final-quest")]
 
 
 # ---- questions ----------------------------------------------------------------------------------
 async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
+    world, channel, active, (target, bystander, _) = await fq.started_turn(simcord_env)
     erin = world.members[4]
-    (active,) = to_act(world, channel)
-    target, bystander = others(world, channel, active)[:2]
     result = await active.slash(
-        channel, f"{GAME} ask", player=target, question="Is your   highest card a face card? @everyone"
+        channel, f"{fq.GAME} ask", player=target, question="Is your   highest card a face card? @everyone"
     )
     assert result.ephemeral and result.response.content == "Done."
-    announce = [m.content for m in channel.history() if m.content.startswith(ANNOUNCE)]
+    announce = [m.content for m in channel.history() if m.content.startswith(fq.ANNOUNCE)]
     assert announce == [
         f"❓ **{active.name}** asks {target.mention}: Is your highest card a face card? @\u200beveryone"
     ]
-    table = table_message(channel)
+    table = fq.table_message(channel)
     assert labels(table) == ["My hand / Play", "?", "YES", "NO"]
-    assert to_act(world, channel) == [target]
+    assert fq.to_act(world, channel) == [target]
     assert f"Waiting for **{target.name}** to answer YES or NO" in embed_text(table)
     question = f"❓ **{active.name}** asks: “Is your highest card a face card? @\u200beveryone”"
     assert question in embed_text(table), "the open question is on the table message itself"
-    assert labels(prompt(target)) == ["YES", "NO"]
+    assert labels(fq.prompt(target)) == ["YES", "NO"]
 
-    refused = await bystander.click(table, label="YES")
-    assert refused.ephemeral and "It is not your turn" in refused.response.content
-    refused = await active.click(table, label="NO")
-    assert refused.ephemeral and "It is not your turn" in refused.response.content
-    spectator = await erin.click(table, label="YES")
-    assert spectator.ephemeral and "not seated" in spectator.response.content
-    assert to_act(world, channel) == [target], "nobody else answered"
+    await refused_click(bystander, table, "It is not your turn", label="YES")
+    await refused_click(active, table, "It is not your turn", label="NO")
+    await refused_click(erin, table, "not seated", label="YES")
+    assert fq.to_act(world, channel) == [target], "nobody else answered"
 
-    await target.click(table_message(channel), label="NO")
-    assert f"{target.name} answers NO." in record_text(channel)
-    assert labels(table_message(channel)) == ["My hand / Play", "?"]
-    assert "Answer: **NO**" in embed_text(table_message(channel))
-    assert "asks: “" not in embed_text(table_message(channel)), "answered: no longer open"
-    assert to_act(world, channel) == [active]
-    assert "End turn" in [c for c in labels(prompt(active))]
-    assert len(enabled_ids(prompt(active))) == 4, "after the action: show cards or end the turn"
-    again = await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
+    await target.click(fq.table_message(channel), label="NO")
+    assert f"{target.name} answers NO." in fq.record_text(channel)
+    assert labels(fq.table_message(channel)) == ["My hand / Play", "?"]
+    assert "Answer: **NO**" in embed_text(fq.table_message(channel))
+    assert "asks: “" not in embed_text(fq.table_message(channel)), "answered: no longer open"
+    assert fq.to_act(world, channel) == [active]
+    assert "End turn" in [c for c in labels(fq.prompt(active))]
+    assert len(enabled_ids(fq.prompt(active))) == 4, "after the action: show cards or end the turn"
+    again = await active.slash(channel, f"{fq.GAME} check", player=target, question="sum_even")
     assert "already taken your action" in again.response.content
 
 
 async def test_checked_questions_are_answered_truthfully_and_checked_first(simcord_env):
-    world = make_world(simcord_env)
-    channel = await start_table(world)
+    world, channel, active, (target, bystander, _) = await fq.started_turn(simcord_env)
     erin = world.members[4]
-    (active,) = to_act(world, channel)
-    target, bystander = others(world, channel, active)[:2]
 
-    choices = await active.autocomplete(channel, f"{GAME} check", "question", "", player=target)
+    choices = await active.autocomplete(channel, f"{fq.GAME} check", "question", "", player=target)
     assert [c["value"] for c in choices] == ["has", "sum_even", "atleast", "sum_atleast", "evens"]
-    assert (await active.autocomplete(channel, f"{GAME} check", "question", "even"))[0]["value"] in (
+    assert (await active.autocomplete(channel, f"{fq.GAME} check", "question", "even"))[0]["value"] in (
         "sum_even",
         "evens",
     )
 
     async def check(member, **options):
-        return (await member.slash(channel, f"{GAME} check", **options)).response.content
+        return (await member.slash(channel, f"{fq.GAME} check", **options)).response.content
 
     assert "needs the number field: a number from 1 to 13" in await check(
         active, player=target, question="has"
@@ -222,6 +197,6 @@ async def test_checked_questions_are_answered_truthfully_and_checked_first(simco
     assert "Choose another player" in await check(active, player=active, question="sum_even")
     assert "It is not your turn" in await check(bystander, player=target, question="sum_even")
     assert "Done." == await check(active, player=target, question="atleast", count=2, number=7)
-    truth = sum(1 for n in hand(target) if n >= 7) >= 2
+    truth = sum(1 for n in fq.hand(target) if n >= 7) >= 2
     line = f"{active.name} asks {target.name}: “Do you hold at least 2 cards of 7 or higher?” — "
-    assert line + ("YES" if truth else "NO") in record_text(channel)
+    assert line + ("YES" if truth else "NO") in fq.record_text(channel)

@@ -153,13 +153,8 @@ def test_the_target_may_reveal_the_whole_hand_instead():
 
 
 def test_final_quest_names_three_distinct_cards_in_order():
+    """(Refused Final Quests: ``REFUSED`` in test_final_quest_engine_turns.py.)"""
     e = table(first=0)
-    assert refused(e, 0, "fq:1:6.5.4") == "cards_not_sorted"
-    assert refused(e, 0, "fq:1:4.4.5") == "cards_not_distinct"
-    assert refused(e, 0, "fq:1:4.5") == "name_three"
-    assert refused(e, 0, "fq:1:4.5.14") == "bad_card"
-    assert refused(e, 0, "fq:0:1.2.3") == "target_self"
-    assert refused(e, 0, "fq:4:1.2.3") == "bad_target"
     assert fq_action(1, [6, 5, 4]) == "fq:1:4.5.6"
     assert fq_action(1, (13, 1, 12)) in e.legal_actions(0)
 

@@ -148,18 +148,33 @@ def brute_force_answer(hand, data):
     return len([c for c in hand if c % 2 == 0]) >= k
 
 
-def test_bad_questions_and_targets_are_refused():
-    e = table(first=0)
-    assert refused(e, 0, "askq:1:colour") == "bad_question"
-    assert refused(e, 0, "askq:1:atleast:4:5") == "bad_question"
-    assert refused(e, 0, "askq:0:sum_even") == "target_self"
-    assert refused(e, 0, "ask:0") == "target_self"
-    assert refused(e, 0, "ask:x") == "bad_target"
-    assert refused(e, 0, "swap:4") == "not_in_hand"
-    assert refused(e, 0, "show:0") == "bad_card"
-    assert refused(e, 0, "reveal") == "no_final_quest"
-    assert refused(e, 0, "dance") == "unknown_action"
-    assert refused(e, 1, "ask:2") == "not_your_turn"
+#: (seat, action, why it is refused) at the first turn of a fresh table, seat 0 to play.
+REFUSED = [
+    (0, "askq:1:colour", "bad_question"),
+    (0, "askq:1:atleast:4:5", "bad_question"),
+    (0, "askq:0:sum_even", "target_self"),
+    (0, "ask:0", "target_self"),
+    (0, "ask:x", "bad_target"),
+    (0, "swap:4", "not_in_hand"),
+    (0, "show:0", "bad_card"),
+    (0, "reveal", "no_final_quest"),
+    (0, "dance", "unknown_action"),
+    (1, "ask:2", "not_your_turn"),
+    (0, "fq:1:6.5.4", "cards_not_sorted"),
+    (0, "fq:1:4.4.5", "cards_not_distinct"),
+    (0, "fq:1:4.5", "name_three"),
+    (0, "fq:1:4.5.14", "bad_card"),
+    (0, "fq:0:1.2.3", "target_self"),
+    (0, "fq:4:1.2.3", "bad_target"),
+]
+
+
+@pytest.mark.parametrize(("seat", "action", "code"), REFUSED)
+def test_bad_questions_quests_and_targets_are_refused_with_their_reason(seat, action, code):
+    assert refused(table(first=0), seat, action) == code
+
+
+def test_an_unknown_question_has_no_answer():
     with pytest.raises(ValueError):
         question_answer([1, 2, 3], "colour", {})
 
@@ -184,21 +199,23 @@ def test_round_cap_ends_in_a_draw_counting_rounds_from_the_first_player():
     assert res["outcome"] == "draw" and res["winner_team"] is None and res["rounds"] == 2
 
 
-def test_without_a_cap_the_game_goes_on():
-    e = table(first=0)
-    for turn in range(40):
+def ask_around(e, turns: int) -> None:
+    """``turns`` turns from seat 0 on, each seat asking its left neighbour whether it holds the 1."""
+    for turn in range(turns):
         seat = turn % 4
         e.apply(seat, f"askq:{(seat + 1) % 4}:has:1")
         e.apply(seat, "end")
+
+
+def test_without_a_cap_the_game_goes_on():
+    e = table(first=0)
+    ask_around(e, 40)
     assert not e.is_terminal() and e.public_view()["round"] == 11
 
 
 def test_views_show_only_recent_facts_but_the_record_keeps_all():
     e = table(first=0)
-    for turn in range(12):
-        seat = turn % 4
-        e.apply(seat, f"askq:{(seat + 1) % 4}:has:1")
-        e.apply(seat, "end")
+    ask_around(e, 12)
     view = e.public_view()
     assert view["facts_total"] == 12 and len(e.public_facts()) == 12
     assert [f["turn"] for f in view["facts"]] == [10, 11, 12]

@@ -14,22 +14,11 @@ from cogs.final_quest.cog import parse_cards, question_params
 from cogs.final_quest.engine import OPT_REBUTTAL, REBUTTAL_ASKER, FinalQuestEngine
 from cogs.final_quest.image import CENTRES, PANEL_H, PANEL_W, render_table
 from cogs.final_quest.render import FinalQuestUI
+from tests.support.final_quest_engine import HANDS, table
 
 UI = FinalQuestUI()
 TR = Lang("en")
 NAMES = ["ann", "ben", "cat", "dan"]
-
-
-def table(hands, centre, first=0, **options):
-    e = FinalQuestEngine(4, 1, options)
-    e.hands = [sorted(h) for h in hands]
-    e.centre = centre
-    e.first_player = e.current = first
-    e.seen = [set(h) for h in e.hands]
-    return e
-
-
-HANDS = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
 
 
 def texts(e):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from cogs.othello_torite.engine import OthelloToriteEngine
-from tests.support.engines import codes
-from tests.support.othello_torite_engine import BLACK, WHITE, position, refused, square
+from tests.support.engines import codes, refused
+from tests.support.othello_torite_engine import BLACK, WHITE, position, square
 
 # ---- set-up ----------------------------------------------------------------------------------
 

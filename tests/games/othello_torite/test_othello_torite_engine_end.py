@@ -10,8 +10,8 @@ import pytest
 from bot.core.engine import IllegalAction
 from cogs.othello_torite.engine import OthelloToriteEngine
 from cogs.othello_torite.rules_board import SQUARE_INDEX, SQUARE_NAMES
-from tests.support.engines import codes
-from tests.support.othello_torite_engine import BLACK, WHITE, position, refused, square
+from tests.support.engines import codes, refused
+from tests.support.othello_torite_engine import BLACK, WHITE, position, square
 
 # ---- passes ----------------------------------------------------------------------------------
 

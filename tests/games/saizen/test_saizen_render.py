@@ -13,21 +13,11 @@ from bot.tables.choices import MAX_BUTTONS
 from cogs.saizen.engine import SaizenEngine
 from cogs.saizen.image import rule_cards_png
 from cogs.saizen.render import SaizenUI
+from tests.support.saizen_engine import table
 
 UI = SaizenUI()
 TR = Lang("en")
 NAMES = ["ann", "ben", "cat"]
-
-
-def table(hands, layout="", jokers=0):
-    """Hands in seat order, seat 0 leads, every chip step passed."""
-    e = SaizenEngine(len(hands), 7, {"jokers": jokers, "layout": layout})
-    e.hands = [list(h) for h in hands]
-    e.start_player = e.leader = 0
-    e.chip_queue = list(range(len(hands)))
-    for seat in list(e.chip_queue):
-        e.apply(seat, "pass")
-    return e
 
 
 def batches(e, *cards):
