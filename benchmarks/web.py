@@ -83,9 +83,10 @@ async def serve(path: str, port: int) -> None:
     await asyncio.Event().wait()
 
 
-async def addresses(path: str) -> tuple[list[str], list[int], list[str]]:
-    """The pages to ask for (live pages, replays and their steps, the event, the leaderboard and
-    profiles), the running tables, and their live streams."""
+async def addresses(path: str) -> tuple[list[str], list[str], list[int], list[str]]:
+    """Every page (live pages, replays, the event, the leaderboard and profiles), the pages of what
+    is in play (live pages, the event, the leaderboard), the running tables, and their live streams.
+    A replay's steps and a table's picture are not pages: a page asks for them once shown."""
     register_games()
     store = await Store.open(path)
     world = platform(store)
@@ -94,14 +95,12 @@ async def addresses(path: str) -> tuple[list[str], list[int], list[str]]:
     finished = [t for t in await store.tables_with_status("finished")]
     board = await world.ratings.leaderboard(GUILD, "othello_torite", 20)
     (tournament,) = await world.events.store.with_status("running")
-    pages = [site.path(t) for t in running]
-    pages += [site.path(t.id, "/replay") for t in finished]
-    pages += [site.path(t.id, f"/replay/{n}.json") for t in finished for n in (1, 10)]
-    pages += [site.event_path(tournament.id), site.server_path(GUILD, "/othello_torite")]
+    playing = [site.path(t) for t in running] + [site.event_path(tournament.id), site.server_path(GUILD, "/othello_torite")]
+    pages = playing + [site.path(t.id, "/replay") for t in finished]
     pages += [site.server_path(GUILD, f"/othello_torite/{site.player_token(GUILD, p.user_id)}") for p in board]
     streams = [site.path(t, "/live") for t in running]
     await store.close()
-    return pages, running, streams
+    return pages, playing, running, streams
 
 
 def rss_kb(pid: int) -> int:
@@ -207,17 +206,18 @@ async def main(args: argparse.Namespace) -> None:
     folder = tempfile.mkdtemp(prefix="web-bench-")
     path = f"{folder}/web.sqlite3"
     await fill(path, args.tables)
-    pages, running, streams = await addresses(path)
+    pages, playing, running, streams = await addresses(path)
     server = subprocess.Popen([sys.executable, __file__, "--serve", path, "--port", str(args.port)],
                               stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "serving"
         base = f"http://127.0.0.1:{args.port}"
-        await load(base, pages, args.rate, 3, server.pid)  # warm: replays built, drawings kept
-        result = await load(base, pages, args.rate, args.seconds, server.pid)
-        print(f"pages: {result['requests']} at {result['rate']:.0f}/s, {result['errors']} errors;"
-              f" p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms, max {result['max']:.1f} ms;"
-              f" the server's CPU {result['cpu_ms']:.2f} ms a request")
+        await load(base, pages, args.rate, 3, server.pid)  # warm: the server's code loaded and run once
+        for name, mix in (("every page", pages), ("pages in play", playing)):
+            result = await load(base, mix, args.rate, args.seconds, server.pid)
+            print(f"{name} ({len(mix)} addresses, both languages): {result['requests']} at {result['rate']:.0f}/s,"
+                  f" {result['errors']} errors; p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms,"
+                  f" max {result['max']:.1f} ms; the server's CPU {result['cpu_ms']:.2f} ms a request", flush=True)
         latencies = await live_latency(base, path, running, args.moves)
         print(f"live: {len(latencies)} moves by another process, page told after p50"
               f" {statistics.median(latencies):.0f} ms, max {max(latencies):.0f} ms")

@@ -136,7 +136,7 @@ async def test_an_event_page_after_a_round(tables, site, browser):
             assert await page.locator("section.rounds details[open] summary").inner_text() == (
                 "Round 1" if language == "en" else Lang("ja")("tournament.round", n=1)
             )
-            downloads = await page.locator("section.exports a").count()
+            downloads = await page.locator("section.downloads a").count()
             assert downloads == 2
             await check_page(page)
             await view.close()
