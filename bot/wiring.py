@@ -127,7 +127,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     delivery = Delivery(
         client, config, store, service, budgets, languages, speech, hooks, scheduler.rearm, session
     )
-    computers = Computers(service, config, delivery.request)
+    computers = Computers(service, config, delivery.moved)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     opening = Opening(config, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)

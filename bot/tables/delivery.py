@@ -52,6 +52,9 @@ DM_CLOSED = 50007
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
+# Tables whose hands are drawn at once after their moves: each comes from a committed move, so under
+# load as many as there are moves in flight; more tasks than that only add waits for the database.
+HANDS_AT_ONCE = 64
 
 
 def fingerprint(rendered: render.Rendered) -> str:
@@ -104,8 +107,16 @@ class Delivery(Record):
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
-        self.courier = Courier(self, self._refresh)
-        self.worker = Worker("delivery", self.courier, limit=8)
+        #: table id -> the lock of its hands: a move's hands (``_hands``) and a whole pass draw them
+        #: one at a time, so an older drawing never lands after a newer one.
+        self.hand_locks: dict[int, asyncio.Lock] = {}
+        self.courier = Courier(self, self._refresh, self._hands)
+        # With processes sharing the database, a table's delivery lease is the process's for a whole
+        # pass: a move's hands wait for the pass to end.
+        self.worker = Worker(
+            "delivery", self.courier, limit=8, first=self.courier.first, first_limit=HANDS_AT_ONCE,
+            alongside=not store.db.shared,
+        )
         self.outbox = Outbox(SendIntents(store.db), client)
         self.tokens = Tokens(store, client, session)
         self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
@@ -120,6 +131,11 @@ class Delivery(Record):
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
         self.worker.request(table_id)
 
+    def moved(self, table_id: int) -> None:
+        """A move was committed: the hands at once (the next player waits for theirs), then the
+        rest of the table's surfaces in turn with the other tables'."""
+        self.worker.request(table_id, urgent=True)
+
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
         self.worker.request(table_id)
@@ -132,6 +148,34 @@ class Delivery(Record):
         return self.budgets.spending(channel_id, paced=paced)
 
     # ---- one pass ---------------------------------------------------------------------------------
+    async def _hands(self, table_id: int) -> None:
+        """The urgent part of a pass, after a move: the hands. The whole pass follows (``Worker``)
+        and finds them shown; a hand put off or failed here is left to it, with its retries."""
+        table = await self.service.table(table_id)
+        if table.status != "running":
+            return
+        engine = await self.service.engine(table)
+
+        async def surface(work) -> None:
+            try:
+                await work
+            except Exception as exc:
+                log.debug("table %s: a hand is left to the pass: %r", table.id, exc)
+
+        await self.hands(table, engine, surface)
+
+    async def hands(self, table: TableRow, engine: Engine, surface: Callable[[Any], Awaitable[None]]) -> None:
+        """Every player's hand, each DM apart from the others (a new deal sends them all); left to
+        the next pass when a newer version was committed meanwhile (every commit asks for one)."""
+        lock = self.hand_locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            newer = self.service.engines.get(table.id)
+            if newer is not None and newer[0] > table.version:
+                return
+            await asyncio.gather(
+                *(surface(self.deliver_hand(table, engine, s.position)) for s in table.seats if not s.is_computer)
+            )
+
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
         table = await self.service.table(table_id)
@@ -158,9 +202,7 @@ class Delivery(Record):
         else:
             engine = await self.service.engine(table)
             # Hands first: the player whose turn just started is waiting for theirs.
-            for seat in table.seats:
-                if not seat.is_computer:
-                    await surface(self.deliver_hand(table, engine, seat.position))
+            await self.hands(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
             await surface(self.append_record(table, tr))
         if table.speech:
@@ -189,6 +231,9 @@ class Delivery(Record):
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
+        lock = self.hand_locks.get(table_id)
+        if lock is not None and not lock.locked():
+            del self.hand_locks[table_id]
         self.message_states.pop(table_id, None)
         self.message_edited.pop(table_id, None)
         self.record_edited.pop(table_id, None)

@@ -238,7 +238,7 @@ class Desk:
         if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
             await self.delivery.hand_shown(table, engine, seat)
         # The next player's DM and the table follow while this click is answered, not after.
-        self.delivery.request(table_id)
+        self.delivery.moved(table_id)
         answered = False
         try:
             if self.on_table_message(interaction, table):
