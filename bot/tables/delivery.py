@@ -52,9 +52,9 @@ DM_CLOSED = 50007
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
-# Tables whose hands are drawn at once after their moves: each comes from a committed move, so under
-# load as many as there are moves in flight; more tasks than that only add waits for the database.
-HANDS_AT_ONCE = 64
+# Tables whose hands are drawn at once after their moves. Enough to keep up with 100 moves/s when the
+# database is slow to answer (1,000 tables in play); more only make the moves' own answers wait.
+HANDS_AT_ONCE = 16
 
 
 def fingerprint(rendered: render.Rendered) -> str:
