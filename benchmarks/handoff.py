@@ -109,6 +109,8 @@ async def run(args: argparse.Namespace, root: pathlib.Path) -> dict:
                 started = time.monotonic()
                 await bot.tables(args.open)
                 print(f"{bot.name}: {args.open} tables open in {time.monotonic() - started:.0f} s", flush=True)
+            for bot in bots:  # warm-up: a table's first edits are dearer (discord.py's buckets, caches)
+                await open_loop(bot.fake, bot.players, bot.lanes, args.open, args.rate, args.seconds, rng, bot.bot.database)
             for _ in range(args.rounds):
                 for bot in bots:
                     await bot.measure("open", args.open, args.rate, args.seconds, rng)
