@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/ai_strength.py [--games N] [--row-seconds S] [--only donguri:4,saizen]
        [--pairings normal-random,hard-normal,hard-random,normal-closed,oracle-random] [--seed S]
+       python benchmarks/ai_strength.py --checks
 
 In a row, one seat (the subject; in team games its whole team) plays the first level and every
 other seat the second; the subject's seat rotates from game to game. Per row: mean rank with a
@@ -14,6 +15,10 @@ is plain random. ``oracle`` is ``hard`` searching the true deal instead of deter
 (later deals stay unknown): no fair player can reach it, so it bounds what reading this deal's
 hidden cards is worth, and it is never a level a table can use. ``hard-normal`` is met when ``hard`` takes more than its share of first places. Engines without search support (no ``determinize`` and no
 custom player) are skipped.
+
+``--checks`` runs instead the few seeded games that were once unit tests (who wins is a matter of
+strength, not of behaviour, so it is measured here): a ``normal`` Donguri or Saizen seat against
+random seats, and a ``normal`` Final Quest team against ``easy`` seats. It exits 1 if one fails.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from bot.ai import choose_action, get, searches  # noqa: E402
 from bot.core.engine import Engine  # noqa: E402
+from cogs.donguri.engine import DonguriEngine  # noqa: E402
+from cogs.final_quest.engine import FinalQuestEngine  # noqa: E402
+from cogs.saizen.engine import SaizenEngine  # noqa: E402
 from tests.support.engines import engine_classes  # noqa: E402
 
 LEVEL_NAMES = {
@@ -130,6 +138,50 @@ def row(cls, n, pairing, games, row_seconds, seed) -> None:
     )
 
 
+def against_random(engine: Engine, me: int, rng: random.Random) -> tuple[float, bool]:
+    """Play ``engine`` out, ``me`` at ``normal`` (20 ms budget) and every other seat at random:
+    (my score less the table's average, whether I ranked first)."""
+    while not engine.is_terminal():
+        seat = engine.to_act()[0]
+        if seat == me:
+            action = choose_action(engine, seat, "normal", budget_ms=20, seed=len(engine.history))
+        else:
+            action = rng.choice(engine.legal_actions(seat))
+        engine.apply(seat, action)
+    scores = engine.results()["scores"]
+    return scores[me] - sum(scores) / len(scores), engine.results()["ranks"][me] == 1
+
+
+def checks() -> bool:
+    ok = True
+
+    def report(name: str, passed: bool, detail: object) -> None:
+        nonlocal ok
+        ok &= passed
+        print(f"{'ok  ' if passed else 'FAIL'}  {name}: {detail}", flush=True)
+
+    # Short 4-player Donguri games, the computer's seat rotating: it ends with the fewest penalty
+    # points in most games, and well below the table's average (a random seat expects as many as any).
+    games = [against_random(DonguriEngine(4, 40 + g, {"length": "short"}), g % 4, random.Random(g)) for g in range(6)]
+    margins, firsts = [m for m, _ in games], sum(f for _, f in games)
+    report("normal Donguri seat beats random seats", firsts >= 3 and sum(margins) < -40, (firsts, margins))
+    games = [against_random(SaizenEngine(3, 60 + g), g % 3, random.Random(g)) for g in range(3)]
+    margins, firsts = [m for m, _ in games], sum(f for _, f in games)
+    report("normal Saizen seat beats random seats", firsts >= 2 and sum(margins) > 6, (firsts, margins))
+    # Against seats that never reveal or show (they ask random structured questions and call the
+    # Final Quest only when certain: the ``easy`` level), the ``normal`` team wins.
+    wins = 0
+    for game in range(6):
+        engine, team = FinalQuestEngine(4, 900 + game, {}), game % 2
+        while not engine.is_terminal():
+            seat = engine.to_act()[0]
+            level = "normal" if seat % 2 == team else "easy"
+            engine.apply(seat, choose_action(engine, seat, level, seed=len(engine.history)))
+        wins += engine.results()["winner_team"] == team
+    report("normal Final Quest team beats easy seats", wins >= 5, f"{wins} of 6")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -137,7 +189,10 @@ def main() -> None:
     parser.add_argument("--only", default="", help="game or game:players, comma-separated")
     parser.add_argument("--pairings", default="normal-random,hard-normal,hard-random")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--checks", action="store_true", help="only the seeded strength checks; exit 1 on a failure")
     args = parser.parse_args()
+    if args.checks:
+        sys.exit(0 if checks() else 1)
     wanted = [item.split(":") for item in filter(None, args.only.split(","))]
     print(f"{'game':<15}{'n':>3}   {'pairing':<14}{'games':>5}  {'mean rank':>11}  {'first':>6}  {'ms mean':>7} {'ms max':>7}")
     for cls in engine_classes():

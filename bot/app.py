@@ -58,6 +58,7 @@ class TabletopBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.services = await build(self, self.config)
         self.services.rest_shares.start()
+        await self.services.serve()
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CatalogTranslator())
         for cog in self.services.cogs:
@@ -69,6 +70,7 @@ class TabletopBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
+        self.services.guilds.command_ids = {c.name: c.id for c in synced}
         log.debug("synced %d commands", len(synced))
 
     async def on_ready(self) -> None:
@@ -97,6 +99,12 @@ class TabletopBot(commands.Bot):
 
     async def on_message(self, message: discord.Message) -> None:
         await self.services.speech.on_message(message)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self.services.guilds.joined(guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self.services.guilds.left(guild.id)
 
     async def on_app_command_error(self, interaction: Interaction, error: app_commands.AppCommandError) -> None:
         await self.services.desk.report(interaction, None, getattr(error, "original", error))

@@ -3,7 +3,8 @@
 No service reaches another through the bot object (``tests/core/test_layout.py`` refuses it): a
 service gets what it uses in its constructor, and a lower package tells a higher one what happened
 through a hook (``TableHooks``, the scheduler's sources) that the higher one is registered with here.
-The order below is the order of the packages: storage, tables, ratings, events, then the commands.
+The order below is the order of the packages: storage, tables, ratings, events, the web pages, then
+the commands.
 """
 
 from __future__ import annotations
@@ -23,30 +24,42 @@ from bot.events.buttons import event_items
 from bot.events.commands import TournamentCommands
 from bot.events.desk import TournamentDesk
 from bot.events.service import TournamentService
+from bot.guilds import Guilds
 from bot.ratings.commands import RatingCommands
 from bot.ratings.settle import Settlement
 from bot.ratings.store import RatingStore
 from bot.storage.events import TournamentStore
+from bot.storage.pages import PageRows
 from bot.storage.ratings import RatingRows
 from bot.storage.store import Store
 from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
 from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
-from bot.tables.components import table_items
+from bot.tables.components import legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
+from bot.tables.ending import EndDesk
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
+from bot.tables.legend import Legend
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.opening import Opening
+from bot.tables.rematch import RematchClock, RematchOps
 from bot.tables.rest_shares import RestShares, rest_share
 from bot.tables.seat_ops import SeatOps
+from bot.tables.server_settings import ServerSettings
 from bot.tables.service import TableService
+from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
+from bot.web.app import WebServer
+from bot.web.live import LiveFeed
+from bot.web.privacy import pages_by_settings
+from bot.web.signing import Signer, fresh_secret
+from bot.web.site import Site
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +73,7 @@ def game_modules() -> list[str]:
 @dataclass
 class Services:
     store: Store
+    settings: ServerSettings
     languages: MemberLanguages
     arrivals: Arrivals
     service: TableService
@@ -71,14 +85,23 @@ class Services:
     computers: Computers
     speech: Speech
     desk: Desk
+    ending: EndDesk
     opening: Opening
     ratings: RatingStore
     tournaments: TournamentDesk
     sweep: Sweep
+    guilds: Guilds
     rest_shares: RestShares
     session: aiohttp.ClientSession
     cogs: list[commands.Cog]
     items: list[type[discord.ui.DynamicItem[Any]]]
+    site: Site
+    web: WebServer | None
+
+    async def serve(self) -> None:
+        """Serve the web pages (none when ``web_port`` is 0)."""
+        if self.web is not None:
+            await self.web.start()
 
     async def recover(self) -> None:
         """After start-up: what the last process left undone (``Delivery.recover`` and the rest)."""
@@ -98,6 +121,8 @@ class Services:
     async def close(self) -> None:
         """Stop the timers and the workers (the caller closes the gateway, then ``close_store``)."""
         self.scheduler.stop()
+        if self.web is not None:
+            await self.web.close()
         await self.sweep.stop()
         await self.rest_shares.stop()
         await self.computers.worker.close()
@@ -112,6 +137,8 @@ class Services:
 async def build(client: commands.Bot, config: Config) -> Services:
     """Every service, wired; the cogs and button classes to add to ``client``."""
     store = await Store.open(config.database)
+    # Each server's choices (/settings), over config.toml's per-server defaults.
+    settings = ServerSettings(store.servers, config, now=clock_now)
     languages = MemberLanguages(store)
     arrivals = Arrivals()
     service = TableService(store, now=clock_now, grace=lambda table: config.notice_grace)
@@ -125,30 +152,45 @@ async def build(client: commands.Bot, config: Config) -> Services:
     speech = Speech(client, store, service, languages, budgets)
     session = aiohttp.ClientSession()
     delivery = Delivery(
-        client, config, store, service, budgets, languages, speech, hooks, scheduler.rearm, session
+        client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session
     )
     computers = Computers(service, config, delivery.moved)
     desk = Desk(service, lobby, delivery, arrivals, languages)
-    opening = Opening(config, service, lobby, delivery, desk)
+    rematches = RematchOps(service)
+    ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
+    opening = Opening(settings, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
-    tournaments = TournamentDesk(client, config, store, events, service, seat_ops, delivery, desk, opening)
+    tournaments = TournamentDesk(client, settings, store, events, service, seat_ops, delivery, desk, opening)
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
-    scheduler.sources += [TableClocks(store, service, delivery, computers), tournaments]
-    sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed)
+    scheduler.sources += [
+        TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)
+    ]
+    sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
+    guilds = Guilds(store, settings, seat_ops, events, clock_now)
     rest_shares = RestShares(store, config, budgets, delivery.courier.me, client.is_closed)
+    # The web pages read what tables commit; a table message links to its page.
+    shown = pages_by_settings(settings, config)  # each server's /settings, or the config's web_pages
+    secret = config.web_secret or await PageRows(store.db).key("pages", fresh_secret())
+    site = Site(store, service, Signer(secret), shown, config.public_url)
+    feed = LiveFeed(site.read, store.versions)
+    hooks.changed.append(feed.changed)
+    hooks.table_page = site.table_page
+    web = WebServer(site, feed, config.web_host, config.web_port) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
-        TournamentCommands(tournaments, desk, delivery, config, scheduler.rearm),
+        TournamentCommands(tournaments, desk, delivery, settings, scheduler.rearm),
         RatingCommands(ratings, desk),
+        SettingsCommands(settings, desk),
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
-    items = table_items(desk) + event_items(tournaments)
+    items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
-        store, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers, speech,
-        desk, opening, ratings, tournaments, sweep, rest_shares, session, cogs, items,
+        store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
+        speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,
+        web,
     )

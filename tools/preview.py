@@ -5,8 +5,12 @@
 For every game and both languages: a server in that language, two members whose Discord is in it
 (Japanese names for Japanese), a table opened and filled with computers, a few moves, then the
 computers finish the game. Saved per language, at phone width (400 px by default):
-``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member) and
-``-4-final.png``. Needs the test extra and Debian's ``chromium`` (``fonts-noto-cjk`` for Japanese).
+``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member),
+``-4-final.png``, ``-5-end-dm.png`` (the host's DM once the game is over), ``-6-rematch.png``
+(the final table once the host has pressed **Rematch**), ``-7-help.png`` (the host's answer to the
+table's **?**), ``-8-away.png`` (the table once a computer plays the guest's seat: the seat list
+says so once) and, for Final Quest, ``-9-facts.png`` (the question answered, quoted in the facts).
+Needs the test extra and Debian's ``chromium`` (``fonts-noto-cjk`` for Japanese).
 """
 
 from __future__ import annotations
@@ -32,11 +36,11 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "chro
 LANGUAGES = {"en": ("en-US", ("alice", "bob")), "ja": ("ja", ("たろう", "はなこ"))}
 #: Game → (slash command, options of its ``new``, opening moves made by the members).
 GAMES = {
-    "donguri": ("donguri", {"players": 3, "length": "short"}, 2),
+    "donguri": ("donguri", {"players": 4, "length": "short"}, 3),  # 4: the second card struck through
     "arsene": ("arsene", {"players": 3}, 3),
     "saizen": ("saizen", {"players": 3, "jokers": 1}, 4),
     "othello_torite": ("othello", {}, 3),
-    "final_quest": ("finalquest", {}, 1),
+    "final_quest": ("finalquest", {}, 0),  # a member's turn then opens with their own question
 }
 QUESTION = {"en": "Is your highest card a face card?", "ja": "いちばん大きいカードは絵札ですか?"}
 HEIGHT = 1500
@@ -86,6 +90,12 @@ def hand_dm(member):
     return messages[-1] if messages else None
 
 
+def end_dm(member):
+    """The member's hand DM as the end of the game left it (no buttons any more)."""
+    messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.embeds]
+    return messages[-1] if messages else None
+
+
 def playable(message) -> list[str]:
     return [
         c.custom_id
@@ -110,6 +120,41 @@ async def play_a_move(bot, guild, table, members) -> bool:
                 await member.user.click(dm, custom_id=ids[0])
             return True
     return False
+
+
+async def settled(env, bot, table_id: int) -> None:
+    """Until the delivery worker has drawn what the table holds now."""
+    await bot.delivery.refresh(table_id)
+    for _ in range(200):
+        await env.settle()
+        if bot.delivery.worker.idle:
+            return
+        await asyncio.sleep(0.01)
+
+
+async def member_to_ask(env, bot, table_id: int, members):
+    """The member whose turn it is once the computers have played up to it, before their action."""
+    for _ in range(50):
+        table = await bot.service.table(table_id)
+        engine = await bot.service.engine(table)
+        public = engine.public_view()
+        asker = next((m for m in members if table.seat_of(m.id) == public["turn_seat"]), None)
+        if asker is not None and public["phase"] == "turn":
+            return asker if public["main_action"] is None else None
+        await settled(env, bot, table_id)
+        await asyncio.sleep(0.05)
+    return None
+
+
+async def answer_the_question(bot, guild, table_id: int, members) -> None:
+    """The member asked a free question answers YES, with the table's button."""
+    table = await bot.service.table(table_id)
+    engine = await bot.service.engine(table)
+    pending = engine.public_view()["pending"]
+    asked = next((m for m in members if pending and table.seat_of(m.id) == pending["seat"]), None)
+    if asked is not None:
+        message = message_of(guild, table.channel_id, table.message_id)
+        await asked.click(message, custom_id=f"tt:a:{table_id}:{len(engine.history)}:answer:yes")
 
 
 async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width: int, locales) -> None:
@@ -138,9 +183,7 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     table = await bot.service.table(table_id)
     home = channel_of(guild, table.home_channel_id)
     if game == "final_quest":
-        engine = await bot.service.engine(table)
-        (turn,) = engine.to_act()
-        asker = next((m for m in members if table.seat_of(m.id) == turn), None)
+        asker = await member_to_ask(env, bot, table_id, members)
         if asker is not None:
             target = next(m for m in members if m is not asker)
             await asker.slash(home, "finalquest ask", player=target, question=QUESTION[language])
@@ -151,6 +194,21 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     dm = hand_dm(shown)
     if dm is not None:
         await shoot(env, shown.user.dm_channel, [shown.user], dm, out / f"{game}-3-dm.png", width, locale)
+    table_channel = channel_of(guild, table.channel_id)
+    message = message_of(guild, table.channel_id, table.message_id)
+    helped = await host.click(message, custom_id=f"tt:help:{table_id}")
+    await shoot(env, table_channel, [host], helped, out / f"{game}-7-help.png", width, locale)
+    if game == "final_quest":
+        await answer_the_question(bot, guild, table_id, members)
+        await settled(env, bot, table_id)
+        table = await bot.service.table(table_id)
+        message = message_of(guild, table.channel_id, table.message_id)
+        await shoot(env, table_channel, [host], message, out / f"{game}-9-facts.png", width, locale)
+    await bot.seat_ops.hand_to_computer(table_id, guest.id)
+    await settled(env, bot, table_id)
+    table = await bot.service.table(table_id)
+    message = message_of(guild, table.channel_id, table.message_id)
+    await shoot(env, table_channel, [host], message, out / f"{game}-8-away.png", width, locale)
     for member in members:
         await bot.seat_ops.hand_to_computer(table_id, member.id)
     await bot.service.play_computers(table_id)  # the rest at once, rather than at the worker's pace
@@ -164,12 +222,19 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     table = await bot.service.table(table_id)
     final = message_of(guild, table.channel_id, table.message_id)
     await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-4-final.png", width, locale)
+    await shoot(env, host.user.dm_channel, [host.user], end_dm(host), out / f"{game}-5-end-dm.png", width, locale)
+    await host.click(final, custom_id=f"tt:rematch:{table_id}")
+    if len({s.user_id for s in table.seats} - {None}) > 1:  # else the rematch has started at once
+        final = message_of(guild, table.channel_id, table.message_id)
+        await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-6-rematch.png", width, locale)
 
 
 async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
     locales = patch_client_locales(setattr)
     with tempfile.TemporaryDirectory() as tmp:
-        bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3"))
+        # As in the cog tests: a game played out at once would wait on Discord's rate budgets here.
+        config = Config(token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000, rest_budget=0)
+        bot = create_bot(config)
         async with simcord.run(bot) as env:
             for language in languages:
                 (out_dir / language).mkdir(parents=True, exist_ok=True)

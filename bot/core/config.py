@@ -43,6 +43,17 @@ class Config:
     #: Several processes (PostgreSQL only): how many shards the bot has, and which this process runs.
     shard_count: int | None = None
     shard_ids: list[int] | None = None
+    #: The web pages (``bot/web``), served by the bot's own process on this address; port 0: none.
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    #: Where people reach the pages (behind a reverse proxy, say); with it, Discord messages link to
+    #: them, without it they carry no links.
+    public_url: str = ""
+    #: Whether a server that chose nothing with ``/settings web`` shows its pages.
+    web_pages: bool = True
+    #: The key that signs page addresses; empty: one is made at the first start and kept in the
+    #: database, so every process sharing it signs alike.
+    web_secret: str = ""
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -60,7 +71,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace", "web_host", "web_port", "public_url", "web_pages", "web_secret"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -78,6 +89,11 @@ def parse(raw: dict[str, Any]) -> Config:
         notice_grace=_expect(raw, "notice_grace", int, NOTICE_GRACE),
         shard_count=_expect(raw, "shard_count", int, None),
         shard_ids=_expect(raw, "shard_ids", list, None),
+        web_host=_expect(raw, "web_host", str, Config.web_host),
+        web_port=_expect(raw, "web_port", int, Config.web_port),
+        public_url=_expect(raw, "public_url", str, "").strip().rstrip("/"),
+        web_pages=_expect(raw, "web_pages", bool, True),
+        web_secret=_expect(raw, "web_secret", str, ""),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")
@@ -91,6 +107,12 @@ def parse(raw: dict[str, Any]) -> Config:
         raise ConfigError("config key 'notice_grace' must be 0 (notices at once) or more")
     if not cfg.database:
         raise ConfigError("config key 'database' must not be empty")
+    if not 0 <= cfg.web_port <= 65535:
+        raise ConfigError("config key 'web_port' must be a port number, or 0 to serve no pages")
+    if cfg.public_url and not cfg.public_url.startswith(("http://", "https://")):
+        raise ConfigError("config key 'public_url' must start with https:// (or http://)")
+    if cfg.web_secret and len(cfg.web_secret) < 16:
+        raise ConfigError("config key 'web_secret' must be at least 16 characters (or left out)")
     return cfg
 
 

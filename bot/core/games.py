@@ -7,7 +7,7 @@ never build lobby, hand-delivery or persistence code of their own.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
@@ -49,12 +49,38 @@ class Prompt:
 
 @dataclass
 class TableView:
+    """The public table. ``legend`` holds the catalog key of every mark the view drew (each once):
+    the platform puts their short texts in one line under it, and the table's **?** button explains
+    them at length (``<key>.short`` and ``<key>.long``). The line is the embed's footer, where
+    Discord shows no markdown: a short text says "struck-through" in words."""
+
     title: str
     description: str = ""
     fields: list[tuple[str, str]] = field(default_factory=list)
     footer: str | None = None
     image: bytes | None = None
     colour: int = 0x2F7D4F
+    legend: list[str] = field(default_factory=list)
+
+    def mark(self, key: str) -> None:
+        """Note that the view uses the mark ``key``, so the legend explains it (once)."""
+        if key not in self.legend:
+            self.legend.append(key)
+
+
+class Names(list[str]):
+    """The seats' names as a game draws them: every line names a seat by its short name (the items,
+    "alice", "🤖 Computer 1"). The seat list, once per table, names it by its ``labels`` entry, which
+    also says what is said only once (a computer's level, who took over whose seat)."""
+
+    def __init__(self, names: Iterable[str], labels: Iterable[str] | None = None) -> None:
+        super().__init__(names)
+        self.labels = list(self) if labels is None else list(labels)
+
+
+def seat_label(names: Sequence[str], seat: int) -> str:
+    """A seat as the table's seat list names it (its plain name where no label was given)."""
+    return names.labels[seat] if isinstance(names, Names) else names[seat]
 
 
 class GameUI:
@@ -105,9 +131,28 @@ class GameUI:
         """The private prompt of one seat: its hand and choices (shown by DM or ephemerally)."""
         raise NotImplementedError
 
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why the seat's greyed choices cannot be played now, each reason once ([] when nothing
+        is greyed): the table's **?** tells the member who asks, privately."""
+        return []
+
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
         """Lines for the public record (one per completed trick, deal ...)."""
         return []
+
+    def record_open(self, events: list[Event]) -> int:
+        """How many of the last ``events`` wait for later events to make their lines (an Arsène
+        trick won waits for who takes it), else 0. The platform draws them once those come, so a
+        line reads the same whether the moves reach the record one by one or together. In return
+        ``record(a + b, ...)`` is ``record(a, ...) + record(b, ...)`` whenever ``a`` leaves nothing
+        open, and lines never depend on ``public`` while the game goes on."""
+        return 0
+
+    def begins_deal(self, event: Event) -> bool:
+        """Whether ``event`` opens the next deal (Arsène's "Deal 2: bob deals"), though the move that
+        made it ended the last one: its line and those after it belong to the new deal's record
+        message, not to the end of the old one's."""
+        return False
 
     def score_text(self, score: int, tr: Lang) -> str:
         """A final score in words ("13 chips", "penalty 51"), for the result of a finished table."""
@@ -116,6 +161,11 @@ class GameUI:
     def result_rows(self, result: dict[str, Any], names: list[str], tr: Lang) -> list[results.Row]:
         """The lines of the final result, best first (one per seat; teams may share a line)."""
         return results.seat_results(self, result, names, tr)
+
+    def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        """A player's own result in their DM once the game is over: place, score, who won (a game
+        of teams names the winning team)."""
+        return results.end_lines(self, result, seat, names, tr)
 
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
         """Seats allowed to write in a "channel" table now; None means everyone seated."""

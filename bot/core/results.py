@@ -76,3 +76,26 @@ def final_line(ui: GameUI, result: dict[str, Any], names: list[str], tr: Lang, u
     """The thread's one closing line, linking to the table message that shows the result."""
     rows = [row_text(row, tr, "result.inline") for row in ui.result_rows(result, names, tr)]
     return tr("table.final", standings=" · ".join(rows), url=url)
+
+
+def end_lines(ui: GameUI, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+    """A player's own end of the game, for their DM: their place and score, then who won."""
+    ranks = result["ranks"]
+    scores = result.get("scores") or [None] * len(ranks)
+    rank = ranks[seat]
+    place = tr("dm.end.place", mark=place_mark(rank), place=rank, count=len(ranks))
+    if ranks.count(rank) > 1:
+        place = f"{place} {tr('dm.end.tied')}"
+    details = [ui.score_text(scores[seat], tr)] if scores[seat] is not None else []
+    if seat in set(result.get("absent") or ()):
+        details.append(tr("result.timed_out"))
+    winners = [s for s in best_first(result) if ranks[s] == 1]
+    shown = [
+        tr("dm.end.scored", player=names[s], details=ui.score_text(scores[s], tr))
+        if scores[s] is not None else f"**{names[s]}**"
+        for s in winners
+    ]
+    return [
+        " · ".join([place, *details]),
+        tr("dm.end.winner", players=tr.join(shown), count=len(winners)),
+    ]

@@ -118,6 +118,11 @@ def command(
     return decorate
 
 
+def choice(key: str, value: Any) -> app_commands.Choice[Any]:
+    """A choice whose texts are the catalog's under ``key`` (the English one its default)."""
+    return app_commands.Choice(name=locale_str(catalog(FALLBACK)[key], key=key), value=value)
+
+
 #: The catalog key of the ``rated`` parameter every ``/<game> new`` shares.
 RATED = "cmd.new.rated"
 

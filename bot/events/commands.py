@@ -22,10 +22,10 @@ from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
 
 if TYPE_CHECKING:
-    from bot.core.config import Config
     from bot.events.desk import TournamentDesk
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
+    from bot.tables.server_settings import ServerSettings
 
 
 class TournamentCommands(
@@ -38,17 +38,17 @@ class TournamentCommands(
         tournaments: TournamentDesk,
         table_desk: Desk,
         delivery: Delivery,
-        config: Config,
+        settings: ServerSettings,
         rearm: Callable[[], Awaitable[None]],
     ) -> None:
         self.desk = tournaments
         self.table_desk = table_desk  # answers every interaction, whatever happens
         self.delivery = delivery
-        # /tournament create: declared and done in its own module, with what it uses (the config's
-        # default language; ``rearm``, as a new event may have set a sign-up deadline).
+        # /tournament create: declared and done in its own module, with what it uses (the server's
+        # settings; ``rearm``, as a new event may have set a sign-up deadline).
         group = self.app_command
         assert group is not None  # a GroupCog's commands are its group's
-        group.add_command(create_command(tournaments, table_desk, config, rearm))
+        group.add_command(create_command(tournaments, table_desk, settings, rearm))
 
     async def event_choices(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         """This server's tournaments whose number or name contains what was typed."""
@@ -91,9 +91,9 @@ class TournamentCommands(
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.start(event.id)
+            await self.desk.start(event.id, member_lang(interaction))
             await self.desk.refresh(event.id)
             await interaction.followup.send(member_lang(interaction)("tournament.done.start"), ephemeral=True)
 
@@ -107,9 +107,9 @@ class TournamentCommands(
     async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.next_round(event.id)
+            await self.desk.next_round(event.id, member_lang(interaction))
             await interaction.followup.send(member_lang(interaction)("tournament.done.next"), ephemeral=True)
 
         await self.run(interaction, work())
@@ -126,7 +126,7 @@ class TournamentCommands(
     ) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             if member.bot:
                 raise UserError("tournament.error.bot_member")
             await self.desk.service.entrants.sign_up(event.id, (member.id, display(member)), late=True)
@@ -149,7 +149,7 @@ class TournamentCommands(
     ) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             _event, changed = await self.desk.service.entrants.drop(event.id, member.id)
             await self.table_desk.reply(
                 interaction, member_lang(interaction)("tournament.done.remove", player=member.mention)
@@ -177,7 +177,7 @@ class TournamentCommands(
     ) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             if new_member.bot:
                 raise UserError("tournament.error.bot_member")
             _event, changed = await self.desk.service.entrants.replace(
@@ -210,7 +210,7 @@ class TournamentCommands(
     ) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             await self.desk.service.controls.swap(event.id, member.id, other.id)
             text = member_lang(interaction)("tournament.done.swap", a=member.mention, b=other.mention)
             await self.table_desk.reply(interaction, text)
@@ -226,7 +226,7 @@ class TournamentCommands(
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament)
-            self.desk.require_organizer(interaction, event)
+            await self.desk.require_organizer(interaction, event)
             await self.desk.service.cancel(event.id)
             await self.table_desk.reply(interaction, member_lang(interaction)("tournament.done.cancel"))
             await self.desk.refresh(event.id)

@@ -16,7 +16,6 @@ from discord import app_commands
 
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.i18n import language_of
 from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.events.command_options import (
@@ -35,20 +34,23 @@ from bot.events.command_options import (
 from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.member_locale import member_lang
-from bot.tables.opening import require
-from bot.tables.speech import speech_mode
+from bot.tables.permissions import require_for_table
 
 if TYPE_CHECKING:
-    from bot.core.config import Config
     from bot.events.desk import TournamentDesk
     from bot.tables.desk import Desk
+    from bot.tables.server_settings import ServerSettings
 
 
 def create_command(
-    tournaments: TournamentDesk, table_desk: Desk, config: Config, rearm: Callable[[], Awaitable[None]]
+    tournaments: TournamentDesk,
+    table_desk: Desk,
+    settings: ServerSettings,
+    rearm: Callable[[], Awaitable[None]],
 ) -> app_commands.Command[Any, ..., None]:
-    """``/tournament create``: ``table_desk`` answers the interaction whatever happens, and ``rearm``
-    tells the scheduler that a sign-up deadline may have been set."""
+    """``/tournament create``: ``table_desk`` answers the interaction whatever happens, ``settings``
+    are the server's (the channels for tables, the language), and ``rearm`` tells the scheduler
+    that a sign-up deadline may have been set."""
 
     @command(
         "cmd.tournament.create",
@@ -116,31 +118,19 @@ def create_command(
             tr = member_lang(interaction)
             if interaction.guild is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise UserError("tournament.error.text_channel")
-            tournaments.require_organizer(interaction)
+            await tournaments.require_organizer(interaction)
             if game not in REGISTRY:
                 raise UserError("tournament.error.bad_game")
-            if (
-                REGISTRY[game].channel_mode == "channel"
-                and speech_mode(interaction.guild.me.guild_permissions) is None
-            ):
-                # Such games get a channel per table, opened by the bot for every round.
-                require(
-                    tr, interaction.guild.me.guild_permissions, ("manage_channels", "manage_roles")
-                )
-            perms = interaction.channel.permissions_for(interaction.guild.me)
-            require(
-                tr,
-                perms,
-                (
-                    "view_channel",
-                    "send_messages",
-                    "embed_links",
-                    "attach_files",
-                    "create_public_threads",
-                    "send_messages_in_threads",
-                ),
-            )
-            language = language_of(interaction.guild_locale or config.default_language)
+            guild, channel = interaction.guild, interaction.channel
+            chosen = await settings.of(guild.id)
+            elsewhere = settings.elsewhere(channel, chosen)
+            if elsewhere:
+                raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in elsewhere))
+            # The event's tables open in this channel, each round: the bot must be able to do it.
+            own_channel = REGISTRY[game].channel_mode == "channel"
+            category = settings.category(guild, chosen, game).value if own_channel else None
+            require_for_table(tr, guild.me, channel, own_channel, category)
+            language = settings.language(chosen, interaction.guild_locale)
             tournament = await tournaments.service.create(
                 guild_id=interaction.guild.id,
                 channel_id=interaction.channel.id,

@@ -17,6 +17,7 @@ from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.events import export
 from bot.events import render as view
+from bot.events.round_checks import RoundChecks
 from bot.events.seating import awaiting_confirmation
 from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
@@ -26,16 +27,17 @@ from bot.tables.delivery import fingerprint
 from bot.tables.member_locale import member_lang
 from bot.tables.notices import jump_url
 from bot.tables.opening import display
+from bot.tables.permissions import MissingPermissions
 from bot.tables.render import timestamp
 
 if TYPE_CHECKING:
-    from bot.core.config import Config
     from bot.events.service import TournamentService
     from bot.storage.store import Store
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
     from bot.tables.opening import Opening
     from bot.tables.seat_ops import SeatOps
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,7 @@ class TournamentDesk:
     def __init__(
         self,
         client: discord.Client,
-        config: Config,
+        settings: ServerSettings,
         store: Store,
         service: TournamentService,
         tables: TableService,
@@ -71,7 +73,7 @@ class TournamentDesk:
         opening: Opening,
     ) -> None:
         self.client = client
-        self.config = config
+        self.settings = settings  # each server's organizer role, and where its tables' channels go
         self.store = store
         self.service = service
         self.tables = tables
@@ -79,6 +81,7 @@ class TournamentDesk:
         self.delivery = delivery
         self.desk = desk  # answers interactions
         self.opening = opening  # places each round's tables
+        self.checks = RoundChecks(client, opening, delivery, desk)  # the permissions a round needs first
         # Taken before the service's own lock of the same event, never after it.
         self.locks = KeyedLocks(store.db, EVENT_DESK)
         # Tables finish concurrently (delivery and computer workers): one live message per event.
@@ -86,21 +89,25 @@ class TournamentDesk:
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
 
     # ---- who may organize ---------------------------------------------------------------------
-    def is_organizer(self, interaction: Interaction, tournament: Tournament | None = None) -> bool:
+    async def is_organizer(self, interaction: Interaction, tournament: Tournament | None = None) -> bool:
+        """The event's organizer, a member with Manage Server, or one with the server's organizer
+        role (``/settings``; config's ``organizer_role`` when the server chose none)."""
         user = interaction.user
         if tournament is not None and user.id == tournament.organizer_id:
             return True
         perms = getattr(user, "guild_permissions", None)
         if perms is not None and perms.manage_guild:
             return True
-        wanted = self.config.organizer_role
-        roles = getattr(user, "roles", [])
-        return bool(wanted) and any(wanted in (r.name, str(r.id)) for r in roles)
+        guild = interaction.guild
+        if guild is None or not isinstance(user, discord.Member):
+            return False
+        role = self.settings.organizer_role(guild, await self.settings.of(guild.id)).value
+        return role is not None and any(r.id == role.id for r in user.roles)
 
-    def require_organizer(
+    async def require_organizer(
         self, interaction: Interaction, tournament: Tournament | None = None
     ) -> None:
-        if not self.is_organizer(interaction, tournament):
+        if not await self.is_organizer(interaction, tournament):
             raise UserError("tournament.error.organizer_only")
 
     # ---- the event message --------------------------------------------------------------------
@@ -175,17 +182,19 @@ class TournamentDesk:
             for table_id in changed:
                 await self.delivery.refresh(table_id)
         elif verb == "start":
-            self.require_organizer(interaction, await self.service.get(tournament_id))
+            await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.start(tournament_id)
+            await self.start(tournament_id, tr)
             await interaction.followup.send(tr("tournament.done.start"), ephemeral=True)
         elif verb == "next":
-            self.require_organizer(interaction, await self.service.get(tournament_id))
+            await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.next_round(tournament_id)
+            await self.next_round(tournament_id, tr)
             await interaction.followup.send(tr("tournament.done.next"), ephemeral=True)
         elif verb in ("confirm", "repair"):
-            self.require_organizer(interaction, await self.service.get(tournament_id))
+            tournament = await self.service.get(tournament_id)
+            await self.require_organizer(interaction, tournament)
+            await self.checks.require(tournament, tr)
             await interaction.response.defer(ephemeral=True, thinking=True)
             if verb == "confirm":
                 await self.service.controls.confirm(tournament_id)
@@ -196,13 +205,34 @@ class TournamentDesk:
         await self.refresh(tournament_id)
 
     # ---- rounds -------------------------------------------------------------------------------
-    async def start(self, tournament_id: int) -> None:
+    async def start(self, tournament_id: int, tr: Lang | None = None) -> None:
+        """Close sign-up and open round 1; refused first (``MissingPermissions``, in ``tr``'s
+        language) when the bot could not open its tables."""
+        await self.checks.require(await self.service.get(tournament_id), tr)
         await self.service.start(tournament_id)
         await self.open_round(tournament_id)
 
-    async def next_round(self, tournament_id: int) -> None:
+    async def next_round(self, tournament_id: int, tr: Lang | None = None) -> None:
+        """Seat and open the next round; or, when the current round is seated but its tables could
+        not open (the bot lacked a permission then), open them now."""
+        tournament = await self.service.get(tournament_id)
+        await self.checks.require(tournament, tr)
+        if await self.unopened(tournament):
+            await self.open_round(tournament_id)
+            return
         await self.service.next_round(tournament_id)
         await self.open_round(tournament_id)
+
+    async def unopened(self, tournament: Tournament) -> bool:
+        """The current round is seated, and some of its tables are not shown yet."""
+        if tournament.status != "running" or not tournament.round or awaiting_confirmation(tournament):
+            return False
+        for row in await self.service.store.round_tables(tournament.id, tournament.round):
+            if not row.number:
+                continue
+            if row.table_id is None or (await self.tables.table(row.table_id)).message_id is None:
+                return True
+        return False
 
     async def open_round(self, tournament_id: int) -> None:
         """Open, seat and show every table of the current round, then announce it with pings; when
@@ -215,6 +245,10 @@ class TournamentDesk:
         channel = guild.get_channel(tournament.channel_id) if guild else None
         if guild is None or not isinstance(channel, discord.TextChannel):  # events are made in one
             log.warning("tournament %s: its channel is gone", tournament.id)
+            return
+        missing = await self.checks.missing(tournament)
+        if missing:  # seated, not opened: /tournament next opens it once the permissions are back
+            await self.checks.tell_organizer(tournament, missing, "tournament.cannot_open_round")
             return
         fresh = False
         for table_id in await self.service.seating.open_tables(tournament):
@@ -299,7 +333,11 @@ class TournamentDesk:
             await self.service.store.update(tournament.id, round_done=tournament.round)
         tournament = await self.service.get(tournament_id)
         if tournament.status == "running" and tournament.auto_next:
-            await self.next_round(tournament_id)
+            try:
+                await self.next_round(tournament_id)
+            except MissingPermissions as exc:
+                await self.checks.tell_organizer(tournament, exc.missing, "tournament.cannot_open_round")
+                await self.refresh(tournament_id)
         else:
             await self.refresh(tournament_id)
 
@@ -351,6 +389,10 @@ class TournamentDesk:
                 continue
             try:
                 await self.start(tournament.id)
+            except MissingPermissions as exc:
+                # Not the players' fault: the event waits for its organizer to start it by hand.
+                await self.service.store.update(tournament.id, signup_deadline=None)
+                await self.checks.tell_organizer(tournament, exc.missing, "tournament.cannot_start")
             except UserError as exc:
                 await self.service.cancel(tournament.id)
                 tr = Lang(tournament.language)

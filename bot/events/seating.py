@@ -11,7 +11,7 @@ import asyncio
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, count
 
 from bot.core.games import REGISTRY
 from bot.events import fairness as fair
@@ -21,6 +21,7 @@ from bot.events.standings import bye_points
 from bot.storage.events import Entrant, Tournament, TournamentStore
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
+from bot.tables.terms import computer_name
 
 
 def unit_size(tournament: Tournament) -> tuple[int, int]:
@@ -57,6 +58,15 @@ def pairing_units(tournament: Tournament) -> dict[int, list[int]]:
         for team, members in sorted(teams.items())
         if all(e.active for e in members)
     }
+
+
+def seat_names(tournament: Tournament, players: Sequence[int | None]) -> list[tuple[int | None, str]]:
+    """(member, stored name) for each seat of a round's table: computer fill-ins are numbered at
+    their table, as the lobby numbers the computers it adds ("🤖 Computer 1", "🤖 Computer 2")."""
+    computers = count(1)
+    return [
+        (uid, computer_name(next(computers)) if uid is None else tournament.name_of(uid)) for uid in players
+    ]
 
 
 def first_entrant(tournament: Tournament, members: Sequence[int | None]) -> Entrant:
@@ -234,8 +244,7 @@ class RoundSeating:
                 continue
             table_id = row.table_id
             if table_id is None:
-                # A computer fill-in's seat is named "None", as it always was.
-                players = [(uid, "None" if uid is None else tournament.name_of(uid)) for uid in row.players]
+                players = seat_names(tournament, row.players)
                 table_id = await self.lobby.create_seated(
                     tournament.game,
                     guild_id=tournament.guild_id,

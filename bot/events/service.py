@@ -40,7 +40,7 @@ from bot.ratings.store import RatingStore, side_places, sides
 from bot.storage.events import RoundTable, Tournament, TournamentStore
 from bot.storage.locks import TOURNAMENT, KeyedLocks
 from bot.storage.store import TableRow
-from bot.tables.lobby_ops import LobbyOps
+from bot.tables.lobby_ops import LobbyOps, bad_size
 from bot.tables.seat_ops import SeatOps
 from bot.tables.service import CLOCKS, LEVELS, TIMEOUT_POLICIES, TableService
 
@@ -104,7 +104,7 @@ class TournamentService:
         cls = REGISTRY[game].engine
         size = table_size or cls.max_players
         if not cls.min_players <= size <= cls.max_players:
-            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+            raise bad_size(cls)
         team_game = cls.teams(size) is not None
         if team_game:
             teams = teams or "fixed"

@@ -56,7 +56,7 @@ def migration(sql: str, dialect: str) -> str:
     return re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)
 
 
-SEAT_COLUMNS = "position, user_id, name, away, timeouts, level"
+SEAT_COLUMNS = "position, user_id, name, away, timeouts, level, replaced"
 
 
 def seats_json(dialect: str) -> str:

@@ -44,8 +44,9 @@ class SQLiteDatabase:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.lock = asyncio.Lock()
-        #: Set while the current task runs inside a transaction of this database.
-        self._owner: ContextVar[object | None] = ContextVar(f"tx_owner_{id(self)}", default=None)
+        #: The task running inside a transaction of this database. A task started inside one
+        #: inherits this variable, but not the transaction: it is compared with the current task.
+        self._owner: ContextVar[asyncio.Task[Any] | None] = ContextVar(f"tx_owner_{id(self)}", default=None)
 
     @classmethod
     async def open(cls, path: str) -> SQLiteDatabase:
@@ -112,7 +113,8 @@ class SQLiteDatabase:
 
     # ---- transactions ---------------------------------------------------------------------------
     def _holding(self) -> bool:
-        return self._owner.get() is self
+        owner = self._owner.get()
+        return owner is not None and owner is asyncio.current_task()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -120,7 +122,7 @@ class SQLiteDatabase:
             yield
             return
         async with self.lock:
-            token = self._owner.set(self)
+            token = self._owner.set(asyncio.current_task())
             try:
                 await self._statement("execute", "BEGIN IMMEDIATE", ())
                 try:

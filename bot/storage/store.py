@@ -17,7 +17,9 @@ from typing import Any
 from bot.storage import dialect
 from bot.storage.database import Database, Row
 from bot.storage.notices import NoticeRows
+from bot.storage.rematches import Rematches
 from bot.storage.rows import insert_row, now, update_row
+from bot.storage.servers import ServerRows
 from bot.storage.shared_work import SharedWork
 from bot.storage.sqlite import SQLiteDatabase
 from bot.storage.surfaces import Surfaces
@@ -33,6 +35,7 @@ class Seat:
     away: bool = False
     timeouts: int = 0
     level: str = "normal"
+    replaced: str | None = None  # the stored name of whom this member took the seat over from
 
     @property
     def is_computer(self) -> bool:
@@ -88,6 +91,8 @@ class TableRow:
     #: round rather than went on after their own move): migration 021.
     waits: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
     notify_at: float | None = None  # when the next wait reaches its grace period
+    rematch_of: int | None = None  # the finished table this one is the rematch of (migration 019)
+    computer_level: str = "normal"  # for seats that chose none (migration 022)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -136,8 +141,8 @@ async def connect(database: str) -> Database:
 
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
-    the rows behind its Discord messages (``surfaces``) and the work processes share
-    (``shared_work``)."""
+    the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``),
+    finished tables' rematches (``rematches``) and what each server chose (``servers``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -145,6 +150,8 @@ class Store:
         self.surfaces = Surfaces(db)
         self.notices = NoticeRows(db)
         self.shared_work = SharedWork(db)
+        self.rematches = Rematches(db)
+        self.servers = ServerRows(db)
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -204,15 +211,16 @@ class Store:
         data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}
         table = TableRow(**data)
         if seats_json is not None:
-            table.seats = [Seat(p, u, n, bool(a), t, lv) for p, u, n, a, t, lv in json.loads(seats_json)]
+            table.seats = [Seat(p, u, n, bool(a), t, lv, r) for p, u, n, a, t, lv, r in json.loads(seats_json)]
             return table
         rows = await self.db.fetch(
-            "SELECT position, user_id, name, away, timeouts, level FROM seats WHERE table_id = ?"
+            f"SELECT {dialect.SEAT_COLUMNS} FROM seats WHERE table_id = ?"
             " ORDER BY position",
             (table.id,),
         )
         table.seats = [
-            Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"]) for r in rows
+            Seat(r["position"], r["user_id"], r["name"], bool(r["away"]), r["timeouts"], r["level"], r["replaced"])
+            for r in rows
         ]
         return table
 
@@ -240,9 +248,11 @@ class Store:
         async with self.db.transaction():
             await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await self.db.executemany(
-                "INSERT INTO seats (table_id, position, user_id, name, away, timeouts, level)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level) for s in seats],
+                f"INSERT INTO seats (table_id, {dialect.SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (table_id, s.position, s.user_id, s.name, int(s.away), s.timeouts, s.level, s.replaced)
+                    for s in seats
+                ],
             )
             await self.db.execute("UPDATE game_tables SET updated_at = ? WHERE id = ?", (now(), table_id))
 
@@ -388,3 +398,12 @@ class Store:
             (user_id,),
         )
         return [await self._with_seats(r) for r in rows]
+
+    async def versions(self, table_ids: list[int]) -> dict[int, int]:
+        """The stored version of each of ``table_ids`` (the ones that exist): what live pages
+        compare to see a change another process committed."""
+        if not table_ids:
+            return {}
+        marks = ", ".join("?" for _ in table_ids)
+        rows = await self.db.fetch(f"SELECT id, version FROM game_tables WHERE id IN ({marks})", tuple(table_ids))
+        return {r["id"]: r["version"] for r in rows}

@@ -29,7 +29,7 @@ import functools
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, Literal, overload
 
 CHANNEL_WINDOW = 5.0  # the channel budget (config ``channel_budget``) counts calls in this many seconds
 # A call is dated when its answer came back (``spending``), which is never before Discord counted it;
@@ -41,7 +41,10 @@ BOT_SLACK = 0.05
 PACED_SHARE = 0.25
 
 # The call ``spending`` counted and the next request may make (a one-item list, emptied once made).
-_counted: contextvars.ContextVar[list | None] = contextvars.ContextVar("counted", default=None)
+#: A call counted: ``[date, paced]``, one list shared by the channel's count and the bot-wide one
+#: (``spending`` moves its date to the call's end).
+Call = list[Any]
+_counted: contextvars.ContextVar[Call | None] = contextvars.ContextVar("counted", default=None)
 # Whether the requests made here show a table or an event to everyone (``paced``) rather than to a
 # player waiting on them.
 _paced: contextvars.ContextVar[bool] = contextvars.ContextVar("paced", default=False)
@@ -73,13 +76,19 @@ class Budgets:
     def __init__(self, channel_budget: int, rest_budget: int) -> None:
         self.channel_budget = channel_budget
         self.rest_budget = rest_budget  # 0: no bot-wide budget
-        self.calls: dict[int, deque[list]] = {}  # channel -> its calls
-        self.recent: deque[list] = deque()  # the process's calls
+        self.calls: dict[int, deque[Call]] = {}  # channel -> its calls
+        self.recent: deque[Call] = deque()  # the process's calls
         self.waiting = {False: 0.0, True: 0.0}  # kind (paced?) -> until when it counts as refused
         #: With processes sharing the database: the ``SharedWork`` that counts each channel's calls for all.
         self.shared: Any = None
 
-    def spend(self, channel_id: int | None, *, peek: bool = False, paced: bool = False) -> list | None:
+    @overload
+    def spend(self, channel_id: int | None, *, peek: Literal[False] = ..., paced: bool = ...) -> Call: ...
+
+    @overload
+    def spend(self, channel_id: int | None, *, peek: bool, paced: bool = ...) -> Call | None: ...
+
+    def spend(self, channel_id: int | None, *, peek: bool = False, paced: bool = False) -> Call | None:
         """Count one call in a channel (its date, which ``spending`` moves to the call's end), or raise
         ``Later`` when a budget is spent; ``peek``: only raise (to spare rendering); ``paced``: the
         call shows the table to everyone rather than to a player waiting on it."""
@@ -102,7 +111,7 @@ class Budgets:
             self.calls = {k: v for k, v in self.calls.items() if v and v[-1][0] > now - CHANNEL_WINDOW}
         return date
 
-    def pruned(self, now: float) -> deque[list]:
+    def pruned(self, now: float) -> deque[Call]:
         """The process's calls still in the bot-wide window."""
         while self.recent and self.recent[0][0] <= now - BOT_WINDOW - BOT_SLACK:
             self.recent.popleft()
@@ -155,11 +164,12 @@ class Budgets:
             if call is not None:
                 await self.shared.channel_call_ended(call, time.time())
 
-    async def _shared(self, channel_id: int, date: list) -> int:
+    async def _shared(self, channel_id: int, date: Call) -> int:
         """Count the call in the channel for every process too; if the others have spent its budget,
         take back this process's count and raise ``Later``."""
         span = CHANNEL_WINDOW + CHANNEL_SLACK
         try:
+            call: int | None
             call, wait = await self.shared.take_channel_call(channel_id, time.time(), span, self.channel_budget)
         except BaseException:
             self._unspend(channel_id, date)
@@ -169,7 +179,7 @@ class Budgets:
             raise Later(max(wait, 0.02))
         return call
 
-    def _unspend(self, channel_id: int, date: list) -> None:
+    def _unspend(self, channel_id: int, date: Call) -> None:
         for calls in (self.calls.get(channel_id), self.recent):
             if calls is not None and any(d is date for d in calls):
                 calls.remove(date)
@@ -196,7 +206,7 @@ class Budgets:
         request = http.request
 
         @functools.wraps(request)
-        async def counted(route, **kwargs):
+        async def counted(route: Any, **kwargs: Any) -> Any:
             ticket = _counted.get()
             if ticket:
                 ticket.clear()  # one call was counted: the next request in the block waits its turn

@@ -47,7 +47,8 @@ class Rows:
 
 @lru_cache(maxsize=512)
 def _emoji(text: str) -> dict[str, Any]:
-    return discord.PartialEmoji.from_str(text).to_dict()
+    emoji: dict[str, Any] = dict(discord.PartialEmoji.from_str(text).to_dict())
+    return emoji
 
 
 def choice_rows(table_id: int, version: int, prompt: Prompt, tr: Lang) -> Rows:

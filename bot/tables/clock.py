@@ -51,7 +51,7 @@ class Scheduler:
         self.handle: asyncio.TimerHandle | None = None
         self.armed_for: float | None = None
         self.busy = asyncio.Lock()
-        self.task: asyncio.Task | None = None  # the run started by the timer, kept until it ends
+        self.task: asyncio.Task[None] | None = None  # the run started by the timer, kept until it ends
         self.wanted = False  # a re-arm was asked for during a run
         #: The stored timers, run in this order: the table clocks first, then the tournaments'.
         self.sources: list[Source] = []
@@ -89,7 +89,7 @@ class Scheduler:
         self.task = asyncio.get_running_loop().create_task(self.run_due())
         self.task.add_done_callback(self._finished)
 
-    def _finished(self, task: asyncio.Task) -> None:
+    def _finished(self, task: asyncio.Task[None]) -> None:
         if self.task is task:
             self.task = None
         if not task.cancelled() and task.exception() is not None:

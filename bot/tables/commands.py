@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,11 +16,11 @@ from bot.core.interaction import Interaction
 from bot.core.translator import command
 from bot.storage.notices import DEFAULT_MODE
 from bot.tables import render
-from bot.tables.delivery import jump_url
 from bot.tables.member_locale import member_lang
+from bot.tables.notices import jump_url
 
 if TYPE_CHECKING:
-    from bot.storage.store import Store
+    from bot.storage.store import Store, TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
     from bot.tables.seat_ops import SeatOps
@@ -36,14 +37,14 @@ class TableCommands(
         self.delivery = delivery
         self.desk = desk  # answers every interaction, whatever happens
 
-    async def here(self, interaction: Interaction):
+    async def here(self, interaction: Interaction) -> TableRow:
         tables = await self.store.tables_here(interaction.channel_id or 0)
         if not tables:
             raise UserError("error.no_table_here")
         return tables[0]
 
-    async def run(self, interaction: Interaction, work) -> None:
-        async def guarded():
+    async def run(self, interaction: Interaction, work: Callable[[TableRow], Awaitable[str]]) -> None:
+        async def guarded() -> None:
             table = await self.here(interaction)
             text = await work(table)
             await interaction.response.send_message(text, ephemeral=True)
@@ -66,7 +67,7 @@ class TableCommands(
         await self.set_paused(interaction, False)
 
     async def set_paused(self, interaction: Interaction, paused: bool) -> None:
-        async def work(table):
+        async def work(table: TableRow) -> str:
             await self.seat_ops.pause(table.id, interaction.user.id, paused)
             return member_lang(interaction)("table_cmd.paused" if paused else "table_cmd.resumed")
 
@@ -81,7 +82,7 @@ class TableCommands(
     async def replace(
         self, interaction: Interaction, seat: app_commands.Range[int, 1, 8], member: discord.Member
     ) -> None:
-        async def work(table):
+        async def work(table: TableRow) -> str:
             name = member.display_name
             await self.seat_ops.replace(table.id, interaction.user.id, seat - 1, (member.id, name))
             return member_lang(interaction)("table_cmd.replaced", player=name, seat=seat)
@@ -93,7 +94,7 @@ class TableCommands(
         "Host: end this table without a result",
     )
     async def abandon(self, interaction: Interaction) -> None:
-        async def work(table):
+        async def work(table: TableRow) -> str:
             await self.seat_ops.abandon(table.id, interaction.user.id)
             return member_lang(interaction)("table_cmd.abandoned")
 
@@ -120,7 +121,7 @@ class PlayerCommands(commands.Cog):
         embed = discord.Embed(title=tr("mygames.title"), description="\n".join(lines), colour=0x5865F2)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    def line(self, table, user_id: int, tr: Lang) -> str:
+    def line(self, table: TableRow, user_id: int, tr: Lang) -> str:
         guild = self.client.get_guild(table.guild_id) if table.guild_id else None
         where = f"{guild.name} <#{table.home_channel_id}>" if guild else f"<#{table.home_channel_id}>"
         if table.status == "lobby":

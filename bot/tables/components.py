@@ -5,10 +5,11 @@ classes registered are bound to the service that handles them (``bound``), in th
 A click that no registered item takes (a forged id, an id the clicked message does not carry) is
 answered by ``unclaimed``.
 
-``tt:<verb>:<table>`` lobby and table buttons; ``tt:bot:<level>:<table>`` a computer level to add;
+``tt:<verb>:<table>`` lobby and table buttons, and the final table's (``rematch``, ``decline``, ``rules``); ``tt:bot:<level>:<table>`` a computer level to add;
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
-``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:ev:<verb>:<tournament>`` tournament buttons.
+``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:help:<table>`` the table's **?**;
+``tt:ev:<verb>:<tournament>`` tournament buttons.
 
 A client may send any menu value (and a modified client any id): each item reads its own
 strictly (``component_input``), and answers a click that no message of ours could have sent
@@ -31,6 +32,8 @@ from bot.tables.component_input import Refused
 
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
+    from bot.tables.ending import EndDesk
+    from bot.tables.legend import Legend
 
 Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
 
@@ -38,9 +41,11 @@ Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
 def bound(cls: Item, handler: object) -> Item:
     """A subclass of ``cls`` whose clicks go to ``handler`` (its ``handler`` class attribute)."""
     template = cls.__discord_ui_compiled_template__
-    return types.new_class(
+    subclass: Any = types.new_class(
         cls.__name__, (cls,), {"template": template}, lambda ns: ns.update(handler=handler)
     )
+    bound_class: Item = subclass
+    return bound_class
 
 
 class Checked(ABC):
@@ -83,7 +88,7 @@ class Checked(ABC):
 
 class TableButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:(?P<verb>join|leave|start|cancel|bot|hand):(?P<tid>[0-9]+)",
 ):
     handler: ClassVar[Desk]
@@ -100,9 +105,30 @@ class TableButton(
         await self.handler.on_table_button(interaction, self.verb, self.table_id)
 
 
+class EndButton(
+    Checked,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tt:(?P<verb>rematch|decline|rules):(?P<tid>[0-9]+)",
+):
+    """The final table's **Rematch**, **Decline** and **Rules**."""
+
+    handler: ClassVar[EndDesk]
+
+    def __init__(self, verb: str, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:{verb}:{table_id}", **button))
+        self.verb, self.table_id = verb, table_id
+
+    @classmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(match["verb"], strict.number(match["tid"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_end_button(interaction, self.verb, self.table_id)
+
+
 class LevelButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:bot:(?P<level>easy|normal|hard):(?P<tid>[0-9]+)",
 ):
     """One level in the host's "Add computer" picker: adds a computer of that level."""
@@ -125,7 +151,7 @@ class LevelButton(
 
 class ActButton(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Button],
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"tt:a:(?P<tid>[0-9]+):(?P<ver>[0-9]+):(?P<action>.+)",
 ):
     handler: ClassVar[Desk]
@@ -145,7 +171,7 @@ class ActButton(
 
 class ActSelect(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"tt:as:(?P<tid>[0-9]+):(?P<ver>[0-9]+)(?::(?P<n>[0-9]+))?",
 ):
     """A select of moves; ``n`` tells apart several selects on one message."""
@@ -169,7 +195,7 @@ class ActSelect(
         await self.handler.on_act(interaction, self.table_id, self.version, self.action)
 
 
-class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"tt:kick:(?P<tid>[0-9]+)"):
+class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]], template=r"tt:kick:(?P<tid>[0-9]+)"):
     base = discord.ui.Select
     handler: ClassVar[Desk]
 
@@ -190,7 +216,7 @@ class KickSelect(Checked, discord.ui.DynamicItem[discord.ui.Select], template=r"
 
 class SettingSelect(
     Checked,
-    discord.ui.DynamicItem[discord.ui.Select],
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
     template=r"tt:(?P<what>clock|tmo|lang):(?P<tid>[0-9]+)",
 ):
     """The host's lobby settings: the move clock and what happens on a timeout."""
@@ -214,7 +240,7 @@ class SettingSelect(
 
 
 class DeadButton(
-    Checked, discord.ui.DynamicItem[discord.ui.Button], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
+    Checked, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"tt:x:(?P<tid>[0-9]+):(?P<n>[0-9]+)"
 ):
     handler: ClassVar[Desk]
 
@@ -229,10 +255,27 @@ class DeadButton(
         await self.handler.on_stale(interaction)
 
 
+class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tt:help:(?P<tid>[0-9]+)"):
+    """The table's **?**: what its marks mean and why a card is greyed, answered privately."""
+
+    handler: ClassVar[Legend]
+
+    def __init__(self, table_id: int, **button: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tt:help:{table_id}", **button))
+        self.table_id = table_id
+
+    @classmethod
+    def parse(cls, match: re.Match[str], data: Any) -> Self:
+        return cls(strict.number(match["tid"]))
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_help(interaction, self.table_id)
+
+
 ALL = (TableButton, LevelButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)
 
 
-def static_view(*items: discord.ui.Item) -> discord.ui.View:
+def static_view(*items: discord.ui.Item[discord.ui.View]) -> discord.ui.View:
     """A view to send, stopped at once so that discord.py never stores it: it would register the
     templates of its items, unbound, over the bound classes that route every click."""
     view = discord.ui.View(timeout=None)
@@ -242,9 +285,14 @@ def static_view(*items: discord.ui.Item) -> discord.ui.View:
     return view
 
 
-def table_items(desk: Desk) -> list[type[discord.ui.DynamicItem[Any]]]:
+def table_items(desk: Desk, ending: EndDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
     """The table components, each bound to the desk that handles its clicks."""
-    return [bound(cls, desk) for cls in ALL]
+    return [bound(cls, desk) for cls in ALL] + [bound(EndButton, ending)]
+
+
+def legend_items(legend: Legend) -> list[type[discord.ui.DynamicItem[Any]]]:
+    """The table's **?**, bound to what answers it."""
+    return [bound(HelpButton, legend)]
 
 
 def custom_ids(components: list[discord.Component]) -> Iterator[tuple[int, str]]:

@@ -45,6 +45,7 @@ class Computers:
         if not self.config.computer_search or level == "easy" or len(legal) == 1:
             return random.Random(move_seed(table, engine)).choice(legal)
         log = list(engine.history)
+        assert table.seed is not None, "a table in play has its seed"
         try:
             return await pool.think(
                 table.game, len(table.seats), table.options, table.seed, log, seat, level,

@@ -27,19 +27,21 @@ from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
-from bot.tables import render
+from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
 from bot.tables.outbox import Outbox, mentions_url
+from bot.tables.placement import Placement
 from bot.tables.record import Record
 from bot.tables.render import relevance
 from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
 if TYPE_CHECKING:
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
     from bot.tables.speech import Speech
 
@@ -81,6 +83,7 @@ class Delivery(Record):
         config: Config,
         store: Store,
         service: TableService,
+        settings: ServerSettings,
         budgets: Budgets,
         languages: MemberLanguages,
         speech: Speech,
@@ -92,6 +95,7 @@ class Delivery(Record):
         self.config = config
         self.store = store
         self.service = service
+        self.settings = settings  # whether a server's turn notices mention players at the table
         self.budgets = budgets
         self.languages = languages
         self.speech = speech
@@ -118,8 +122,9 @@ class Delivery(Record):
             alongside=not store.db.shared,
         )
         self.outbox = Outbox(SendIntents(store.db), client)
+        self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
-        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm)
+        self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -130,15 +135,17 @@ class Delivery(Record):
     def request(self, table_id: int) -> None:
         """Bring the table's surfaces up to date in the background (coalesced per table)."""
         self.worker.request(table_id)
+        self.hooks.table_changed(table_id)
 
     def moved(self, table_id: int) -> None:
         """A move was committed: the hands at once (the next player waits for theirs), then the
         rest of the table's surfaces in turn with the other tables'."""
         self.worker.request(table_id, urgent=True)
+        self.hooks.table_changed(table_id)
 
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
-        self.worker.request(table_id)
+        self.request(table_id)
 
     # ---- Discord's rate limits (``budget``) ------------------------------------------------------
     def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
@@ -201,6 +208,14 @@ class Delivery(Record):
             await surface(self.edit_table_message(table, render.lobby(table, tr)))
         else:
             engine = await self.service.engine(table)
+            if self.placement.pending(table):  # a rematch: its message and thread first
+                await surface(self.placement.place(table, engine))
+                table = await self.service.table(table_id)
+                if self.placement.pending(table) or table.status == "cancelled":  # cancelled: its channel is gone
+                    self.attempts[table.id] = self.attempts.get(table.id, 0) + 1
+                    wait = 0.05 if table.status == "cancelled" else min(delays, default=BACKOFF[-1])
+                    self.worker.request(table.id, delay=max(wait, 0.05))
+                    return
             # Hands first: the player whose turn just started is waiting for theirs.
             await self.hands(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
@@ -288,9 +303,20 @@ class Delivery(Record):
         state = self.message_state(table, engine)
         if not table.message_id or (self.message_states.get(table.id) == state and not table.redraw):
             return
+        rendered = None
+        ending = await rematch.ending(self.store, table) if table.status == "finished" else None
+        page = await self.hooks.table_page(table)
+        if table.id not in self.message_states and not table.redraw:
+            # Just after a start-up, or once another process delivered the table, what the message
+            # shows is known only by its fingerprint: a message that shows this already is not
+            # held back by the pace of its last edit.
+            rendered = render.table_message(table, engine, tr, ending, page=page)
+            if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
+                self.message_states[table.id] = state
+                return
         self.paced(table, self.message_edited)
         self.spend(table.channel_id, peek=True, paced=True)
-        await self.edit_table_message(table, render.table_message(table, engine, tr))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
         await self.edited(table.id, self.message_edited, "message")
 
@@ -359,7 +385,8 @@ class Delivery(Record):
             self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
         tr = await self.languages.lang(user_id, table.language)
-        rendered = render.prompt_message(table, engine, seat, tr, header=tr("dm.header", url=jump_url(table)))
+        header = render.dm_header(table, engine, seat, tr, jump_url(table))
+        rendered = render.prompt_message(table, engine, seat, tr, header=header)
         try:
             if token is not None:
                 try:

@@ -21,10 +21,19 @@ from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.computer_levels import ask_level
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
-from bot.tables.in_time import Arrivals, acknowledge, in_time, send_private, update
+from bot.tables.in_time import (
+    NETWORK_ERRORS,
+    Arrivals,
+    acknowledge,
+    answer_surely,
+    in_time,
+    send_private,
+    update,
+)
 from bot.tables.member_locale import MemberLanguages, member_lang
 from bot.tables.opening import display
 from bot.tables.service import TableService
+from bot.tables.talk import with_said
 
 if TYPE_CHECKING:
     from bot.tables.delivery import Delivery
@@ -116,12 +125,13 @@ class Desk:
         return render.refusal(table.game, exc, render.seat_names(table, tr), tr)
 
     async def send_rules(self, interaction: Interaction, game: str) -> None:
+        """The game's rules, privately, in the member's language (``/<game> rules``, **Rules**)."""
         tr = member_lang(interaction)
         ui = REGISTRY[game]
         embed = discord.Embed(title=tr(f"{game}.name"), colour=0x2F7D4F)
         for heading, text in ui.rules(tr):
             embed.add_field(name=heading, value=text, inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, embed=embed)
 
     # ---- buttons ----------------------------------------------------------------------------
     async def on_table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
@@ -197,8 +207,9 @@ class Desk:
     async def start(self, interaction: Interaction, table_id: int, user_id: int | None) -> None:
         outcome = await self.lobby.start(table_id, user_id, secrets.randbits(63))
         table, engine = outcome.table, outcome.engine
+        page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
         await self.answer(
-            interaction, table, render.table_message(table, engine, Lang(table.language)), "start"
+            interaction, table, render.table_message(table, engine, Lang(table.language), page=page), "start"
         )
 
     async def show_hand(self, interaction: Interaction, table_id: int) -> None:
@@ -239,23 +250,43 @@ class Desk:
             await self.delivery.hand_shown(table, engine, seat)
         # The next player's DM and the table follow while this click is answered, not after.
         self.delivery.moved(table_id)
+        tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
         answered = False
         try:
             if self.on_table_message(interaction, table):
-                await acknowledge(interaction)
+                answered = await answer_surely(interaction, lambda: acknowledge(interaction))
             else:
-                tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
-                header = tr("dm.header", url=jump_url(table)) if in_dm else ""
+                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm and seat is not None else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
-                await update(interaction, **rendered.edit_kwargs())
-            answered = True
-        except discord.HTTPException as exc:
-            # The move is committed whatever happened to this answer: the worker shows it.
+                answered = await answer_surely(
+                    interaction,
+                    lambda: update(interaction, **rendered.edit_kwargs()),
+                    lambda: interaction.edit_original_response(**rendered.edit_kwargs()),
+                )
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
             log.warning("table %s: answering a move failed: %s", table_id, exc)
         finally:
             if in_dm and not answered:
                 await self.delivery.mark(table.id, seat, None)
                 self.delivery.request(table_id)
+        if not answered:  # the move is committed whatever happened to its answer: the worker shows it
+            await self.tell_played(interaction, table, tr)
+
+    async def tell_played(self, interaction: Interaction, table, tr: Lang) -> None:
+        """The mover of a move whose answer failed learns that it was played: privately, by a
+        follow-up when the click was acknowledged, else (Discord gave up on it) by DM."""
+        text = tr("prompt.played", url=jump_url(table))
+        if interaction.response.is_done():
+            try:
+                await interaction.followup.send(text, ephemeral=True)
+                return
+            except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+                log.warning("table %s: a follow-up on a move failed: %s", table.id, exc)
+        try:
+            dm = await self.delivery.dm_channel(interaction.user.id)
+            await dm.send(text)
+        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+            log.warning("table %s: the mover could not be told that their move was played: %s", table.id, exc)
 
     # ---- moves by slash command ----------------------------------------------------------------
     async def seat_here(self, interaction: Interaction, game: str):
@@ -297,8 +328,9 @@ class Desk:
                     interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
                 )
                 return
-            if talk is not None:
-                await self.service.store.update_table(table.id, talk=talk)
+            if talk is not None:  # kept under the move's number, so the game can quote it later
+                said = with_said(table.talk, len(engine.history), talk)
+                await self.service.store.update_table(table.id, talk=said)
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             if announce:
                 home = self.delivery.messageable(table.home_channel_id)

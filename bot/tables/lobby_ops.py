@@ -11,12 +11,20 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from bot.core.engine import Engine
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
-from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, TIMEOUT_POLICIES
+from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES, computer_name
+
+
+def bad_size(cls: type[Engine]) -> UserError:
+    """A table size the game does not take: "3 to 5 players", or "exactly 2" for a fixed size."""
+    if cls.min_players == cls.max_players:
+        return UserError("error.fixed_size", count=cls.min_players)
+    return UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
 
 
 class LobbyOps:
@@ -35,10 +43,16 @@ class LobbyOps:
         options: dict[str, Any],
         language: str,
         rated: bool = False,
+        clock: int | None = None,
+        on_timeout: str = "computer_turn",
+        level: str = "normal",
     ) -> TableRow:
+        """A table in the lobby with its host seated. ``clock`` and ``on_timeout`` are what the lobby
+        starts with (the host may change them); a computer playing for a player who did not choose
+        one plays at ``level``."""
         cls = REGISTRY[game].engine
         if not cls.min_players <= size <= cls.max_players:
-            raise UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+            raise bad_size(cls)
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -49,8 +63,11 @@ class LobbyOps:
             options=options,
             language=language,
             rated=int(rated),
+            clock=clock,
+            on_timeout=on_timeout,
+            computer_level=level,
         )
-        await self.store.set_seats(table_id, [Seat(0, host[0], host[1])])
+        await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
 
     async def create_seated(
@@ -85,13 +102,15 @@ class LobbyOps:
             on_timeout=on_timeout,
             rated=1,
             tournament_id=tournament_id,
+            computer_level=level,
         )
         await self.store.set_seats(
             table_id, [Seat(i, uid, name, level=level) for i, (uid, name) in enumerate(players)]
         )
         return table_id
 
-    async def attach(self, table_id: int, **ids: int | None) -> None:
+    async def attach(self, table_id: int, **ids: int | str | None) -> None:
+        """Where the table was placed: its message, thread or channel ids, and how speech is kept."""
         await self.store.update_table(table_id, **ids)
 
     async def _lobby(self, table_id: int) -> TableRow:
@@ -107,7 +126,7 @@ class LobbyOps:
                 raise UserError("error.already_seated")
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
-            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1])])
+            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1], level=table.computer_level)])
             return await self.tables.table(table_id)
 
     async def leave(self, table_id: int, user_id: int) -> TableRow:
@@ -129,7 +148,7 @@ class LobbyOps:
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             number = 1 + sum(s.is_computer for s in table.seats)
-            await self._reseat(table, [*table.seats, Seat(0, None, f"{COMPUTER}:{number}", level=level)])
+            await self._reseat(table, [*table.seats, Seat(0, None, computer_name(number), level=level)])
             return await self.tables.table(table_id)
 
     async def remove(self, table_id: int, user_id: int, position: int) -> TableRow:
@@ -172,6 +191,8 @@ class LobbyOps:
                 require_host(table, user_id)
             cls = REGISTRY[table.game].engine
             if len(table.seats) < cls.min_players:
+                if cls.min_players >= table.size:
+                    raise UserError("error.players_needed", count=table.size)
                 raise UserError("error.too_few_players", min=cls.min_players)
             seats = list(table.seats)
             if shuffle:

@@ -31,7 +31,7 @@ class MemberLanguages:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.known: dict[int, str] = {}
-        self.writes: set[asyncio.Task] = set()
+        self.writes: set[asyncio.Task[None]] = set()
 
     def note(self, interaction: discord.Interaction) -> None:
         """Remember the language an interaction carries (synchronous: called as it arrives)."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bot.tables.budget import Budgets
     from bot.tables.member_locale import MemberLanguages
     from bot.tables.outbox import Outbox
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
 
 
@@ -85,6 +86,7 @@ class TurnNotices:
         outbox: Outbox,
         channels: Channels,
         rearm: Callable[[], Awaitable[None]],
+        settings: ServerSettings,
     ) -> None:
         self.store = store
         self.service = service  # its clock (``now``) and each table's grace period
@@ -94,6 +96,7 @@ class TurnNotices:
         self.outbox = outbox  # finds a message whose send a crash interrupted
         self.channels = channels
         self.rearm = rearm  # asks the clock to look at the next notice time again
+        self.settings = settings  # whether a server's turn notices mention players at the table
 
     async def sync(self, table: TableRow) -> None:
         """Bring the table's notices to what its state wants now, and the time of its next one."""
@@ -186,7 +189,9 @@ class TurnNotices:
         dms = {
             u: stage for u in maybe if (stage := earned(waits[u], DM, modes.get(u, DEFAULT_MODE))) > live_dm.get(u, 0)
         }
-        stages = {u: earned(w, THREAD, DEFAULT_MODE) for u, w in waits.items()}
+        # The server may want no mentions at the table (``/settings``): then DMs only.
+        thread_pings = (await self.settings.of(table.guild_id)).thread_pings
+        stages = {u: earned(w, THREAD, DEFAULT_MODE) for u, w in waits.items()} if thread_pings else {}
         told = {u: r.stage for u, r in live_thread.items()}
         tell = [u for u, stage in stages.items() if stage > told.get(u, 0)]
         if not dms and not tell:

@@ -3,30 +3,30 @@ then its message and thread, or a channel of its own for games with speaking tur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.i18n import Lang, has, language_of
+from bot.core.i18n import Lang, has
 from bot.core.interaction import Interaction
 from bot.core.options import shown_name
 from bot.tables import render
 from bot.tables.member_locale import member_lang
+from bot.tables.permissions import home_permissions, require_for_table
 from bot.tables.speech import OVERWRITES, speech_mode
 
 if TYPE_CHECKING:
-    from bot.core.config import Config
+    from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
     from bot.tables.lobby_ops import LobbyOps
+    from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
 
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
-NEEDED_FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
-THREAD_ARCHIVE_MINUTES = 10080
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week
 
 
 def display(user: discord.abc.User) -> str:
@@ -46,19 +46,11 @@ def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
         raise UserError(next(k for k in keys if has(k)), **params) from None
 
 
-def require(tr: Lang, perms: discord.Permissions, wanted: tuple[str, ...]) -> None:
-    """Refuse, naming every permission missing of ``wanted``."""
-    missing = [p for p in wanted if not getattr(perms, p)]
-    if missing:
-        names = tr.join(tr(f"permission.{p}") for p in missing)
-        raise UserError("error.missing_permissions", permissions=names)
-
-
 class Opening:
     def __init__(
-        self, config: Config, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
+        self, settings: ServerSettings, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
     ) -> None:
-        self.config = config
+        self.settings = settings  # the server's: where tables open, their language, clock, category
         self.service = service
         self.lobby = lobby
         self.delivery = delivery
@@ -71,41 +63,43 @@ class Opening:
         size: int,
         options: dict[str, Any],
         rated: bool = False,
-    ):
+    ) -> None:
         await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
 
     async def _open(
         self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
-    ):
+    ) -> None:
         tr = member_lang(interaction)
-        channel = interaction.channel
-        if interaction.guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
+        channel, guild = interaction.channel, interaction.guild
+        if guild is None or not isinstance(channel, (discord.TextChannel, discord.Thread)):
             raise UserError("error.guild_text_only")
+        settings = await self.settings.of(guild.id)
+        elsewhere = self.settings.elsewhere(channel, settings)
+        if elsewhere:
+            raise UserError("error.not_a_table_channel", channels=tr.join(c.mention for c in elsewhere))
         own_channel = REGISTRY[game].channel_mode == "channel"
         in_thread = isinstance(channel, discord.Thread)
-        wanted = NEEDED + (() if in_thread or own_channel else NEEDED_FOR_THREADS)
-        require(tr, channel.permissions_for(interaction.guild.me), wanted)
-        speech = None
-        if own_channel:
-            guild_perms = interaction.guild.me.guild_permissions
-            speech = speech_mode(guild_perms)
-            if speech is None:
-                require(tr, guild_perms, ("manage_channels", "manage_roles"))
-        language = language_of(interaction.guild_locale or self.config.default_language)
+        category = self.settings.category(guild, settings, game).value if own_channel else None
+        require_for_table(tr, guild.me, channel, own_channel, category)
+        speech = speech_mode(home_permissions(guild.me, channel, category)) if own_channel else None
+        language = self.settings.language(settings, interaction.guild_locale)
         lang = Lang(language)
         table = await self.lobby.open(
             game,
-            guild_id=interaction.guild.id,
+            guild_id=guild.id,
             channel_id=channel.id,
             host=(interaction.user.id, display(interaction.user)),
             size=size,
             options=checked_options(game, options),
             language=language,
             rated=rated,
+            clock=settings.clock,
+            on_timeout=settings.on_timeout,
+            level=settings.computer_level,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
-            home = await self.create_table_channel(interaction.guild, channel, table, lang, speech)
+            home = await self.create_table_channel(guild, channel, table, lang, speech)
             message = await home.send(**render.lobby(table, lang).send_kwargs())
             await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
@@ -120,13 +114,14 @@ class Opening:
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
         await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
 
-    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table) -> None:
+    async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then
         hands and pings through the usual refresh."""
         lang = Lang(table.language)
         engine = await self.service.engine(table)
         if REGISTRY[table.game].channel_mode == "channel":
-            speech = speech_mode(guild.me.guild_permissions)
+            category = await self.category(guild, table.game)
+            speech = speech_mode(home_permissions(guild.me, channel, category))
             home = await self.create_table_channel(guild, channel, table, lang, speech)
             message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
             await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
@@ -138,33 +133,56 @@ class Opening:
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread.id)
         await self.delivery.refresh(table.id)
 
-    async def create_table_channel(
-        self, guild: discord.Guild, source: Any, table, lang: Lang, speech: str | None
-    ) -> discord.TextChannel:
-        """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+    async def category(self, guild: discord.Guild, game: str) -> discord.CategoryChannel | str | None:
+        return await table_category(self.settings, guild, game)
 
-        In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
-        channel stays open and out-of-turn messages are deleted instead.
-        """
-        wanted = self.config.games.get(table.game, {}).get("category")
+    async def create_table_channel(
+        self, guild: discord.Guild, source: Any, table: TableRow, lang: Lang, speech: str | None
+    ) -> discord.TextChannel:
+        return await create_table_channel(self.settings, guild, source, table, lang, speech)
+
+
+
+def table_channel_name(table: TableRow, lang: Lang) -> str:
+    return f"{lang(f'{table.game}.channel')}-{table.id}"
+
+
+async def table_category(
+    settings: ServerSettings, guild: discord.Guild, game: str
+) -> discord.CategoryChannel | str | None:
+    """Where ``game``'s own channels go in this server (a name: a category still to create; None:
+    the category of the channel the table is opened from)."""
+    return settings.category(guild, await settings.of(guild.id), game).value
+
+
+async def create_table_channel(
+    settings: ServerSettings, guild: discord.Guild, source: Any, table: TableRow, lang: Lang, speech: str | None
+) -> discord.TextChannel:
+    """A text channel for one table: everyone may read; with overwrites only the bot writes until play.
+
+    In the deletion fallback the bot cannot grant the turn player a per-member allow, so the
+    channel stays open and out-of-turn messages are deleted instead.
+    """
+    category = await table_category(settings, guild, table.game)
+    if category is None:
         category = getattr(source, "category", None)
-        if wanted:
-            category = discord.utils.get(guild.categories, name=wanted) or await guild.create_category(wanted)
-        me = guild.me
-        shut = False if speech == OVERWRITES else None
-        overwrites = {
-            guild.default_role: discord.PermissionOverwrite(
-                send_messages=shut, send_messages_in_threads=shut
-            ),
-            me: discord.PermissionOverwrite(
-                view_channel=True,
-                send_messages=True,
-                embed_links=True,
-                attach_files=True,
-                read_message_history=True,
-            ),
-        }
-        name = f"{lang(f'{table.game}.channel')}-{table.id}"
-        return await guild.create_text_channel(
-            name=name, category=category, overwrites=overwrites, reason=render.game_title(table, lang)
-        )
+    elif isinstance(category, str):
+        category = await guild.create_category(category)
+    me = guild.me
+    shut = False if speech == OVERWRITES else None
+    overwrites: dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite] = {
+        guild.default_role: discord.PermissionOverwrite(
+            send_messages=shut, send_messages_in_threads=shut
+        ),
+        me: discord.PermissionOverwrite(
+            view_channel=True,
+            send_messages=True,
+            embed_links=True,
+            attach_files=True,
+            read_message_history=True,
+        ),
+    }
+    return await guild.create_text_channel(
+        name=table_channel_name(table, lang), category=category, overwrites=overwrites,
+        reason=render.game_title(table, lang),
+    )

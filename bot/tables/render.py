@@ -12,14 +12,26 @@ import discord
 
 from bot.core import results
 from bot.core.engine import Engine, IllegalAction
-from bot.core.games import REGISTRY, Prompt, TableView
+from bot.core.games import REGISTRY, Names, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
+from bot.storage.rematches import DECLINED, OPEN, STARTED, Rematch
 from bot.storage.store import Seat, TableRow
+from bot.tables import talk
 from bot.tables.choices import STYLES, Rows, choice_rows
-from bot.tables.components import ActButton, KickSelect, SettingSelect, TableButton, static_view
+from bot.tables.components import (
+    ActButton,
+    EndButton,
+    HelpButton,
+    KickSelect,
+    SettingSelect,
+    TableButton,
+    static_view,
+)
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
+from bot.tables.terms import COMPUTER, computer_number
 
 IMAGE_NAME = "table.png"
+NAME_MAX = 20  # characters of a member's name in a line (tricks, facts, the record)
 
 
 @dataclass
@@ -42,23 +54,49 @@ class Rendered:
         return {"content": self.content, "embed": self.embed, "attachments": self.files(), "view": self.view}
 
 
+@dataclass
+class Ending:
+    """What a finished table offers next: its rematch as stored, and the rematch table's link once
+    it is posted."""
+
+    rematch: Rematch | None = None
+    rematch_url: str | None = None
+
+
 def seat_name(seat: Seat, tr: Lang) -> str:
+    """How every line names a seat (tricks, prompts, the record, results): short, so that a trick
+    fits a phone's line and a deal's record one message. A computer is "🤖 Computer 1"; a member
+    whose seat a computer now plays keeps their name, and the seat list says once who plays it,
+    with the name whole (``seat_label``)."""
     if seat.is_computer:
-        return tr("table.computer", n=seat.name.split(":")[-1])
-    if seat.away:
-        return tr("table.away", player=seat.name)
-    return seat.name
+        return tr("table.computer", n=computer_number(seat.name, seat.position))
+    return short_name(seat.name)
+
+
+def short_name(name: str) -> str:
+    """A member's name cut to ``NAME_MAX`` characters (Discord allows 32)."""
+    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1].rstrip() + "…"
 
 
 def seat_label(seat: Seat, tr: Lang) -> str:
-    """A seat's name and, where a computer plays it, the computer's level: for the lobby and the
-    table message (buttons and notes keep the short name)."""
+    """How the seat list names a seat, in the lobby and at the top of the table: the name, with a
+    computer's level, and a replacement marked, once per table rather than on every line."""
     level = tr(f"level.{seat.level}")
     if seat.is_computer:
-        return tr("table.computer_level", n=seat.name.split(":")[-1], level=level)
+        return tr("table.computer_level", n=computer_number(seat.name, seat.position), level=level)
     if seat.away:
         return tr("table.away_level", player=seat.name, level=level)
+    if seat.replaced is not None:
+        return tr("table.replaced", player=seat.name, was=former_name(seat.replaced, seat.position, tr))
     return seat.name
+
+
+def former_name(stored: str, position: int, tr: Lang) -> str:
+    """Whom a member took a seat over from: a member's name, or a computer's (``SeatOps`` stores
+    "computer:N" for one)."""
+    if stored.partition(":")[0] == COMPUTER:
+        return tr("table.computer", n=computer_number(stored, position))
+    return stored
 
 
 def timestamp(when: float | None, style: str = "R") -> str:
@@ -83,8 +121,10 @@ def clock_name(clock: int | None, tr: Lang) -> str:
     return tr("clock.minutes", count=clock // 60)
 
 
-def seat_names(table: TableRow, tr: Lang) -> list[str]:
-    return [seat_name(s, tr) for s in table.seats]
+def seat_names(table: TableRow, tr: Lang) -> Names:
+    """The names of every seat, for a game's renderer: short ones for its lines, labels for its
+    seat list (``Names``)."""
+    return Names([seat_name(s, tr) for s in table.seats], [seat_label(s, tr) for s in table.seats])
 
 
 def refusal(game: str, exc: IllegalAction, names: list[str], tr: Lang) -> str:
@@ -123,7 +163,10 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
         clock = tr("lobby.no_clock")  # what a timeout does means nothing without a clock
     clock += "\n" + tr("lobby.rated" if table.rated else "lobby.casual")
     embed.add_field(name=tr("lobby.clock_title"), value=clock, inline=False)
-    embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
+    if cls.min_players >= table.size:  # a table of fixed size: "2 players", not "at least 2 (up to 2)"
+        embed.set_footer(text=tr("lobby.footer_full", count=table.size))
+    else:
+        embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
     items: list[discord.ui.Item] = [
         TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
         TableButton("leave", table.id, label=tr("button.leave"), style=discord.ButtonStyle.secondary),
@@ -169,32 +212,112 @@ def closed(table: TableRow, tr: Lang) -> Rendered:
     return Rendered(embed=embed, view=static_view())
 
 
-def _embed(view: TableView) -> discord.Embed:
+def footer_text(view: TableView, tr: Lang) -> str:
+    """The table's footer: the legend of the marks it shows, then the game's own footer."""
+    return "\n".join(filter(None, [legend_line(view, tr), view.footer]))
+
+
+def _embed(view: TableView, tr: Lang) -> discord.Embed:
     embed = discord.Embed(title=view.title, description=view.description or None, colour=view.colour)
     for name, value in view.fields:
         embed.add_field(name=name, value=value or "—", inline=False)
-    if view.footer:
-        embed.set_footer(text=view.footer)
+    footer = footer_text(view, tr)
+    if footer:
+        embed.set_footer(text=footer)
     if view.image:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     return embed
 
 
-def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
+def table_view(table: TableRow, engine: Engine, tr: Lang) -> TableView:
+    """What the table message shows, before it becomes an embed (the web pages show the same):
+    the game's public table, the table's title and, once it has one, its result."""
     ui = REGISTRY[table.game]
-    public = engine.public_view()
-    if table.talk:
-        public = {**public, "talk": table.talk}  # said at the table, not kept by the engine
-    if table.status == "finished" and not engine.is_terminal():
-        public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
-    view = ui.table_view(public, [seat_label(s, tr) for s in table.seats], tr)
+    view = public_table(table, engine, tr)
     view.title = f"{game_title(table, tr)} · {view.title}" if view.title else game_title(table, tr)
     result = results.stored_result(table, engine) if table.status == "finished" else None
     if result is not None:
         block = results.result_block(ui, result, seat_names(table, tr), tr)
         view.description = f"{block}\n\n{view.description}" if view.description else block
+    return view
+
+
+def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None, list[discord.ui.Item[Any]]]:
+    """The final table's line about its rematch and its buttons: **Rematch** (with **Decline** once
+    offered) while the rematch may still happen, and **Rules**. A tournament's table has no rematch."""
+    rules = EndButton("rules", table.id, label=tr("button.rules"), emoji="📖", style=discord.ButtonStyle.secondary)
+    rematch = ending.rematch
+    if table.tournament_id is not None or table.status != "finished":
+        return None, [rules]
+    if rematch is not None and rematch.state == STARTED:
+        if ending.rematch_url:
+            return tr("rematch.started", url=ending.rematch_url, id=rematch.new_table_id), [rules]
+        return tr("rematch.starting", id=rematch.new_table_id), [rules]
+    if rematch is not None and rematch.state == DECLINED:
+        seat = next((s for s in table.seats if s.user_id == rematch.declined_by and not s.is_computer), None)
+        return tr("rematch.declined", player=seat.name if seat else "—"), [rules]  # the member, not who played for them
+    if rematch is not None and rematch.state != OPEN:
+        return tr("rematch.expired"), [rules]
+    humans = [s for s in table.seats if not s.is_computer]
+    votes = set(rematch.votes) if rematch else set()
+    count = sum(s.user_id in votes for s in humans)
+    label = tr("button.rematch_count", done=count, total=len(humans)) if count else tr("button.rematch")
+    items: list[discord.ui.Item[Any]] = [
+        EndButton("rematch", table.id, label=label, emoji="🔁", style=discord.ButtonStyle.success)
+    ]
+    if rematch is None:
+        return None, [*items, rules]
+    items.append(EndButton("decline", table.id, label=tr("button.decline"), style=discord.ButtonStyle.secondary))
+    players = " · ".join(f"{'✅' if s.user_id in votes else '⏳'} {s.name}" for s in humans)
+    return tr("rematch.open", players=players, when=timestamp(rematch.expires_at)), [*items, rules]
+
+
+def dm_header(table: TableRow, engine: Engine, seat: int, tr: Lang, url: str) -> str:
+    """The top of a seat's DM: which table it is for; once the game is over, the seat's place and
+    score and who won, with the link to the final table."""
+    result = results.stored_result(table, engine) if table.status == "finished" else None
+    if result is None:
+        return tr("dm.header", url=url)
+    ui = REGISTRY[table.game]
+    return "\n".join([tr("dm.end.title", url=url), *ui.end_lines(result, seat, seat_names(table, tr), tr)])
+
+
+def legend_line(view: TableView, tr: Lang) -> str:
+    """One line that names every mark the table shows now, and only those."""
+    return " · ".join(tr(f"{key}.short") for key in view.legend)
+
+
+def public_table(table: TableRow, engine: Engine, tr: Lang) -> TableView:
+    """The game's drawing of the public table, as the table message and its **?** answer show it."""
+    public = engine.public_view()
+    if table.talk:  # said at the table, not kept by the engine
+        public = {**public, "talk": talk.latest(table.talk), "said": talk.said(table.talk)}
+    if table.status == "finished" and not engine.is_terminal():
+        public = {**public, "stopped": True}  # a clock ended the table: see games.stopped
+    return REGISTRY[table.game].table_view(public, seat_names(table, tr), tr)
+
+
+def help_button(table: TableRow) -> HelpButton:
+    return HelpButton(table.id, label="?", style=discord.ButtonStyle.secondary)
+
+
+def table_message(
+    table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None, page: str | None = None
+) -> Rendered:
+    """``ending``: what a finished table offers next; ``page``: the table's web page, which the title
+    links to (and, once the game is over, its replay)."""
+    ui = REGISTRY[table.game]
+    view = table_view(table, engine, tr)
+    embed = _embed(view, tr)
+    embed.url = page
+    if table.status == "finished":
+        content, items = end_controls(table, ending or Ending(), tr)
+        items.append(help_button(table))
+        if page:
+            items.append(discord.ui.Button(label=tr("button.replay"), url=f"{page}/replay", emoji="🎞️"))
+        return Rendered(content=content, embed=embed, view=static_view(*items), image=view.image)
     if engine.is_terminal() or table.status != "running":
-        return Rendered(content=None, embed=_embed(view), view=static_view(), image=view.image)
+        return Rendered(content=None, embed=embed, view=static_view(help_button(table)), image=view.image)
     waiting = [seat_mention(table.seats[s], tr) for s in engine.to_act()]
     content = " · ".join(
         filter(None, [tr("table.to_act", players=tr.join(waiting)), clock_text(table, tr)])
@@ -217,7 +340,8 @@ def table_message(table: TableRow, engine: Engine, tr: Lang) -> Rendered:
     hand = TableButton(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
-    return Rendered(content=content, embed=_embed(view), view=static_view(hand, *extra), image=view.image)
+    buttons: list[discord.ui.Item[Any]] = [hand, help_button(table), *extra]
+    return Rendered(content=content, embed=embed, view=static_view(*buttons), image=view.image)
 
 
 def announcement(table: TableRow, home: discord.abc.GuildChannel, tr: Lang) -> Rendered:

@@ -66,7 +66,7 @@ class RestShares:
         self.budgets = budgets
         self.me = me  # this process, as the others know it
         self.is_closed = is_closed
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self.store.db.shared and self.config.rest_budget and self.task is None:

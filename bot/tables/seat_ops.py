@@ -12,7 +12,7 @@ from typing import Any
 from bot.core.errors import UserError
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import TableService, require_host
-from bot.tables.terms import REMIND_BEFORE, Note
+from bot.tables.terms import REMIND_BEFORE, Note, computer_name, computer_number, was_seat
 
 
 class SeatOps:
@@ -39,13 +39,14 @@ class SeatOps:
             if table.status != "running" or position is None or table.seats[position].away:
                 return False
             seats = list(table.seats)
+            was = was_seat(seats[position])
             seats[position].away = True
             if level is not None:
                 seats[position].level = level
             async with self.store.transaction():
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
-                await self.tables.commit(table, await self.tables.engine(table), [], set(), [Note("clock.seat_taken_over", {"seat": position})])
+                await self.tables.commit(table, await self.tables.engine(table), [], set(), [Note("clock.seat_taken_over", {"seat": position, "was": was})])
             await self.tables.committed(table_id)
             return True
 
@@ -93,13 +94,16 @@ class SeatOps:
     async def _seat_member(self, table: TableRow, position: int, new: tuple[int, str]) -> None:
         """A member takes over a seat of a running table: its hand by a fresh DM, and a fresh clock."""
         seats = list(table.seats)
-        seats[position] = Seat(position, new[0], new[1])
+        before = seats[position]
+        was = was_seat(before)
+        former = computer_name(int(computer_number(before.name, position))) if before.is_computer else before.name
+        seats[position] = Seat(position, new[0], new[1], level=table.computer_level, replaced=former)
         engine = await self.tables.engine(table)
         async with self.store.transaction():
             await self.store.set_seats(table.id, seats)
             await self.store.surfaces.clear_deliveries(table.id, position)
             table.seats = seats
-            await self.tables.commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position})])
+            await self.tables.commit(table, engine, [], set(), [Note("clock.seat_replaced", {"seat": position, "was": was})])
         await self.tables.committed(table.id, engine)
 
     async def abandon(self, table_id: int, user_id: int) -> TableRow:
@@ -116,3 +120,17 @@ class SeatOps:
             )
             self.tables.forget(table_id)
             return await self.tables.table(table_id)
+
+    async def end_unrated(self, table_id: int) -> bool:
+        """The bot left the table's server: the table ends where it is, without a result or a rating,
+        and nothing more is shown (its channels are out of reach). False when it had ended."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            if table.status not in ("lobby", "running"):
+                return False
+            await self.store.update_table(
+                table_id, status="cancelled", rated=0, settled=1, dirty=0, locked=0, computer_turn=0,
+                deadline=None, remind_at=None, version=table.version + 1,
+            )
+            self.tables.forget(table_id)
+            return True

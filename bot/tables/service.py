@@ -27,7 +27,7 @@ from bot.core.engine import Engine, Event, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.storage.store import Store, TableRow
-from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note
+from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note, was_seat
 
 __all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService", "require_host"]
 
@@ -151,6 +151,7 @@ class TableService:
                 return engine
         cls = REGISTRY[table.game].engine
         log = await self.store.actions(table.id)
+        assert table.seed is not None, "a table has its seed once it has started"
         engine = cls.replay(len(table.seats), table.seed, table.options, log)
         self._remember(table, engine)
         return engine
@@ -203,7 +204,7 @@ class TableService:
                 if table.seats[seat].timeouts:
                     table.seats[seat].timeouts = 0
                     await self.store.set_seats(table_id, table.seats)
-                fields = await self.commit(table, engine, events, {seat})
+                fields = await self.commit(table, engine, events, {seat}, deal=stored.deal_number)
                 if also is not None:
                     await also(bumped(table, fields), engine, seat)
             outcome = await self.committed(table_id, engine, bumped(table, fields))
@@ -241,7 +242,7 @@ class TableService:
             events = engine.apply(seat, action)
             async with self.store.transaction():
                 await self.store.append_actions(table_id, index, [(seat, action, True)])
-                fields = await self.commit(table, engine, events, {seat})
+                fields = await self.commit(table, engine, events, {seat}, deal=stored.deal_number)
             await self.committed(table_id, engine, bumped(table, fields))
             return True
 
@@ -252,12 +253,20 @@ class TableService:
         events: list[Event],
         movers: set[int],
         notes: Sequence[Note] = (),
+        deal: int | None = None,
     ) -> dict[str, Any]:
         """Inside the caller's transaction: the record lines, the clock, the end, and a new version.
-        Returns the table's fields it changed (see ``bumped``)."""
-        deal = engine.deal_number
-        rows = [("event", e.code, e.data, deal) for e in events]
+        ``deal``: the deal the moves were made in (the one they end, if they end one), the deal of
+        their record lines (``record_lines.pack``); by default the engine's. Returns the table's
+        fields it changed (see ``bumped``)."""
+        deal = engine.deal_number if deal is None else deal
+        # The events from the one that opens the next deal on belong to that deal; the notes on the
+        # move stay with the deal it was made in, before them.
+        ui = REGISTRY.get(table.game)
+        cut = next((i for i, e in enumerate(events) if ui is not None and ui.begins_deal(e)), len(events))
+        rows = [("event", e.code, e.data, deal) for e in events[:cut]]
         rows += [("note", n.key, n.params, deal) for n in notes]
+        rows += [("event", e.code, e.data, engine.deal_number) for e in events[cut:]]
         fields: dict[str, Any] = {}
         if engine.is_terminal():
             rows.append(("final", "final", {}, deal))
@@ -334,7 +343,7 @@ class TableService:
         return fields
 
     # ---- clocks ------------------------------------------------------------------------------
-    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str] | None = None) -> bool:
+    async def expire(self, table_id: int, choose: Callable[[TableRow, Engine, int], str | None] | None = None) -> bool:
         """Handle a passed deadline once: a computer moves for the absent players, or the table ends.
 
         ``choose(table, engine, seat)``: the move a computer of the seat's level chose beforehand
@@ -351,11 +360,11 @@ class TableService:
                     len(table.seats) - len(absent) + 1 if s in absent else 1 for s in range(len(table.seats))
                 ]
                 result = {"ranks": ranks, "scores": [None] * len(ranks), "reason": "timeout", "absent": absent}
-                notes = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
+                ended = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
                 async with self.store.transaction():
                     await self.store.append_log(
                         table_id,
-                        [("note", n.key, n.params, engine.deal_number) for n in notes]
+                        [("note", n.key, n.params, engine.deal_number) for n in ended]
                         + [("final", "final", {}, engine.deal_number)],
                     )
                     await self.store.bump(
@@ -364,6 +373,7 @@ class TableService:
                 await self.committed(table_id, engine)
                 return True
             seats = list(table.seats)
+            deal = engine.deal_number
             engine = engine.clone()
             start = len(engine.history)
             events: list[Event] = []
@@ -384,12 +394,12 @@ class TableService:
                 record.timeouts += 1
                 notes.append(Note("clock.computer_played", {"seat": seat}))
                 if table.on_timeout == "computer_seat" and record.timeouts >= table.timeout_limit:
+                    notes.append(Note("clock.seat_taken_over", {"seat": seat, "was": was_seat(record)}))
                     record.away = True
-                    notes.append(Note("clock.seat_taken_over", {"seat": seat}))
             async with self.store.transaction():
                 await self.store.append_actions(table_id, start, moves)
                 await self.store.set_seats(table_id, seats)
                 table.seats = seats
-                await self.commit(table, engine, events, {s for s, _, _ in moves}, notes)
+                await self.commit(table, engine, events, {s for s, _, _ in moves}, notes, deal)
             await self.committed(table_id, engine)
             return True

@@ -8,7 +8,7 @@ the game (or on start-up after a crash) every restriction is lifted, so nothing 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -51,13 +51,13 @@ class Speech:
         self.budgets = budgets
         self.applied: dict[tuple[int, int], bool] = {}
 
-    def allowed(self, table: TableRow, public: dict) -> set[int]:
+    def allowed(self, table: TableRow, public: dict[str, Any]) -> set[int]:
         if table.status != "running":
             return set()
         speakers = REGISTRY[table.game].speakers(public)
         return {s.position for s in table.seats} if speakers is None else set(speakers)
 
-    async def sync(self, table: TableRow, public: dict | None) -> None:
+    async def sync(self, table: TableRow, public: dict[str, Any] | None) -> None:
         """Bring the channel's send permissions in line with who may speak now."""
         if table.speech != OVERWRITES:
             if table.speech == DELETE and table.status != "running" and table.locked:
@@ -71,7 +71,7 @@ class Speech:
         allowed = self.allowed(table, public or {})
         running = table.status == "running"
         for seat in table.seats:
-            if seat.is_computer:
+            if seat.user_id is None:  # a computer seat
                 continue
             may_speak = seat.position in allowed
             key = (table.id, seat.user_id)
@@ -92,7 +92,7 @@ class Speech:
                 self.applied.pop(key, None)
         if not running:
             everyone = channel.overwrites_for(channel.guild.default_role)
-            everyone.send_messages = None
+            everyone.update(send_messages=None)
             reason = Lang(table.language)("speech.audit_over", id=table.id)
             await channel.set_permissions(channel.guild.default_role, overwrite=everyone, reason=reason)
             await self.store.update_table(table.id, locked=0)
@@ -120,7 +120,7 @@ class Speech:
             key = "speech.not_seated" if seat is None else "speech.not_your_turn"
             try:  # the why is skipped when the bot is busy: a flood of messages must not crowd out hands
                 async with self.budgets.spending(None):
-                    await message.author.send(tr(key, channel=message.channel.mention))
+                    await message.author.send(tr(key, channel=f"<#{message.channel.id}>"))
             except (Later, discord.HTTPException):
                 pass
             return

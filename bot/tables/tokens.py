@@ -87,10 +87,12 @@ class Tokens:
         the view (every button here is a dynamic item, found again by its custom id). A token
         Discord refuses (expired, the message dismissed) is deleted before the error is raised."""
         http = self.client.http
+        application_id = self.client.application_id
+        assert application_id is not None, "a token comes from an interaction, after login"
         try:
             with handle_message_parameters(**fields) as params:
                 await async_context.get().edit_original_interaction_response(
-                    self.client.application_id, token.token, session=self.session,
+                    application_id, token.token, session=self.session,
                     proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
                     multipart=params.multipart, files=params.files,
                 )

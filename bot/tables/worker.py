@@ -43,8 +43,8 @@ class Worker:
         self.firsts: OrderedDict[int, None] = OrderedDict()  # keys whose urgent work is due
         self.running: set[int] = set()  # keys whose usual work runs
         self.hurrying: set[int] = set()  # keys whose urgent work runs
-        self.tasks: set[asyncio.Task] = set()
-        self.draining: dict[bool, set[asyncio.Task]] = {False: set(), True: set()}  # by urgency
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.draining: dict[bool, set[asyncio.Task[None]]] = {False: set(), True: set()}  # by urgency
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.closed = False
 

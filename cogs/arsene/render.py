@@ -11,14 +11,14 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
+from cogs.arsene.record import record_lines, summary_lines
 from cogs.arsene.rules_scoring import SHOP_GROUPS
 from cogs.arsene.texts import (
     DISCS,
-    clash_partners,
     count,
     label,
     labels,
@@ -65,8 +65,18 @@ class ArseneUI(GameUI):
         )
         view = TableView(title=title, image=board_png(public))
         view.description = "\n".join(self._status(public, names, tr))
+        if public["to_act"] and not over:
+            view.mark("arsene.mark.turn")
+        if not over:
+            view.mark("arsene.mark.dealer")
+        view.mark("arsene.mark.discs")
         view.fields.append((tr("arsene.board.shops"), self._shops(public, tr)))
+        if any(shop["taken"] and not shop["empty"] for shop in public["shops"]):
+            view.mark("arsene.mark.taken")
+        if any(shop["empty"] for shop in public["shops"]):
+            view.mark("arsene.mark.police")
         view.fields.append((tr("arsene.board.players"), self._players(public, names, tr)))
+        view.mark("arsene.mark.shop")
         if public["trick"]:
             view.fields.append((tr("arsene.board.current_trick"), plays_text(public["trick"], names)))
         last = public["last_trick"]
@@ -79,20 +89,22 @@ class ArseneUI(GameUI):
                 target=who(last["taker"], names, tr),
             )
             view.fields.append((tr("arsene.board.last_trick"), text))
+            if last["taker"] != last["winner"]:
+                view.mark("arsene.mark.pushed")
         summary = public["last_deal"]
         if summary and (over or public["trick_number"] == 1 and not public["trick"]):
-            lines = self.summary_lines(summary, names, tr)
+            lines = summary_lines(summary, names, tr)
             if summary["void"]:
                 lines.append(tr("arsene.summary.void"))
             view.fields.append((tr("arsene.board.last_deal"), "\n".join(lines)))
+            view.mark("arsene.mark.after")
+        view.mark("arsene.mark.picture")
         view.footer = tr(
             "arsene.board.footer",
             pool=public["token_pool"],
             total=public["token_total"],
             cap=public["token_cap"],
         )
-        if not over:
-            view.footer = f"{tr('arsene.board.footer_marks')} · {view.footer}"
         if public["contest"]:
             view.colour = 0x8C1D28
         return view
@@ -158,7 +170,7 @@ class ArseneUI(GameUI):
                 "arsene.board.player_line",
                 marks=marks,
                 disc=DISCS[seat],
-                player=names[seat],
+                player=seat_label(names, seat),
                 chips=count(tr, "chips", p["chips"]),
                 tokens=count(tr, "tokens", p["tokens"]),
                 exempt=tr("arsene.board.exempt_used") if p["exempt_used"] else "",
@@ -261,6 +273,23 @@ class ArseneUI(GameUI):
             lines.append(tr(f"arsene.error.{reason.code}", **self.format_params(reason.params, names)))
         return Prompt("\n".join(lines), self._hand_buttons(hand, playable, obs))
 
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why cards are greyed: a suit to follow, or the diamond to lay as the trump card."""
+        legal = engine.legal_actions(seat)
+        obs = engine.observation(seat)
+        kind = legal[0].partition(":")[0] if legal and obs["phase"] in ("trump_choice", "play") else None
+        if kind is None:
+            return []
+        playable = {a.partition(":")[2] for a in legal}
+        reasons: list[str] = []
+        for card in obs["hand"]:
+            if card not in playable:
+                why = engine.explain_illegal(seat, f"{kind}:{card}")
+                text = tr(f"arsene.error.{why.code}", **self.format_params(why.params, names))
+                if text not in reasons:
+                    reasons.append(text)
+        return reasons
+
     @staticmethod
     def _hand_buttons(
         hand: list[str], playable: set[str], obs: dict[str, Any], kind: str = "play"
@@ -281,105 +310,14 @@ class ArseneUI(GameUI):
 
     # ---- the public record ----------------------------------------------------------------------
     def record(self, events: list[Event], public: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
-        lines: list[str] = []
-        trick_at: int | None = None  # index of a "Trick n" line whose take/push may follow
-        won: dict[str, Any] = {}
-        for event in events:
-            data = event.data
-            code = event.code
-            player = names[data["seat"]] if "seat" in data else ""
-            if code == "trick_won":
-                won = {"trick": data["trick"], "player": player, "card": label(data["card"])}
-                trick_at = len(lines)
-                lines.append(tr("arsene.event.trick_won", **won))
-                continue
-            resolution = self._resolution(event, names, tr)
-            if resolution is not None and trick_at is not None:
-                key, target = resolution
-                lines[trick_at] = tr(f"arsene.event.{key}", target=target, **won)
-            elif resolution is not None:
-                if code != "trick_taken" or not data.get("auto"):
-                    lines.append(tr(f"arsene.event.{code}", player=player, target=resolution[1]))
-            elif code == "deal_started":
-                key = "deal_started_contest" if data["contest"] else "deal_started"
-                lines.append(tr(f"arsene.event.{key}", deal=data["deal"], player=player))
-            elif code in ("aside_taken", "dummy_trick_formed"):
-                lines.append(tr(f"arsene.event.{code}", player=player))
-            elif code in ("trump_laid", "card_shown"):
-                lines.append(tr(f"arsene.event.{code}", player=player, card=label(data["card"])))
-            elif code == "deal_scored":
-                lines.append(tr("arsene.event.deal_scored", deal=data["deal"]))
-                lines.extend(self.summary_lines(data, names, tr))
-            elif code == "deal_void":
-                lines.append(tr("arsene.event.deal_void", deal=data["deal"]))
-            elif code == "game_over":
-                lines.append(
-                    tr(
-                        "arsene.event.game_over",
-                        reason=tr(f"arsene.end_reason.{data['reason']}"),
-                        players=tr.join(names[s] for s in data["winners"]),
-                    )
-                )
-            trick_at = None
-        return lines
+        return record_lines(events, names, tr)
 
-    @staticmethod
-    def _resolution(event: Event, names: list[str], tr: Lang) -> tuple[str, str] | None:
-        """(merged line key, target) when ``event`` settles who gets a trick, else None."""
-        if event.code == "trick_taken":
-            return ("trick_won" if event.data.get("auto") else "trick_won_taken"), ""
-        if event.code == "trick_pushed":
-            return "trick_won_pushed", names[event.data["target"]]
-        if event.code == "trick_pushed_dummy":
-            return "trick_won_pushed", tr("arsene.dummy")
-        return None
+    def begins_deal(self, event: Event) -> bool:
+        return event.code == "deal_started"
+
+    def record_open(self, events: list[Event]) -> int:
+        """A trick won waits for its winner to take or push it: the two make one line."""
+        return int(bool(events) and events[-1].code == "trick_won")
 
     def summary_lines(self, summary: dict[str, Any], names: list[str], tr: Lang) -> list[str]:
-        """The deal summary: each player's tricks → shop → chips, clash, police, tokens, exchange."""
-        lines = []
-        for row in summary["players"]:
-            parts = [count(tr, "tricks", row["tricks"])]
-            parts.append(
-                tr("arsene.summary.shop", shop=row["shop"]) if row["shop"] else tr("arsene.summary.no_shop")
-            )
-            if row["clash"]:
-                parts.append(tr("arsene.summary.clash", players=clash_partners(summary, row, names, tr)))
-            if row["police"] == "caught":
-                parts.append(tr("arsene.summary.police_caught", chips=count(tr, "chips", row["chips_lost"])))
-            elif row["police"] == "exempt":
-                parts.append(tr("arsene.summary.police_exempt"))
-            if row["chips_taken"]:
-                parts.append(tr("arsene.summary.chips_taken", chips=count(tr, "chips", row["chips_taken"])))
-            if row["token_gained"]:
-                parts.append(tr("arsene.summary.token"))
-            if row["exchange_to"] is not None:
-                handed = summary["players"][row["exchange_to"]]["chips_after"]
-                parts.append(
-                    tr(
-                        "arsene.summary.exchange",
-                        chips=count(tr, "chips", handed),
-                        target=names[row["exchange_to"]],
-                    )
-                )
-            if len(parts) == 2:
-                parts.append(tr("arsene.summary.nothing"))
-            lines.append(
-                tr(
-                    "arsene.summary.line",
-                    disc=DISCS[row["seat"]],
-                    player=names[row["seat"]],
-                    parts=" → ".join(parts),
-                    chips_after=row["chips_after"],
-                    tokens_after=row["tokens_after"],
-                )
-            )
-        dummy = summary.get("dummy")
-        if dummy:
-            lines.append(
-                tr(
-                    "arsene.summary.dummy_line",
-                    tricks=count(tr, "tricks", dummy["tricks"]),
-                    shop=shop_text(dummy["tricks"], tr),
-                )
-            )
-        return lines
+        return summary_lines(summary, names, tr)

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.donguri.engine import DonguriEngine, is_acorn
 
@@ -45,15 +45,18 @@ class DonguriUI(GameUI):
         over = public["finished"] or stopped(public)
         if over:
             view.title = tr("donguri.game_over")
+        if not over:
+            view.mark("donguri.mark.turn")
+            view.mark("donguri.mark.dealer")
         lines = []
-        for seat, name in enumerate(names):
+        for seat in range(len(names)):
             marks = ("▶ " if public["turn"] == seat else "") + ("🎴 " if public["dealer"] == seat else "")
             marks = "" if over else marks
             lines.append(
                 tr(
                     "donguri.seat_line",
                     marks=marks,
-                    player=name,
+                    player=seat_label(names, seat),
                     cards=tr("donguri.count.cards", count=public["hand_counts"][seat]),
                     tricks=tr("donguri.count.tricks", count=public["tricks"][seat]),
                     penalty=public["penalties"][seat],
@@ -66,15 +69,25 @@ class DonguriUI(GameUI):
         if last:
             text = played(last["plays"], names, n, last["excluded"])
             verdict = tr(f"donguri.majority.{last['majority']}")
-            lines = [text, f"→ **{names[last['winner']]}** · {verdict}"]
             if last["excluded"]:  # at four players the card played second is struck through: say why
-                lines.append(tr("donguri.excluded"))
-            view.fields.append((tr("donguri.last_trick"), "\n".join(lines)))
-        footer = [tr("donguri.footer.goal")] if over else [tr("donguri.footer.marks"), tr("donguri.footer.goal")]
+                view.mark("donguri.mark.excluded")
+            view.fields.append((tr("donguri.last_trick"), f"{text}\n→ **{names[last['winner']]}** · {verdict}"))
+        footer = [tr("donguri.footer.goal")]
         if public["removed_suit"]:
             footer.append(tr("donguri.footer.removed", suit=cards.SUIT_SYMBOLS[public["removed_suit"]]))
         view.footer = " · ".join(footer)
         return view
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        legal = set(engine.legal_actions(seat))
+        reasons: list[str] = []
+        for card in engine.observation(seat)["hand"]:
+            if legal and f"play:{card}" not in legal:
+                why = engine.explain_illegal(seat, f"play:{card}")
+                text = tr(f"donguri.error.{why.code}", **self.format_params(why.params, names))
+                if text not in reasons:
+                    reasons.append(text)
+        return reasons
 
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         obs = engine.observation(seat)

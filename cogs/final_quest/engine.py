@@ -225,8 +225,10 @@ class FinalQuestEngine(Engine):
         target_text, _, detail = rest.partition(":")
         target = int(target_text)
         if head == "ask":
-            self.main_action = {"kind": "ask", "target": target}
-            self.pending = {"kind": "answer", "seat": target, "asker": seat, "question": "free"}
+            # ``at``: the move's number, under which the platform keeps the question's words
+            at = len(self.history)
+            self.main_action = {"kind": "ask", "target": target, "at": at}
+            self.pending = {"kind": "answer", "seat": target, "asker": seat, "question": "free", "at": at}
             self.phase = PHASE_ANSWER
             return [Event("asked", {"seat": seat, "target": target})]
         if head == "askq":
@@ -243,7 +245,7 @@ class FinalQuestEngine(Engine):
     def _answer(self, answer: str) -> list[Event]:
         assert self.pending is not None
         asker, target = self.pending["asker"], self.pending["seat"]
-        self._fact("question", seat=asker, target=target, question="free", answer=answer)
+        self._fact("question", seat=asker, target=target, question="free", answer=answer, at=self.pending.get("at"))
         self.main_action = {**(self.main_action or {}), "answer": answer}
         self.pending = None
         self.phase = PHASE_TURN

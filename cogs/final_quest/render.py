@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.core.cards import rank_of
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from bot.core.results import MEDALS, Row
 from cogs.final_quest.engine import (
@@ -33,12 +33,14 @@ from cogs.final_quest.texts import (
     fact_line,
     num,
     nums,
+    own_words,
     private_line,
     question_text,
     result_line,
 )
 
 COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
+FIELD_MAX = 1024  # characters of an embed field
 
 
 class FinalQuestUI(GameUI):
@@ -70,6 +72,18 @@ class FinalQuestUI(GameUI):
             text = f"{TEAM_MARK[team]} {team_name}: {tr(f'{G}.view.pair', a=a, b=b)}"
             rows.append(Row(MEDALS[0] if won else MEDALS[1], text))
         return rows
+
+    def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
+        """In a player's DM: whether their team won, and the winning team with its players."""
+        if result.get("outcome") is None:  # a clock ended the table: places by seat
+            return super().end_lines(result, seat, names, tr)
+        rows = self.result_rows(result, names, tr)
+        if result["outcome"] != "win":
+            return [rows[0].who]
+        team = TEAMS[seat]
+        key = "dm_won" if team == result["winner_team"] else "dm_lost"
+        own = tr(f"{G}.result.{key}", team=f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}")
+        return [own, tr(f"{G}.result.dm_winners", team=rows[0].who)]
 
     # ---- who may speak, who may press ---------------------------------------------------------
     def speakers(self, public: dict[str, Any]) -> set[int] | None:
@@ -114,7 +128,9 @@ class FinalQuestUI(GameUI):
         for team, seats in enumerate(TEAM_SEATS):
             lines = [self.seat_line(public, seat, names, tr) for seat in seats]
             view.fields.append((f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}", "\n".join(lines)))
-        facts = [fact_line(f, names, tr) for f in public["facts"]]
+        facts = [fact_line(f, names, tr, public.get("said")) for f in public["facts"]]
+        while len("\n".join(facts)) > FIELD_MAX:  # the newest facts matter most
+            facts.pop(0)
         view.fields.append(
             (tr(f"{G}.facts", turn=public["facts_from_turn"]), "\n".join(facts) or tr(f"{G}.nothing_known"))
         )
@@ -127,6 +143,13 @@ class FinalQuestUI(GameUI):
             ]
             hands.append(tr(f"{G}.view.final_centre", card=num(public["final_centre"])))
             view.fields.append((tr(f"{G}.view.final_hands"), "\n".join(hands)))
+        if not over:
+            view.mark(f"{G}.mark.turn")
+        if public["winners"]:
+            view.mark(f"{G}.mark.winner")
+        if public["facts"]:
+            view.mark(f"{G}.mark.fact_turn")
+        view.mark(f"{G}.mark.picture")
         footer = [tr(f"{G}.option.rebuttal_{public['rebuttal_mode']}_short")]
         footer.append(tr(f"{G}.view.footer_talk") if not over else tr(f"{G}.view.footer_unlocked"))
         view.footer = " · ".join(footer)
@@ -161,17 +184,22 @@ class FinalQuestUI(GameUI):
         if action is None:
             lines.append(tr(f"{G}.main_action.none"))
         else:
-            lines.append(FinalQuestUI.main_action_line(action, names, tr))
+            lines.append(FinalQuestUI.main_action_line(action, names, tr, public.get("said")))
         return lines
 
     @staticmethod
-    def main_action_line(action: dict[str, Any], names: list[str], tr: Lang) -> str:
+    def main_action_line(
+        action: dict[str, Any], names: list[str], tr: Lang, said: dict[int, str] | None = None
+    ) -> str:
         kind = action["kind"]
         if kind == "swap":
             return tr(f"{G}.main_action.swap")
         target = names[action["target"]]
+        words = own_words(action, said or {}) if kind == "ask" else None
         if kind == "final_quest":
             text = tr(f"{G}.main_action.final_quest", target=target, cards=nums(action["named"], tr))
+        elif words is not None:
+            text = tr(f"{G}.main_action.question", target=target, question=words)
         elif kind == "ask":
             text = tr(f"{G}.main_action.ask", target=target)
         else:
@@ -194,7 +222,8 @@ class FinalQuestUI(GameUI):
             parts.append(tr(f"{G}.view.known", cards=nums(shown, tr)))
         if public["swaps"][seat]:
             parts.append(tr(f"{G}.swaps", count=public["swaps"][seat]))
-        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=names[seat], info=" · ".join(parts))
+        player = seat_label(names, seat)
+        return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=player, info=" · ".join(parts))
 
     # ---- the private prompt -------------------------------------------------------------------
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
@@ -246,6 +275,25 @@ class FinalQuestUI(GameUI):
         else:
             lines += self.waiting_lines(obs, seat, names, tr)
         return Prompt("\n".join(lines).strip(), choices)
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """After the turn's action the swaps are greyed; a card everyone knows cannot be shown again."""
+        obs = engine.observation(seat)
+        if obs["turn_seat"] != seat or obs["phase"] in (PHASE_ANSWER, PHASE_REBUTTAL):
+            return []
+        legal = set(engine.legal_actions(seat))
+        reasons: list[str] = []
+        for verb in ("swap", "show"):
+            for card in obs["hand"]:
+                action = f"{verb}:{rank_of(card)}"
+                if action not in legal:
+                    why = engine.explain_illegal(seat, action)
+                    text = tr(f"{G}.error.{why.code}", **self.format_params(why.params, names))
+                    if text not in reasons:
+                        reasons.append(text)
+        if "end" not in legal:
+            reasons.append(tr(f"{G}.error.act_first"))
+        return reasons
 
     @staticmethod
     def hand_line(obs: dict[str, Any], tr: Lang) -> str:

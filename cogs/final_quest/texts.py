@@ -28,11 +28,28 @@ def answer_word(answer: str, tr: Lang) -> str:
     return tr(f"{G}.answer.{answer}")
 
 
+QUOTE_MAX = 60  # characters of a player's own question quoted in a fact line
+
+
 def question_text(data: dict[str, Any], tr: Lang) -> str:
-    """The words of a question fact or main action (``free`` = the table talk question)."""
-    question = data.get("question", "free")
+    """The words of a checked question (a fact or a main action)."""
+    question = data["question"]
     params = {name: data.get(name) for name, _values in QUESTIONS.get(question, ())}
     return tr(f"{G}.question.{question}", **params, count=params.get("k"))
+
+
+def own_words(data: dict[str, Any], said: dict[int, str]) -> str | None:
+    """A player's own question (a fact or a main action), as said at the table, shortened to fit a
+    line: None when its words are not known (asked before they were kept)."""
+    text = said.get(data["at"]) if data.get("at") is not None else None
+    if text is None:
+        return None
+    if len(text) <= QUOTE_MAX:
+        return text
+    cut = text[: QUOTE_MAX - 1]
+    if " " in cut[QUOTE_MAX // 2 :]:  # end on a whole word where the words have spaces
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def team_of_seats(seats: list[int] | tuple[int, ...], names: list[str], tr: Lang) -> str:
@@ -51,18 +68,21 @@ def result_line(public: dict[str, Any], names: list[str], tr: Lang) -> str:
     return tr(f"{G}.result.draw")
 
 
-def fact_line(fact: dict[str, Any], names: list[str], tr: Lang, viewer: int | None = None) -> str:
-    """One public fact (a question and its answer, a Final Quest and its rebuttal, a show, a swap)."""
+def fact_line(fact: dict[str, Any], names: list[str], tr: Lang, said: dict[int, str] | None = None) -> str:
+    """One public fact (a question and its answer, a Final Quest and its rebuttal, a show, a swap).
+    A player's own question is quoted from ``said`` (what was said at the table, by move)."""
     kind = fact["kind"]
     player, target = names[fact["seat"]], names[fact.get("target", fact["seat"])]
     if kind == "question":
+        answer = answer_word(fact["answer"], tr)
+        if fact["question"] != "free":
+            question = question_text(fact, tr)
+        elif (words := own_words(fact, said or {})) is not None:
+            question = words
+        else:
+            return tr(f"{G}.fact.question_free", turn=fact["turn"], player=player, target=target, answer=answer)
         return tr(
-            f"{G}.fact.question",
-            turn=fact["turn"],
-            player=player,
-            target=target,
-            question=question_text(fact, tr),
-            answer=answer_word(fact["answer"], tr),
+            f"{G}.fact.question", turn=fact["turn"], player=player, target=target, question=question, answer=answer
         )
     if kind == "final_quest":
         head = tr(

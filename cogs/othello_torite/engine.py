@@ -226,10 +226,12 @@ class OthelloToriteEngine(Engine):
         self.recent.append(entry)
         events = []
         if report:
+            # The trick's number rides along, so the record names it however its events are batched.
             data = {"seat": seat, "disc_suit": SUIT_NAMES[suit], "square": square, "flipped": names(flipped)}
-            events.append(Event("placed", {**data, "count": count, "role": role}))
+            events.append(Event("placed", {**data, "count": count, "role": role, "trick": self.trick_number}))
             if self.left[seat][suit] == 0:
-                events.append(Event("suit_exhausted", {"seat": seat, "disc_suit": SUIT_NAMES[suit]}))
+                exhausted = {"seat": seat, "disc_suit": SUIT_NAMES[suit], "trick": self.trick_number}
+                events.append(Event("suit_exhausted", exhausted))
         if role == PHASE_LEAD:
             self.led = suit
             self.phase = PHASE_FOLLOW
@@ -255,7 +257,9 @@ class OthelloToriteEngine(Engine):
                 self._moves = allowed
                 break
             reason = "no_discs" if not any(self.left[seat]) else "no_placement"
-            events.append(Event("passed", {"seat": seat, "role": self.phase, "reason": reason}))
+            events.append(
+                Event("passed", {"seat": seat, "role": self.phase, "reason": reason, "trick": self.trick_number})
+            )
             self.trick.append({"seat": seat, "role": self.phase, "passed": True, "reason": reason})
             if self.phase == PHASE_LEAD:
                 self.phase = PHASE_FOLLOW  # the follower may then place either suit

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from cogs.othello_torite.engine import SUIT_NAMES, OthelloToriteEngine, action_for, parse_action
 from cogs.othello_torite.image import render_board
@@ -21,6 +21,7 @@ DISC = ("⚫", "⚪")
 MARK = {"red": "🔴", "blue": "🔵"}
 MARKER_CODES = ("marker_more_flips", "marker_tie", "marker_off_suit", "marker_pass")
 END_CODES = ("end_all_placed", "end_both_stuck")
+PART_CODES = ("placed", "passed", "suit_exhausted")  # the events that make up a trick's line
 
 
 def suit_word(suit: str, tr: Lang) -> str:
@@ -84,9 +85,13 @@ class OthelloToriteUI(GameUI):
             tr(f"{G}.view.game_over") if over else tr(f"{G}.view.trick_title", number=public["trick_number"])
         )
         view = TableView(title=title, image=render_board(public, None if not over else {}))
-        view.footer = tr(f"{G}.view.footer")
         if not over:
-            view.footer += f" · {tr(f'{G}.view.footer_hints')}"
+            view.mark(f"{G}.mark.turn")
+            view.mark(f"{G}.mark.marker")
+        view.mark(f"{G}.mark.suits")
+        view.mark(f"{G}.mark.picture")
+        if not over:
+            view.mark(f"{G}.mark.hints")
         if stopped(public):
             public = {**public, "phase": "over"}  # nobody is to play any more
         lines = [self.seat_line(public, seat, names, tr) for seat in (0, 1)]
@@ -114,7 +119,7 @@ class OthelloToriteUI(GameUI):
             f"{G}.view.seat_line",
             turn=tr(f"{G}.view.turn_mark") if public["turn"] == seat and public["phase"] != "over" else "",
             disc=DISC[seat],
-            player=names[seat],
+            player=seat_label(names, seat),
             colour=colour_word(public, seat, tr),
             count=public["scores"][seat],
             red=left["red"],
@@ -252,6 +257,22 @@ class OthelloToriteUI(GameUI):
             )
         return lines
 
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        """Why a suit has no menu: the suit led must be followed, no discs left, or nothing flips."""
+        assert isinstance(engine, OthelloToriteEngine)
+        obs = engine.observation(seat)
+        led = obs["led_suit"]
+        reasons = []
+        for suit, suit_name in enumerate(SUIT_NAMES):
+            if obs["legal_squares"][suit_name]:
+                continue
+            reason = self.why_not(engine, seat, suit, tr)
+            if reason is None and led is not None:
+                reason = tr(f"{G}.error.must_follow", disc_suit=suit_word(led, tr))
+            if reason:
+                reasons.append(reason)
+        return reasons
+
     @staticmethod
     def why_not(engine: OthelloToriteEngine, seat: int, suit: int, tr: Lang) -> str | None:
         """Why no square of ``suit`` is offered: out of discs or nothing flips (None: must follow,
@@ -267,9 +288,12 @@ class OthelloToriteUI(GameUI):
         """One line per trick (a trick still open when the events end gets its own line)."""
         lines: list[str] = []
         parts: list[str] = []
+        number = None  # the open trick's number, as its events carry it
         for event in events:
             data = event.data
             seat = data.get("seat")
+            if event.code in PART_CODES and number is None:
+                number = data.get("trick")
             if event.code == "placed":
                 entry = {
                     "seat": seat,
@@ -289,18 +313,30 @@ class OthelloToriteUI(GameUI):
                 lines.append(
                     tr(f"{G}.log.trick_done", number=data["trick"], parts=" · ".join(parts), outcome=outcome)
                 )
-                parts = []
+                parts, number = [], None
             elif event.code in END_CODES:
                 if parts:
-                    number = (
-                        public["last_trick"]["number"] if public["last_trick"] else public["trick_number"]
-                    )
+                    if number is None:  # events stored before they carried their trick's number
+                        number = (
+                            public["last_trick"]["number"] if public["last_trick"] else public["trick_number"]
+                        )
                     lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
-                    parts = []
+                    parts, number = [], None
                 lines.append(tr(f"{G}.event.{event.code}"))
         if parts:
-            lines.append(tr(f"{G}.log.trick", number=public["trick_number"], parts=" · ".join(parts)))
+            number = public["trick_number"] if number is None else number
+            lines.append(tr(f"{G}.log.trick", number=number, parts=" · ".join(parts)))
         return lines
+
+    def record_open(self, events: list[Event]) -> int:
+        """A trick's placements and passes make one line, drawn once the trick or the game ends."""
+        open_, parts = 0, False
+        for event in reversed(events):
+            if event.code in MARKER_CODES or event.code in END_CODES:
+                break
+            open_ += 1
+            parts = parts or event.code in PART_CODES
+        return open_ if parts else 0
 
 
 def square_label(action: str, tr: Lang) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import cards
 from bot.core.engine import Engine, Event
-from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, stopped
+from bot.core.games import Choice, GameUI, Menu, Prompt, TableView, seat_label, stopped
 from bot.core.i18n import Lang
 from bot.core.options import Option
 from bot.tables.choices import MAX_BUTTONS
@@ -153,20 +153,43 @@ class SaizenUI(GameUI):
         if public["last_trick"]:
             view.fields.append((tr("saizen.last_trick"), trick_line(tr, public["last_trick"], names)))
         view.fields.append((tr("saizen.players"), self.seat_lines(public, names, tr, over)))
-        view.footer = tr("saizen.footer")
-        if not over:
-            view.footer = f"{tr('saizen.footer_turn')} · {view.footer}"
+        for key in self.marks(public, over):
+            view.mark(key)
         return view
+
+    @staticmethod
+    def marks(public: dict[str, Any], over: bool) -> list[str]:
+        """The marks the table shows: each side in force somewhere, 🔒, ◀, ~~off-suit~~, ⚔, ▶."""
+        rule_cards, trick, last = public["rule_cards"], public["trick"], public["last_trick"]
+        keys = ["saizen.mark.turn"] if public["to_act"] and not over else []
+        if trick and trick["plays"]:
+            keys.append("saizen.mark.led")
+        keys += [
+            f"saizen.mark.side.{side}"
+            for switch in SWITCHES
+            for side in SIDES[switch]
+            if any(rule_cards[suit][switch]["side"] == side for suit in SUITS)
+        ]
+        if any(rule_cards[suit][sw]["moved"] for suit in SUITS for sw in SWITCHES):
+            keys.append("saizen.mark.locked")
+        shown = [t for t in (trick if trick and trick["plays"] else None, last) if t]
+        plays = [p for t in shown for p in t["plays"]]
+        plays += [p for t in shown for playoff in t["playoffs"] for p in playoff["plays"]]
+        if any(not p.get("follows", True) for p in plays):
+            keys.append("saizen.mark.off_suit")
+        if any(t["playoffs"] for t in shown):
+            keys.append("saizen.mark.playoff")
+        return [*keys, "saizen.mark.rounds", "saizen.mark.picture"]
 
     @staticmethod
     def seat_lines(public: dict[str, Any], names: list[str], tr: Lang, over: bool = False) -> str:
         lines = []
-        for seat, name in enumerate(names):
+        for seat in range(len(names)):
             lines.append(
                 tr(
                     "saizen.seat_line",
                     marks="▶ " if seat in public["to_act"] and not over else "",
-                    player=name,
+                    player=seat_label(names, seat),
                     cards=tr("saizen.count.cards", count=public["hand_counts"][seat]),
                     rounds=" / ".join(str(r[seat]) for r in public["round_tricks"]),
                     points=public["scores"][seat],
@@ -217,6 +240,12 @@ class SaizenUI(GameUI):
         so_far = f"{led_text(tr, trick)}: {trick_text(tr, trick, names)}"
         key = "playoff_turn" if phase == PHASE_PLAYOFF else "your_turn"
         return tr(f"saizen.prompt.{key}", trick=so_far)  # the rule cards follow, the led one marked
+
+    def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
+        obs = engine.observation(seat)
+        if obs["phase"] in (PHASE_CHIPS, PHASE_OVER):
+            return []
+        return self.blocked_reasons(engine, seat, obs["hand"], engine.legal_actions(seat), names, tr)
 
     def blocked_reasons(
         self, engine: Engine, seat: int, hand: list[str], legal: list[str], names: list[str], tr: Lang
@@ -319,6 +348,16 @@ class SaizenUI(GameUI):
         if passes:
             lines.append(tr("saizen.event.hands_passed", passes=" · ".join(passes)))
         return lines
+
+    def record_open(self, events: list[Event]) -> int:
+        """The hands passed at a round's end make one line, drawn once the next event comes. So does
+        a trick event stored before tricks carried their record: the round's end may bring it."""
+        open_ = 0
+        for event in reversed(events):
+            if event.code != "hand_passed" and not (event.code in TRICK_ENDS and not event.data.get("record")):
+                break
+            open_ += 1
+        return open_
 
     @staticmethod
     def finished_trick(tr: Lang, event: Event, record: dict[str, Any] | None, names: list[str]) -> str:

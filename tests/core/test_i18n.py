@@ -149,6 +149,7 @@ def test_an_invalid_japanese_name_is_left_out(monkeypatch):
 
 OUR_ROOTS = (
     "bot.tables.commands",
+    "bot.tables.settings_command",
     "bot.events.commands",
     "bot.ratings.commands",
     "cogs.donguri.cog",
@@ -191,6 +192,7 @@ async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcor
         "tournament",
         "leaderboard",
         "profile",
+        "settings",
     }
     synced = {cmd["name"]: cmd for cmd in simcord_env.backend.commands[None].values()}
     problems: list[str] = []
@@ -265,7 +267,7 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     table = latest_table(channel)
     text = embed_text(table)
     assert "ディール 1/6" in text and "CPU" in text and "手番" in text
-    assert labels(table) == ["手札 / プレイ"]
+    assert labels(table) == ["手札 / プレイ", "?"]
     hand = embed_text(hand_dm(taro))
     assert "あなたの手札" in hand and "12枚" in hand
 

@@ -38,6 +38,10 @@ def code_files() -> list[Path]:
     names = (
         "tables/commands",
         "tables/desk",
+        "tables/settings_command",
+        "tables/permissions",
+        "events/round_checks",
+        "guilds",
         "tables/render",
         "events/commands",
         "events/create_command",
@@ -208,7 +212,13 @@ def locale_strings(path: Path) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     "path",
     [
-        *(ROOT / f"bot/{name}.py" for name in ("tables/commands", "events/commands", "events/create_command", "ratings/commands")),
+        *(
+            ROOT / f"bot/{name}.py"
+            for name in (
+                "tables/commands", "tables/settings_command", "events/commands", "events/create_command",
+                "ratings/commands",
+            )
+        ),
         *(ROOT / f"cogs/{g}/cog.py" for g in sorted(translated() - {"bot"})),
     ],
     ids=lambda p: str(p.relative_to(ROOT)),

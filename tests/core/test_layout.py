@@ -91,7 +91,8 @@ def test_the_platform_knows_no_game():
 
 SERVICES = {
     "store", "languages", "arrivals", "service", "lobby", "seat_ops", "hooks", "scheduler", "delivery", "computers", "speech",
-    "desk", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+    "desk", "ending", "opening", "ratings", "tournaments", "sweep", "rest_shares", "session", "services", "config",
+    "settings", "guilds", "site", "web",
 }
 ROOTS = {ROOT / "bot" / "app.py", ROOT / "bot" / "wiring.py"}
 

@@ -60,3 +60,41 @@ def test_a_table_a_clock_stopped_is_drawn_as_over_with_nobody_to_play(ui, player
     text = "\n".join([stopped.title, stopped.description, stopped.footer or ""] + [v for _k, v in stopped.fields])
     assert "▶" not in text and "to act" not in text and "to play" not in text
     assert stopped.title != running.title and "Game over" in stopped.title
+
+
+def test_each_player_reads_their_own_place_score_and_the_winner_in_their_language():
+    result = {"ranks": [3, 1, 2], "scores": [40, 12, 25]}
+    assert DonguriUI().end_lines(result, 2, NAMES, EN)[0] == "Your place: 🥈 **2 of 3** · penalty 25"
+    assert DonguriUI().end_lines(result, 0, NAMES, EN) == [
+        "Your place: 🥉 **3 of 3** · penalty 40",
+        "Winner: **ben** (penalty 12)",
+    ]
+    assert DonguriUI().end_lines(result, 1, NAMES, JA) == [
+        "あなたの順位: 🥇 **3人中 1位** · マイナス点 12",
+        "勝者: **ben**(マイナス点 12)",
+    ]
+
+
+def test_a_shared_place_says_so_and_names_every_winner():
+    result = {"ranks": [1, 1, 3], "scores": [19, 19, 12]}
+    lines = SaizenUI().end_lines(result, 1, NAMES, EN)
+    assert lines == ["Your place: 🥇 **1 of 3** (tied) · 19 tricks", "Winners: **ann** (19 tricks) and **ben** (19 tricks)"]
+
+
+def test_a_player_whose_clock_ended_the_table_reads_that_they_ran_out_of_time():
+    result = {"ranks": [1, 3, 1], "scores": [None, None, None], "reason": "timeout", "absent": [1]}
+    lines = DonguriUI().end_lines(result, 1, NAMES, EN)
+    assert lines == ["Your place: 🥉 **3 of 3** · ⌛ ran out of time", "Winners: **ann** and **cat**"]
+
+
+def test_final_quest_tells_each_player_whether_their_team_won_and_names_the_winning_team():
+    names = [*NAMES, "dan"]
+    result = {"ranks": [2, 1, 2, 1], "scores": [0, 1, 0, 1], "outcome": "win", "winner_team": 1}
+    won, lost = FinalQuestUI().end_lines(result, 3, names, EN), FinalQuestUI().end_lines(result, 0, names, EN)
+    assert won[0] == "Your team, 🟠 Team B (seats 2 and 4), **won**."
+    assert lost[0] == "Your team, 🔵 Team A (seats 1 and 3), lost."
+    assert won[1] == lost[1] == "Winning team: 🟠 Team B (seats 2 and 4): **ben** and **dan**"
+    ja = FinalQuestUI().end_lines(result, 0, names, JA)
+    assert ja[0].startswith("あなたのチーム(🔵") and "負け" in ja[0] and ja[1].startswith("勝ったチーム: 🟠")
+    draw = {"ranks": [1, 1, 1, 1], "scores": [0, 0, 0, 0], "outcome": "draw", "winner_team": None}
+    assert FinalQuestUI().end_lines(draw, 2, names, EN) == ["🤝 Draw: the round limit was reached."]

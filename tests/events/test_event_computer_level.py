@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.i18n import Lang
+from bot.tables.render import seat_names
 from tests.events.test_tournament_cog import button_id, create_swiss, event_world, sign_up_all
 from tests.support.table import embed_text
 
@@ -36,6 +38,15 @@ async def test_an_event_plays_its_computers_at_the_chosen_level(simcord_env, sim
 
     seats = await seats_of_round(simcord_bot, tournament_id)
     assert len(seats) == 6 and any(s.user_id is None for s in seats), "4 players and 2 computer fill-ins"
+    for row in await simcord_bot.tournaments.service.store.round_tables(tournament_id):
+        table = await simcord_bot.service.table(row.table_id)
+        computers = [s.name for s in table.seats if s.user_id is None]
+        assert computers == [f"computer:{n}" for n in range(1, len(computers) + 1)], "numbered at each table"
+        shown = [n for n in seat_names(table, Lang("en")) if n.startswith("🤖")]
+        assert shown == [f"🤖 Computer {n}" for n in range(1, len(computers) + 1)]
+    tables = [embed_text(m) for m in channel.history() if m.author.bot and "table #" in embed_text(m)]
+    assert any("🤖 Computer 1" in text for text in tables), "the table messages name the fill-ins"
+    assert not any("None" in text for text in tables), "no fill-in is named None"
     assert {s.level for s in seats} == {"normal"}, "fill-ins, and any computer playing for a member"
 
     leaver = members[0]

@@ -213,6 +213,9 @@ async def test_only_organizers_create_and_bad_settings_are_explained(simcord_env
     assert not [m for m in channel.history() if m.author.bot and m.embeds], "nothing was created"
 
 
+# Two whole games through the DMs (about 30 s); the ratings themselves are in the fast lane in
+# tests/ratings and test_tournaments.py, the leaderboard in the Swiss event above.
+@pytest.mark.slow
 async def test_a_rated_casual_table_updates_ratings_and_an_unrated_one_does_not(simcord_env, simcord_bot):
     from tests.support.table import make_world, open_table, play_from_dm, table_message, to_act
 

@@ -103,3 +103,36 @@ async def test_nobody_reads_half_of_another_task_s_transaction(store):
     await asyncio.gather(mover(), reader())
     assert seen[0] in (0, 2)
     assert await channels(store) == {1: 10, 2: 20, 3: 30}
+
+
+async def test_a_task_started_inside_a_transaction_runs_its_own_not_the_one_open_when_it_writes(store):
+    """A task inherits its parent's context: started inside a transaction, it must still wait for
+    the lock and commit on its own, not write into whichever transaction is open when it runs (a
+    background write begun during a move, once that move has committed)."""
+    db = store.db
+    parent_done, other_open, child_done = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def child() -> None:
+        await parent_done.wait()
+        await other_open.wait()
+        async with db.transaction():
+            await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (2, 20))
+        child_done.set()
+
+    async def other() -> None:
+        await parent_done.wait()
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (3, 30))
+                other_open.set()
+                await asyncio.sleep(0.05)  # the child runs now, if nothing holds it back
+                raise RuntimeError("rolled back")
+
+    async with db.transaction():
+        await db.execute("INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)", (1, 10))
+        started = asyncio.get_running_loop().create_task(child())
+    others = asyncio.get_running_loop().create_task(other())
+    parent_done.set()
+    await asyncio.wait_for(asyncio.gather(started, others), 10)
+    assert child_done.is_set()
+    assert await channels(store) == {1: 10, 2: 20}

@@ -76,7 +76,7 @@ class Truth:
             if seat.user_id is None:
                 out.append(tr("table.computer", n=seat.name.split(":")[-1]))
             else:
-                out.append(tr("table.away", player=seat.name) if seat.away else seat.name)
+                out.append(seat.name)  # a computer playing for a member: the seat list says so once
         return out
 
 

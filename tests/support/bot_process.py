@@ -36,9 +36,11 @@ def write_config(directory: Path, *lines: str) -> Path:
     path = directory / "config.toml"
     database = (directory / "tabletop.sqlite3").as_posix()
     # Computers play at random here: a search worker process outliving a killed bot would hold its
-    # stderr open. The search itself is tested in tests/ai.
+    # stderr open. The search itself is tested in tests/ai. No web pages unless a test gives a
+    # ``web_port``: processes running side by side would compete for one port.
+    web = [] if any(line.startswith("web_port") for line in lines) else ["web_port = 0"]
     path.write_text(
-        "\n".join([f'database = "{database}"', "computer_search = false", *lines]) + "\n", encoding="utf-8"
+        "\n".join([f'database = "{database}"', "computer_search = false", *web, *lines]) + "\n", encoding="utf-8"
     )
     return path
 

@@ -23,6 +23,7 @@ FORMATS = {
     "kick": re.compile(rf"tt:kick:(?P<tid>{NUM})"),
     "setting": re.compile(rf"tt:(?P<what>clock|tmo|lang):(?P<tid>{NUM})"),
     "dead": re.compile(rf"tt:x:(?P<tid>{NUM}):{NUM}"),
+    "end": re.compile(rf"tt:(?P<verb>rematch|decline|rules):(?P<tid>{NUM})"),
     "event": re.compile(rf"tt:ev:(?P<verb>join|drop|checkin|start|next|confirm|repair):(?P<eid>{NUM})"),
 }
 SETTING_FIELD = {"clock": "clock", "tmo": "on_timeout", "lang": "language"}
@@ -120,6 +121,8 @@ async def judge(bot, click: Click, actor, before, after, routed: bool) -> str | 
     kind, fields = read
     if new_events:
         return _event_change(kind, fields, actor, before, after, new_events, changed)
+    if kind == "end":
+        return _end_change(fields, actor, before, after, changed)
     if changed != {fields.get("tid")}:
         return f"changed tables {sorted(changed)}"
     (tid,) = changed
@@ -141,6 +144,30 @@ def _event_change(kind, fields, actor, before, after, events, tables) -> str | N
     if old[:2] != new[:2] or others(old) != others(new):
         return "a tournament changed beyond the clicking member's own entry"
     return None
+
+
+def _end_change(fields, actor, before, after, changed) -> str | None:
+    """**Rematch** and **Decline**, by a member seated at a finished table that is no tournament's,
+    move that table's version on; the last confirmation also adds its rematch, seated the same."""
+    tid, verb = fields["tid"], fields["verb"]
+    if tid not in before["tables"] or verb == "rules":
+        return f"{verb} changed tables {sorted(changed)}"
+    old, log, table = before["tables"][tid]
+    new, new_log, _after = after["tables"][tid]
+    if not reaches(actor, table) or table.status != "finished" or table.tournament_id is not None:
+        return f"{verb} changed a table it may not"
+    if actor.user_id not in {s.user_id for s in table.seats if s.user_id is not None}:
+        return f"{verb} by someone not seated"
+    if new[:3] != (old[0], old[1] + 1, old[2]) or new_log != log:
+        return f"{verb} changed more than the finished table's version"
+    added = changed - {tid}
+    if not added:
+        return None
+    if verb != "rematch" or len(added) != 1 or added <= before["tables"].keys():
+        return f"{verb} changed tables {sorted(changed)}"
+    fresh = after["tables"][next(iter(added))][2]
+    same = [(s.position, s.user_id, s.level) for s in fresh.seats] == [(s.position, s.user_id, s.level) for s in table.seats]
+    return None if fresh.rematch_of == tid and same else "the rematch is not seated as its table"
 
 
 def _table_change(kind, fields, actor, table, old, log, new, new_log) -> str | None:

@@ -79,7 +79,7 @@ async def test_each_custom_id_reaches_the_handler_its_class_is_bound_to():
     class Interaction:
         data = {"values": ["push:2"]}
 
-    items = components.table_items(Desk())
+    items = components.table_items(Desk(), object())
 
     async def click(custom_id: str) -> bool:
         # What discord.py's dynamic dispatch does: the first template that matches builds the item.
@@ -99,7 +99,7 @@ async def test_each_custom_id_reaches_the_handler_its_class_is_bound_to():
 
 
 def test_a_click_no_item_takes_is_left_to_the_unknown_button_answer():
-    items = components.table_items(object())
+    items = components.table_items(object(), object())
     row = discord.ActionRow({"type": 1, "components": [{"type": 2, "style": 2, "custom_id": "tt:a:42:17:H3"}]})
 
     class Message:

@@ -3,6 +3,8 @@ notices themselves: ``test_turn_notices_cog.py``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.table import (
     World,
     add_computer,
@@ -41,6 +43,9 @@ def record(world) -> str:
     return "\n".join(m.content for m in thread(world).history() if m.author.bot)
 
 
+# Plays the game to its end after the timeout (about 5 s): the timeouts themselves are in the fast
+# lane in the tests below.
+@pytest.mark.slow
 async def test_clock_is_shown_and_a_computer_moves_for_a_player_who_times_out(simcord_env):
     world = make_world(simcord_env)
     alice = await timed_table(world, 60)

@@ -31,7 +31,10 @@ from tests.support.forged import answer_text, forge
 from tests.support.table import components
 
 FUZZ = int(os.environ.get("FUZZ_EXAMPLES", "0"))
-VERBS = ("join", "leave", "start", "cancel", "bot", "hand", "a", "as", "kick", "clock", "tmo", "lang", "x", "ev", "easy", "drop")
+VERBS = (
+    "join", "leave", "start", "cancel", "bot", "hand", "a", "as", "kick", "clock", "tmo", "lang", "x", "ev", "easy", "drop",
+    "rematch", "decline", "rules",
+)
 NUMBERS = ("0", "1", "007", "-1", "", str(2**63 - 1), str(2**63), str(2**64), "9" * 25, "1" * 5000)
 
 

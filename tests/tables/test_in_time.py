@@ -83,3 +83,99 @@ async def test_the_answer_waits_for_a_deferral_in_flight():
 
     click.response.defer = slow_defer
     assert await answered(click, 0.02, 0.01) == ["defer", "edit_original new hand"]
+
+
+# ---- an answer that fails on the way (answer_surely) ----------------------------------------------
+
+
+class Reply:
+    def __init__(self, status: int) -> None:
+        self.status, self.reason = status, "test"
+
+
+def refused(status: int, code: int = 0) -> discord.HTTPException:
+    return discord.HTTPException(Reply(status), {"code": code, "message": "refused"})
+
+
+def due_in(click: Click, seconds: float) -> float:
+    """Discord takes the click's first answer for ``seconds`` more (as ``in_time`` notes it)."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    in_time.DEADLINES[click.id] = deadline
+    return deadline
+
+
+@pytest.fixture(autouse=True)
+def forget_deadlines():
+    yield
+    in_time.DEADLINES.clear()
+
+
+@pytest.mark.asyncio
+async def test_a_try_stuck_in_discord_py_s_own_wait_gives_way_to_one_more_in_time(monkeypatch):
+    """discord.py tries a 5xx again only 1 s, then 3 s later: a try still waiting when little time
+    is left is dropped, and a last one is made before Discord's limit."""
+    monkeypatch.setattr(in_time, "LAST_TRY", 0.2)
+    click = Click()
+    deadline = due_in(click, 0.6)
+    loop = asyncio.get_running_loop()
+    tries: list[float] = []
+
+    async def answer() -> None:
+        tries.append(loop.time())
+        if len(tries) == 1:
+            await asyncio.sleep(10)  # a 502, then discord.py's wait before its next try
+
+    assert await in_time.answer_surely(click, answer)
+    assert len(tries) == 2
+    assert deadline - 0.2 - 0.05 <= tries[1] <= deadline - 0.1, "given way when only LAST_TRY was left"
+
+
+@pytest.mark.asyncio
+async def test_a_try_refused_as_already_answered_counts_as_answered():
+    """A try got through but its reply was lost; the next is refused with 40060. The clicked
+    message is then edited through the interaction's webhook, whatever got through."""
+    click = Click()
+    due_in(click, 1.0)
+    outcomes = [refused(502), refused(400, in_time.ALREADY_ANSWERED)]
+
+    async def answer() -> None:
+        raise outcomes.pop(0)
+
+    async def make_sure() -> None:
+        await click.edit_original_response(content="new hand")
+
+    assert await in_time.answer_surely(click, answer, make_sure)
+    assert click.calls == ["edit_original new hand"] and not outcomes
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_no_retry_mends_is_raised_at_once():
+    click = Click()
+    due_in(click, 1.0)
+    tries = []
+
+    async def answer() -> None:
+        tries.append(1)
+        raise refused(400, 50035)
+
+    with pytest.raises(discord.HTTPException):
+        await in_time.answer_surely(click, answer)
+    assert len(tries) == 1
+
+
+@pytest.mark.asyncio
+async def test_tries_end_with_discord_s_time(monkeypatch):
+    monkeypatch.setattr(in_time, "LAST_TRY", 0.1)
+    monkeypatch.setattr(in_time, "RETRY_AFTER", 0.05)
+    click = Click()
+    deadline = due_in(click, 0.5)
+    loop = asyncio.get_running_loop()
+    tries: list[float] = []
+
+    async def answer() -> None:
+        tries.append(loop.time())
+        raise refused(502)
+
+    assert not await in_time.answer_surely(click, answer)
+    assert 2 <= len(tries) <= in_time.TRIES and tries[-1] <= deadline - 0.1 + 0.02
+    assert loop.time() <= deadline, "given up before Discord's limit, to tell the member another way"

@@ -42,7 +42,7 @@ async def test_a_japanese_member_at_an_english_table(simcord_env, simcord_bot, c
     world, alice, hana, bob = await mixed_table(simcord_env, client_locales)
     table = embed_text(table_message(world))
     assert "Deal 1/6" in table and not japanese(table), "the table speaks the table's language"
-    assert labels(table_message(world)) == ["My hand / Play"]
+    assert labels(table_message(world)) == ["My hand / Play", "?"]
 
     (dm,) = dms(hana)
     assert "あなたの手札" in embed_text(dm) and "Your hand" not in embed_text(dm)

@@ -79,7 +79,7 @@ async def test_the_final_table_message_ranks_everyone_and_the_thread_links_to_it
         assert marks == [MEDALS[r - 1] if r <= 3 else f"{r}." for r in ranks], block
         assert block[0].split(" ", 1)[1].startswith(("**", "🔵 ", "🟠 ")), "the winner stands out"
     assert "▶" not in text and "to act" not in text and "to play" not in text
-    assert components(message) == [], "a finished table has no buttons"
+    assert [c["custom_id"] for c in components(message)] == ["tt:rematch:1", "tt:rules:1", "tt:help:1"], "no move is left"
 
     lines = [m.content for m in home.history() if m.author.bot and "Final result" in (m.content or "")]
     found = [line for chunk in lines for line in chunk.splitlines() if "Final result" in line]

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from bot.core.i18n import Lang
+from bot.tables.render import legend_line
 from cogs.arsene.engine import DUMMY, ArseneEngine
 from cogs.arsene.image import board_png
 from cogs.arsene.render import ArseneUI
@@ -146,11 +147,12 @@ def test_the_game_over_board_has_no_dealer_leader_or_turn_marks_and_says_how_chi
     for language in ("en", "ja"):
         tr = Lang(language)
         view = UI.table_view(public, NAMES, tr)
-        text = view_text(view)
+        text = f"{view_text(view)}\n{legend_line(view, tr)}"
         assert tr("arsene.game_over") in view.title
         for word in ("Dealer", "Leader", "ディーラー", "リード", "▶", "🎴"):
             assert word not in text, (language, word)
-    running = view_text(UI.table_view(next(e for e, _ in random_games(4, False)).public_view(), NAMES, TR))
+    view = UI.table_view(next(e for e, _ in random_games(4, False)).public_view(), NAMES, TR)
+    running = f"{view_text(view)}\n{legend_line(view, TR)}"
     assert "🎴 Dealer" in running and "▶ to act" in running
     assert UI.score_text(1, TR) == "1 chip" and UI.score_text(13, Lang("ja")) == "13チップ"
 

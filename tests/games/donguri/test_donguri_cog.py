@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 import discord
+import pytest
 
 from tests.support.table import (
     add_computer,
-    components,
     dms,
     embed_text,
     enabled_ids,
@@ -48,7 +48,7 @@ async def test_lobby_then_private_hands_of_exactly_twelve_cards(simcord_env):
 
     table = table_message(world)
     assert "Deal 1/6" in embed_text(table)
-    assert labels(table) == ["My hand / Play"]
+    assert labels(table) == ["My hand / Play", "?"]
     hands = []
     for member in (alice, bob, carol):
         (dm,) = dms(member)
@@ -177,6 +177,8 @@ async def test_restart_mid_deal_then_finish_the_deal(simcord_env, restart):
     assert all(len(dms(m)) == 2 for m in (alice, bob, carol))
 
 
+# A whole game (about 5 s): a full deal above and test_results_cog.py keep one in the fast lane.
+@pytest.mark.slow
 async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     world = make_world(simcord_env)
     alice = world.members[0]
@@ -191,7 +193,7 @@ async def test_table_with_two_computer_seats_plays_to_the_end(simcord_env):
     assert moves == 6 * 12
     final = table_message(world)
     assert "Game over" in embed_text(final)
-    assert components(final) == []
+    assert labels(final) == ["Rematch", "Rules", "?"], "no move is left: a rematch, the rules"
     record = "\n".join(m.content for m in thread(world).history() if m.author.bot)
     assert "Final result" in record and record.count("scored") == 6
     assert isinstance(final, discord.Message)

@@ -167,7 +167,7 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
         f"❓ **{active.name}** asks {target.mention}: Is your highest card a face card? @\u200beveryone"
     ]
     table = table_message(channel)
-    assert labels(table) == ["My hand / Play", "YES", "NO"]
+    assert labels(table) == ["My hand / Play", "?", "YES", "NO"]
     assert to_act(world, channel) == [target]
     assert f"Waiting for **{target.name}** to answer YES or NO" in embed_text(table)
     question = f"❓ **{active.name}** asks: “Is your highest card a face card? @\u200beveryone”"
@@ -184,7 +184,7 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
 
     await target.click(table_message(channel), label="NO")
     assert f"{target.name} answers NO." in record_text(channel)
-    assert labels(table_message(channel)) == ["My hand / Play"]
+    assert labels(table_message(channel)) == ["My hand / Play", "?"]
     assert "Answer: **NO**" in embed_text(table_message(channel))
     assert "asks: “" not in embed_text(table_message(channel)), "answered: no longer open"
     assert to_act(world, channel) == [active]

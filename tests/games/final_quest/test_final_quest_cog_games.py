@@ -156,9 +156,11 @@ async def test_full_game_to_a_win_then_the_channel_is_unlocked(simcord_env):
     pair = f"**{winners[0]}** and **{winners[1]}**", f"**{winners[1]}** and **{winners[0]}**"
     assert "🥇 " in text and (pair[0] in text or pair[1] in text), "the winning pair stands first"
     assert "team wins!" in record_text(channel) and "Final result" in record_text(channel)
-    assert labels(final) == []
+    assert labels(final) == ["Rematch", "Rules", "?"]
     for member in order:
         assert enabled_ids(prompt(member)) == []
+        said = "**won**" if member.name in winners else "lost."
+        assert said in prompt_text(member) and "Winning team: " in prompt_text(member), "each DM says how the team did"
     for member in [*order, erin]:
         assert not await refused_to_write(member, channel), f"{member.name} is still muted"
     members = {m.id for m in world.members}
@@ -275,9 +277,10 @@ async def test_a_free_question_to_a_computer_seat_is_refused_with_the_checked_qu
     assert embed_text(table_message(channel)) == before and to_act(world, channel) == [active]
     checked = await active.slash(channel, f"{GAME} check", player=target, question="sum_even")
     assert checked.response.content == "Done."
-    assert f"{active.name} asks {target.name} (computer playing): “Is the sum of your cards even?”" in record_text(
-        channel
-    )
+    # The record names the seat as every line does; the seat list says once who plays it now.
+    assert f"{active.name} asks {target.name}: “Is the sum of your cards even?”" in record_text(channel)
+    table = embed_text(table_message(channel))
+    assert table.count("(computer playing") == 1 and f"{target.name} (computer playing, " in table
 
 
 async def test_an_absent_player_asked_a_free_question_lets_it_lapse_instead_of_guessing(simcord_env):

@@ -60,7 +60,7 @@ def test_free_question_only_the_asked_seat_answers():
     assert codes(e.apply(3, "ask:1")) == ["asked"]
     assert e.to_act() == [1]
     assert e.legal_actions(1) == ["answer:yes", "answer:no", "decline"]
-    assert e.public_view()["pending"] == {"kind": "answer", "seat": 1, "asker": 3, "question": "free"}
+    assert e.public_view()["pending"] == {"kind": "answer", "seat": 1, "asker": 3, "question": "free", "at": 0}
     for seat in (0, 2, 3):
         assert refused(e, seat, "answer:yes") == "not_your_turn"
     assert refused(e, 1, "rebut:4") == "must_answer"
@@ -75,8 +75,9 @@ def test_free_question_only_the_asked_seat_answers():
         "target": 1,
         "question": "free",
         "answer": "no",
+        "at": 0,  # the move that asked it: the platform keeps its words under that number
     }
-    assert view["main_action"] == {"kind": "ask", "target": 1, "answer": "no"}
+    assert view["main_action"] == {"kind": "ask", "target": 1, "at": 0, "answer": "no"}
     assert e.to_act() == [3] and "end" in e.legal_actions(3)
     assert refused(e, 3, "answer:yes") == "not_asked"
 

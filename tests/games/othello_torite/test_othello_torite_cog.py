@@ -11,6 +11,7 @@ from tests.support.table import (
     components,
     dms,
     embed_text,
+    labels,
     make_world,
     open_table,
     table_message,
@@ -88,7 +89,7 @@ async def test_full_game_against_a_computer_from_the_dm_menus(simcord_env):
     assert 1 <= moves <= 30
     final = table_message(world)
     text = embed_text(final)
-    assert "Game over" in text and components(final) == []
+    assert "Game over" in text and labels(final) == ["Rematch", "Rules", "?"]
     await image_of(final)
     assert text.index("Final result") < text.index("🥇"), "the final table names the winner (or both)"
     black = re.search(r"\(Black\) · (\d+) on the board", text)

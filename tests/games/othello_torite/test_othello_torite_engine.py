@@ -102,6 +102,7 @@ def test_follower_must_follow_the_led_suit():
     events = engine.apply(BLACK, "place:r:d3")
     assert events[0].data == {
         "seat": BLACK, "disc_suit": "red", "square": "d3", "flipped": ["d4"], "count": 1, "role": "lead",
+        "trick": 1,
     }  # fmt: skip
     view = engine.public_view()
     assert view["led_suit"] == "red" and view["turn"] == WHITE and view["phase"] == "follow"
@@ -124,7 +125,7 @@ def test_follow_impossible_other_suit_and_leader_keeps_marker_whatever_the_flips
     assert events[1].data["lead_count"] == 1 and events[1].data["follow_count"] == 2
     # Black leads trick 2 (and, with no white disc in reach, has to pass; so does White: the end)
     assert codes(events)[2:] == ["passed", "passed", "end_both_stuck", "game_won"]
-    assert events[2].data == {"seat": BLACK, "role": "lead", "reason": "no_placement"}
+    assert events[2].data == {"seat": BLACK, "role": "lead", "reason": "no_placement", "trick": 2}
     assert engine.record_text() == "1. B:r:h8 W:b:a1 2. B:pass W:pass"
 
 

@@ -20,7 +20,7 @@ def test_stuck_leader_passes_automatically_and_the_follower_takes_the_marker():
     # Black's only discs sit against the edge: no placement. White has f1 (blue) and h6 (blue).
     engine, events = position({"g1": "Bb", "h1": "Wr", "h7": "Bb", "h8": "Wr"})
     assert codes(events) == ["passed"]
-    assert events[0].data == {"seat": BLACK, "role": "lead", "reason": "no_placement"}
+    assert events[0].data == {"seat": BLACK, "role": "lead", "reason": "no_placement", "trick": 1}
     assert engine.to_act() == [WHITE] and engine.legal_actions(BLACK) == []
     view = engine.public_view()
     assert view["trick"] == [{"seat": BLACK, "role": "lead", "passed": True, "reason": "no_placement"}]
@@ -39,7 +39,7 @@ def test_stuck_follower_passes_and_leader_keeps_marker_then_both_stuck_ends():
     assert events == [] and sorted(engine.legal_actions(BLACK)) == ["place:r:f1", "place:r:h6"]
     events = engine.apply(BLACK, "place:r:f1")
     assert codes(events) == ["placed", "passed", "marker_pass"]
-    assert events[1].data == {"seat": WHITE, "role": "follow", "reason": "no_placement"}
+    assert events[1].data == {"seat": WHITE, "role": "follow", "reason": "no_placement", "trick": 1}
     assert events[2].data["seat"] == BLACK
     assert engine.to_act() == [BLACK]
     events = engine.apply(BLACK, "place:r:h6")
@@ -88,7 +88,7 @@ def test_suit_exhaustion_only_the_other_suit_remains():
     engine, _ = position({"d4": "Ww", "e5": "Ww", "d5": "Bw", "e4": "Bw"}, left=((1, 2), (15, 15)))
     events = engine.apply(BLACK, "place:r:d3")
     assert codes(events) == ["placed", "suit_exhausted"]
-    assert events[1].data == {"seat": BLACK, "disc_suit": "red"}
+    assert events[1].data == {"seat": BLACK, "disc_suit": "red", "trick": 1}
     assert engine.public_view()["discs_left"][BLACK] == {"red": 0, "blue": 2}
     engine.apply(WHITE, "place:r:c3")  # 1 flip against 1: tie, White leads
     engine.apply(WHITE, engine.legal_actions(WHITE)[0])  # a red lead

@@ -19,9 +19,9 @@ TR = Lang("en")
 CENTRE = {"d4": "Ww", "e5": "Ww", "d5": "Bw", "e4": "Bw"}
 
 
-def no_raw_keys(*texts: str) -> None:
+def no_raw_keys(*texts: str | None) -> None:
     for text in texts:
-        assert "othello_torite." not in text, f"untranslated key in {text!r}"
+        assert "othello_torite." not in (text or ""), f"untranslated key in {text!r}"
 
 
 def picture(engine: OthelloToriteEngine) -> Image.Image:

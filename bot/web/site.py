@@ -1,0 +1,208 @@
+"""What the pages read and who may read it: a table found by its signed id (and only while its
+server shows pages), drawn as the table message draws it, and a finished game step by step.
+
+The live page of a table is drawn once per version and language, whoever asks: every viewer of a
+busy table gets the same drawing (``Fragment``), and so does its picture.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode, urlparse
+
+from bot.core import results
+from bot.core.engine import Engine, Event
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.storage.store import Store, TableRow
+from bot.tables import render
+from bot.tables.service import TableService
+from bot.web import pages
+from bot.web.export import export
+from bot.web.live import shown
+from bot.web.markup import escape, plain, to_html
+from bot.web.privacy import PagesShown
+from bot.web.replays import Replay, Replays
+from bot.web.signing import Signer
+
+DRAWINGS = 128
+
+
+@dataclass
+class Fragment:
+    """A page's body, its title and the picture it shows (if any)."""
+
+    html: str
+    title: str
+    image: bytes | None = None
+
+
+class Site:
+    def __init__(
+        self, store: Store, service: TableService, signer: Signer, shown: PagesShown, public_url: str = ""
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.signer = signer
+        self.shown = shown
+        self.public_url = public_url.rstrip("/")
+        #: The path the pages are served under, as people reach them (a reverse proxy's prefix).
+        self.base = urlparse(self.public_url).path.rstrip("/")
+        self.replays = Replays(store)
+        self.drawings: OrderedDict[tuple[Any, ...], Fragment] = OrderedDict()
+
+    # ---- addresses -------------------------------------------------------------------------------
+    def path(self, table_id: int, suffix: str = "") -> str:
+        return f"/t/{self.signer.token(table_id)}{suffix}"
+
+    def href(self, table_id: int, suffix: str = "", **query: Any) -> str:
+        """A link from one page to another (under the pages' prefix)."""
+        return self.base + self.path(table_id, suffix) + (f"?{urlencode(query)}" if query else "")
+
+    async def table_page(self, table: TableRow) -> str | None:
+        """The table's page as Discord links to it (the ``table_page`` hook of ``TableHooks``): only
+        when the pages have a public address and the table's server shows them."""
+        if not self.public_url or not await self.shown(table.guild_id):
+            return None
+        return self.public_url + self.path(table.id)
+
+    # ---- finding a table -------------------------------------------------------------------------
+    async def find(self, token: str) -> TableRow | None:
+        """The table of a page id; None for an id not signed here, a table that does not exist, or
+        one whose server turned its pages off: all answer alike."""
+        table_id = self.signer.number(token)
+        if table_id is None:
+            return None
+        table = await self.store.get_table(table_id)
+        if table is None or table.game not in REGISTRY or not await self.shown(table.guild_id):
+            return None
+        return table
+
+    async def read(self, table_id: int) -> TableRow | None:
+        return await self.store.get_table(table_id)
+
+    def _kept(self, key: tuple[Any, ...]) -> Fragment | None:
+        found = self.drawings.get(key)
+        if found is not None:
+            self.drawings.move_to_end(key)
+        return found
+
+    def _keep(self, key: tuple[Any, ...], fragment: Fragment) -> Fragment:
+        self.drawings[key] = fragment
+        while len(self.drawings) > DRAWINGS:
+            self.drawings.popitem(last=False)
+        return fragment
+
+    # ---- the live table --------------------------------------------------------------------------
+    async def live(self, table: TableRow, tr: Lang) -> Fragment:
+        """What the table message shows now, with whose turn it is, the clock and the record."""
+        key = ("live", table.id, *shown(table), tr.language)
+        return self._kept(key) or self._keep(key, await self._live(table, tr))
+
+    async def _live(self, table: TableRow, tr: Lang) -> Fragment:
+        title = render.game_title(table, tr)
+        heading = f"<h1>{escape(title)}</h1>"
+        if table.status == "lobby":
+            return Fragment(heading + pages.lobby_html(table, tr), title)
+        if table.status == "cancelled":
+            return Fragment(heading + f"<p>{escape(tr('table.cancelled'))}</p>", title)
+        engine = await self.service.engine(table)
+        view = render.table_view(table, engine, tr)
+        running = table.status == "running" and not engine.is_terminal()
+        image = self.href(table.id, "/table.png", v=table.version, lang=tr.language) if view.image else None
+        names = pages.mentions(table, tr)
+        body = [pages.status_html(table, engine.to_act() if running else [], tr)]
+        body.append(pages.view_html(view, image, names, tr, level=1))
+        if table.status == "finished":
+            body.append(pages.links_html([
+                (tr("button.replay"), self.href(table.id, "/replay", lang=tr.language)),
+                (tr("web.export"), self.href(table.id, "/export.json")),
+            ]))
+        rows = await self.store.log_after(table.id, 0)
+        body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
+        return Fragment("\n".join(body), plain(view.title), view.image)
+
+    # ---- the replay ------------------------------------------------------------------------------
+    async def replay(self, table: TableRow) -> Replay:
+        return await self.replays.of(table)
+
+    async def step(self, table: TableRow, replay: Replay, n: int, tr: Lang) -> Fragment:
+        """The game after ``n`` actions: the move that led there, the table, every hand."""
+        key = ("step", table.id, n, tr.language)
+        return self._kept(key) or self._keep(key, self._step(table, replay, n, tr))
+
+    def _step(self, table: TableRow, replay: Replay, n: int, tr: Lang) -> Fragment:
+        ui = REGISTRY[table.game]
+        labels = [render.seat_label(s, tr) for s in table.seats]
+        names = render.seat_names(table, tr)
+        lines: list[str] = []
+        if n == 0:
+            engine, move = replay.state(0), tr("web.replay.start")
+        else:
+            step = replay.steps[n - 1]
+            engine = replay.state(n - 1)
+            label = pages.choice_label(ui.prompt(engine, step.seat, names, tr), step.action)
+            move = tr("web.replay.move", player=names[step.seat], move=label or f"`{step.action}`")
+            engine.apply(step.seat, step.action)
+            lines = ui.record(step.events, engine.public_view(), names, tr)
+        if n == replay.length:
+            view = render.table_view(table, engine, tr)
+        else:
+            view = ui.table_view(engine.public_view(), names, tr)
+            view.title = f"{render.game_title(table, tr)} · {view.title}" if view.title else render.game_title(table, tr)
+        image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
+        hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
+        body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr), tr), hands, tr)
+        return Fragment(body, plain(view.title), view.image)
+
+    def deal_ends(self, table: TableRow, replay: Replay, tr: Lang) -> list[tuple[int, int, list[str]]]:
+        """(deal, step, the record's lines of the action that closed it) for every deal."""
+        ui = REGISTRY[table.game]
+        names = render.seat_names(table, tr)
+        found = []
+        for i, step in enumerate(replay.steps):
+            last = i + 1 == replay.length
+            if last or replay.steps[i + 1].deal != step.deal:
+                lines = ui.record(step.events, replay.state(i + 1).public_view(), names, tr)
+                found.append((step.deal, i + 1, lines))
+        return found
+
+    def result_html(self, table: TableRow, tr: Lang) -> str:
+        result = json.loads(table.result) if table.result else None
+        if result is None:
+            return ""
+        block = results.result_block(REGISTRY[table.game], result, render.seat_names(table, tr), tr)
+        return f'<section class="result">{to_html(block)}</section>'
+
+    # ---- the export ------------------------------------------------------------------------------
+    async def export(self, table: TableRow) -> dict[str, Any]:
+        replay = await self.replays.of(table)
+        return export(table, [(s.seat, s.action) for s in replay.steps], replay.state(replay.length))
+
+
+def record_lines(table: TableRow, engine: Engine, rows: list[Any], tr: Lang) -> list[tuple[int, list[str]]]:
+    """The public record's lines by deal, as the thread shows them (``bot/tables/record.py``):
+    the game's lines for its events, the platform's notes; the closing line is the result above."""
+    ui = REGISTRY[table.game]
+    names = render.seat_names(table, tr)
+    public = engine.public_view()
+    groups: dict[int, list[str]] = {}
+    batch: list[Event] = []
+    deal = 0
+    for row in rows:
+        if row["kind"] == "event":
+            if not batch:
+                deal = row["deal"]
+            batch.append(Event(row["code"], json.loads(row["data"])))
+            continue
+        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
+        batch = []
+        if row["kind"] == "note":
+            params = ui.format_params(json.loads(row["data"]), names)
+            groups.setdefault(row["deal"], []).append(tr(row["code"], **params))
+    if batch:
+        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
+    return [(d, lines) for d, lines in sorted(groups.items()) if lines]

@@ -1,0 +1,82 @@
+"""The replay of every game steps through the stored game exactly: step N is the engine replayed to
+N (the same public view, every seat's view, whose turn), its page shows every seat's hand as that
+seat's own DM showed it, and the last step is the game's end with its stored result."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from bot.core.games import REGISTRY
+from bot.core.i18n import Lang
+from bot.tables import render
+from bot.web.markup import to_html
+from tests.support.web import GAMES, client, play, seated_table
+
+
+def snapshot(engine) -> str:
+    views = [engine.public_view(), engine.to_act(), engine.is_terminal()]
+    views += [engine.observation(s) for s in range(engine.num_players)]
+    return json.dumps(views, sort_keys=True)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_every_step_of_the_replay_is_the_engine_replayed_to_it(tables, site, game):
+    table_id = await seated_table(tables, game, seed=21)
+    await play(tables, table_id, seed=22)
+    table = await tables.tables.table(table_id)
+    assert table.status == "finished"
+    log = await tables.store.actions(table_id)
+    replay = await site.replay(table)
+    assert replay.length == len(log) and [(s.seat, s.action) for s in replay.steps] == log
+
+    expected = REGISTRY[game].engine(len(table.seats), table.seed, table.options)
+    for n in range(len(log) + 1):
+        if n:
+            expected.apply(*log[n - 1])
+        assert snapshot(replay.state(n)) == snapshot(expected), f"step {n}"
+    assert expected.is_terminal() and expected.results() == {
+        k: v for k, v in json.loads(table.result).items() if k in expected.results()
+    }
+
+    ui, tr = REGISTRY[game], Lang("en")
+    names = render.seat_names(table, tr)
+    async with client(site) as web:
+        for n in sorted({0, 1, len(log) // 2, len(log) - 1, len(log)}):
+            answer = await web.get(site.path(table_id, f"/replay/{n}.json") + "?lang=en")
+            assert answer.status == 200
+            step = await answer.json()
+            assert (step["step"], step["total"]) == (n, len(log))
+            state = REGISTRY[game].engine.replay(len(table.seats), table.seed, table.options, log[:n])
+            for seat in range(len(table.seats)):  # every hand, as that seat's DM showed it
+                assert to_html(ui.prompt(state, seat, names, tr).text) in step["html"], (n, seat)
+            if n:
+                acting = names[log[n - 1][0]]
+                assert re.search(rf'<p class="move">{re.escape(html.escape(acting))} played ', step["html"])
+        last = await (await web.get(site.path(table_id, f"/replay/{len(log)}.json"))).json()
+    final = render.table_view(table, expected, tr)
+    assert html.escape(render.game_title(table, tr)) in last["html"] and "Final result" in last["html"]
+    assert last["title"] == re.sub(r"\*\*", "", final.title)
+
+
+async def test_the_replay_page_has_its_controls_and_each_deals_scores(tables, site):
+    table_id = await seated_table(tables, "donguri", seed=4)
+    await play(tables, table_id, seed=5)
+    length = len(await tables.store.actions(table_id))
+    async with client(site) as web:
+        page = await (await web.get(site.path(table_id, "/replay") + "?lang=en&step=7")).text()
+        ja = await (await web.get(site.path(table_id, "/replay") + "?lang=ja")).text()
+    assert f'<input type="range" id="step" min="0" max="{length}" value="7" aria-label="Move">' in page
+    for key, target in (("first", 0), ("previous", 6), ("next", 8), ("last", length)):
+        assert re.search(rf'data-go="{key}" href="\?step={target}" aria-label="[^"]+"', page), key
+    assert "Move 7 of " in page and "/static/replay.js" in page
+    scores = page.split('<section class="scores">')[1]
+    deals = re.findall(r'data-step="(\d+)">Deal (\d+)</a>', scores)
+    assert [d for _, d in deals] == ["1", "2", "3", "4", "5", "6"], "a short game is six deals"
+    assert int(deals[-1][0]) == length
+    for deal in range(1, 7):
+        assert f"Deal {deal} scored" in scores
+    assert "ディールごとの得点" in ja and "手目" in ja and "🏁 <strong>最終結果</strong>" in ja
