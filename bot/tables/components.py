@@ -275,7 +275,7 @@ class HelpButton(Checked, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
 ALL = (TableButton, LevelButton, ActButton, ActSelect, KickSelect, SettingSelect, DeadButton)
 
 
-def static_view(*items: discord.ui.Item[discord.ui.View]) -> discord.ui.View:
+def static_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view to send, stopped at once so that discord.py never stores it: it would register the
     templates of its items, unbound, over the bound classes that route every click."""
     view = discord.ui.View(timeout=None)

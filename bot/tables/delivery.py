@@ -32,7 +32,7 @@ from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, pac
 from bot.tables.courier import Courier
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
-from bot.tables.notices import TurnNotices, jump_url, ping_text  # noqa: F401  (re-exported)
+from bot.tables.notices import DMChannel, TurnNotices, jump_url
 from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.placement import Placement
 from bot.tables.record import Record
@@ -261,7 +261,7 @@ class Delivery(Record):
         with handle_message_parameters(**fields) as params:
             await self.client.http.edit_message(channel_id, message_id, params=params)
 
-    async def dm_channel(self, user_id: int) -> discord.abc.Messageable:
+    async def dm_channel(self, user_id: int) -> DMChannel:
         """A member's DM channel, opened once: discord.py keeps only the latest 128 private channels,
         and a busy bot would open them again at every deal, or for every member after a restart
         (``deliver_hand`` stores it once a hand has reached it)."""
@@ -280,7 +280,8 @@ class Delivery(Record):
             while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
         self.dms.move_to_end(user_id)
-        return self.messageable(channel_id)
+        channel = self.client.get_channel(channel_id)
+        return channel if isinstance(channel, discord.DMChannel) else self.client.get_partial_messageable(channel_id)
 
     async def forget_dm(self, user_id: int) -> None:
         self.dms.pop(user_id, None)

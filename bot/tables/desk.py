@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.engine import IllegalAction
+from bot.core.engine import Engine, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
 from bot.tables import render
 from bot.tables.computer_levels import ask_level
-from bot.tables.delivery import TABLE_MESSAGE, fingerprint, jump_url
+from bot.tables.delivery import TABLE_MESSAGE, fingerprint
 from bot.tables.in_time import (
     NETWORK_ERRORS,
     Arrivals,
@@ -31,11 +31,13 @@ from bot.tables.in_time import (
     update,
 )
 from bot.tables.member_locale import MemberLanguages, member_lang
+from bot.tables.notices import jump_url
 from bot.tables.opening import display
 from bot.tables.service import TableService
 from bot.tables.talk import with_said
 
 if TYPE_CHECKING:
+    from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.lobby_ops import LobbyOps
 
@@ -64,7 +66,7 @@ class Desk:
         last interaction carried (bot.tables.member_locale), else ``default`` (the table's)."""
         return await self.languages.lang(user_id, default)
 
-    async def checked(self, interaction: Interaction, table_id: int):
+    async def checked(self, interaction: Interaction, table_id: int) -> TableRow:
         """The table, if this interaction may touch it: from the table's own server, or from the DM
         of a member seated there. A forged id from elsewhere changes nothing."""
         table = await self.service.table(table_id)
@@ -72,7 +74,7 @@ class Desk:
         return table
 
     @staticmethod
-    def check(interaction: Interaction, table) -> None:
+    def check(interaction: Interaction, table: TableRow) -> None:
         """``checked`` on a table already read."""
         if interaction.guild_id is None:
             if table.seat_of(interaction.user.id) is None:
@@ -84,7 +86,7 @@ class Desk:
     async def reply(self, interaction: Interaction, text: str) -> None:
         await send_private(interaction, content=text)
 
-    async def guarded(self, interaction: Interaction, table_id: int | None, work) -> None:
+    async def guarded(self, interaction: Interaction, table_id: int | None, work: Awaitable[None]) -> None:
         """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
         ephemeral message."""
         try:
@@ -166,7 +168,7 @@ class Desk:
         await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
 
     async def answer(
-        self, interaction: Interaction, table, rendered: render.Rendered, done: str
+        self, interaction: Interaction, table: TableRow, rendered: render.Rendered, done: str
     ) -> None:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
         elsewhere) confirm privately and redraw the table message through the usual refresh."""
@@ -179,11 +181,11 @@ class Desk:
         await self.delivery.refresh(table.id)
 
     @staticmethod
-    def on_table_message(interaction: Interaction, table) -> bool:
+    def on_table_message(interaction: Interaction, table: TableRow) -> bool:
         return interaction.message is not None and interaction.message.id == table.message_id
 
     async def on_kick(self, interaction: Interaction, table_id: int, position: int) -> None:
-        async def work():
+        async def work() -> None:
             await self.checked(interaction, table_id)
             table = await self.lobby.remove(table_id, interaction.user.id, position)
             await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
@@ -193,8 +195,9 @@ class Desk:
     async def on_setting(
         self, interaction: Interaction, table_id: int, what: str, value: str
     ) -> None:
-        async def work():
+        async def work() -> None:
             await self.checked(interaction, table_id)
+            chosen: int | str | None
             if what == "clock":
                 setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
@@ -234,7 +237,7 @@ class Desk:
         in_dm = interaction.guild_id is None
         token = self.delivery.tokens.of(interaction)
 
-        async def keep_token(table, engine, seat) -> None:
+        async def keep_token(table: TableRow, engine: Engine, seat: int) -> None:
             # Its token may redraw this DM, or this private hand, when the member's turn comes back.
             if token is not None and not self.on_table_message(interaction, table):
                 await self.delivery.tokens.keep(token, table, engine, seat, private=not in_dm)
@@ -246,6 +249,7 @@ class Desk:
         )
         table, engine = outcome.table, outcome.engine
         seat = table.seat_of(interaction.user.id)
+        assert seat is not None  # the move was this member's: service.act found their seat
         if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
             await self.delivery.hand_shown(table, engine, seat)
         # The next player's DM and the table follow while this click is answered, not after.
@@ -256,7 +260,7 @@ class Desk:
             if self.on_table_message(interaction, table):
                 answered = await answer_surely(interaction, lambda: acknowledge(interaction))
             else:
-                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm and seat is not None else ""
+                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm else ""
                 rendered = render.prompt_message(table, engine, seat, tr, header=header)
                 answered = await answer_surely(
                     interaction,
@@ -272,7 +276,7 @@ class Desk:
         if not answered:  # the move is committed whatever happened to its answer: the worker shows it
             await self.tell_played(interaction, table, tr)
 
-    async def tell_played(self, interaction: Interaction, table, tr: Lang) -> None:
+    async def tell_played(self, interaction: Interaction, table: TableRow, tr: Lang) -> None:
         """The mover of a move whose answer failed learns that it was played: privately, by a
         follow-up when the click was acknowledged, else (Discord gave up on it) by DM."""
         text = tr("prompt.played", url=jump_url(table))
@@ -289,7 +293,7 @@ class Desk:
             log.warning("table %s: the mover could not be told that their move was played: %s", table.id, exc)
 
     # ---- moves by slash command ----------------------------------------------------------------
-    async def seat_here(self, interaction: Interaction, game: str):
+    async def seat_here(self, interaction: Interaction, game: str) -> tuple[TableRow, Engine, int]:
         """(table, engine, seat) of the member's running ``game`` table in this channel or thread."""
         for table in await self.service.store.running_tables_at(game, interaction.channel_id or 0):
             seat = table.seat_of(interaction.user.id)
@@ -297,7 +301,9 @@ class Desk:
                 return table, await self.service.engine(table), seat
         raise UserError("error.no_table_here")
 
-    async def autocomplete_actions(self, interaction: Interaction, game: str, label) -> list:
+    async def autocomplete_actions(
+        self, interaction: Interaction, game: str, label: Callable[[str], str]
+    ) -> list[tuple[str, str]]:
         """Autocomplete choices for the member's legal actions here; ``label(action)`` names each."""
         try:
             _table, engine, seat = await self.seat_here(interaction, game)
@@ -319,7 +325,7 @@ class Desk:
         the table message (a question's text, which is table talk rather than game state).
         """
 
-        async def work():
+        async def work() -> None:
             table, engine, _seat = await self.seat_here(interaction, game)
             try:
                 await self.service.act(table.id, interaction.user.id, len(engine.history), action)

@@ -91,7 +91,7 @@ def transient(exc: BaseException) -> bool:
 async def answer_surely(
     interaction: discord.Interaction,
     answer: Callable[[], Awaitable[None]],
-    answered: Callable[[], Awaitable[None]] | None = None,
+    answered: Callable[[], Awaitable[object]] | None = None,
 ) -> bool:
     """``answer()``, made again (up to ``TRIES`` times) while Discord takes an answer when a try
     fails on the way. True once an answer got through; False when none did in time (the caller

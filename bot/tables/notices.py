@@ -61,12 +61,16 @@ def dm_text(table: TableRow, stage: int, tr: Lang) -> str:
     return tr("clock.turn_dm", **about, when=when) if table.deadline else tr("notice.turn_dm", **about)
 
 
+# A member's DM channel: the cached one, or one known by its id alone.
+DMChannel = discord.DMChannel | discord.PartialMessageable
+
+
 class Channels(Protocol):
     """The channels notices go to, as the delivery worker reaches them (it keeps the DM channels)."""
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable: ...
 
-    async def dm_channel(self, user_id: int) -> discord.abc.Messageable: ...
+    async def dm_channel(self, user_id: int) -> DMChannel: ...
 
     async def forget_dm(self, user_id: int) -> None: ...
 

@@ -167,7 +167,7 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
         embed.set_footer(text=tr("lobby.footer_full", count=table.size))
     else:
         embed.set_footer(text=tr("lobby.footer", min=cls.min_players, size=table.size))
-    items: list[discord.ui.Item] = [
+    items: list[discord.ui.Item[Any]] = [
         TableButton("join", table.id, label=tr("button.join"), style=discord.ButtonStyle.success),
         TableButton("leave", table.id, label=tr("button.leave"), style=discord.ButtonStyle.secondary),
         TableButton("start", table.id, label=tr("button.start"), style=discord.ButtonStyle.primary),

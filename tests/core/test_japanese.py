@@ -15,7 +15,7 @@ from bot.core.results import seat_results
 from bot.events.render import podium_message
 from bot.events.standings import Standing
 from bot.storage.events import Entrant
-from bot.tables.delivery import ping_text
+from bot.tables.notices import ping_text
 from bot.tables.opening import checked_options
 from cogs.arsene.render import ArseneUI
 from cogs.arsene.rules_core import trick_winner
