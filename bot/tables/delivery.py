@@ -30,6 +30,7 @@ from bot.storage.store import Store, TableRow
 from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
+from bot.tables.hand_lane import HandLane
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import DMChannel, TurnNotices, jump_url
@@ -54,8 +55,8 @@ DM_CLOSED = 50007
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
-# Tables whose hands are drawn at once after their moves. Enough to keep up with 100 moves/s when the
-# database is slow to answer (1,000 tables in play); more only make the moves' own answers wait.
+# Tables whose hands are drawn at once after their moves (``HandLane``). Enough to keep up with 100
+# moves/s when the database is slow to answer (1,000 tables in play); more make the moves' answers wait.
 HANDS_AT_ONCE = 16
 
 
@@ -111,9 +112,7 @@ class Delivery(Record):
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
-        #: table id -> the lock of its hands: a move's hands (``_hands``) and a whole pass draw them
-        #: one at a time, so an older drawing never lands after a newer one.
-        self.hand_locks: dict[int, asyncio.Lock] = {}
+        self.hand_lane = HandLane(service, self.deliver_hand)
         self.courier = Courier(self, self._refresh, self._hands)
         # With processes sharing the database, a table's delivery lease is the process's for a whole
         # pass: a move's hands wait for the pass to end.
@@ -156,32 +155,8 @@ class Delivery(Record):
 
     # ---- one pass ---------------------------------------------------------------------------------
     async def _hands(self, table_id: int) -> None:
-        """The urgent part of a pass, after a move: the hands. The whole pass follows (``Worker``)
-        and finds them shown; a hand put off or failed here is left to it, with its retries."""
-        table = await self.service.table(table_id)
-        if table.status != "running":
-            return
-        engine = await self.service.engine(table)
-
-        async def surface(work) -> None:
-            try:
-                await work
-            except Exception as exc:
-                log.debug("table %s: a hand is left to the pass: %r", table.id, exc)
-
-        await self.hands(table, engine, surface)
-
-    async def hands(self, table: TableRow, engine: Engine, surface: Callable[[Any], Awaitable[None]]) -> None:
-        """Every player's hand, each DM apart from the others (a new deal sends them all); left to
-        the next pass when a newer version was committed meanwhile (every commit asks for one)."""
-        lock = self.hand_locks.setdefault(table.id, asyncio.Lock())
-        async with lock:
-            newer = self.service.engines.get(table.id)
-            if newer is not None and newer[0] > table.version:
-                return
-            await asyncio.gather(
-                *(surface(self.deliver_hand(table, engine, s.position)) for s in table.seats if not s.is_computer)
-            )
+        """The urgent part of a pass, after a move (``HandLane``); the whole pass follows."""
+        await self.hand_lane.after_move(table_id)
 
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
@@ -217,7 +192,7 @@ class Delivery(Record):
                     self.worker.request(table.id, delay=max(wait, 0.05))
                     return
             # Hands first: the player whose turn just started is waiting for theirs.
-            await self.hands(table, engine, surface)
+            await self.hand_lane.draw(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
             await surface(self.append_record(table, tr))
         if table.speech:
@@ -246,9 +221,7 @@ class Delivery(Record):
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
-        lock = self.hand_locks.get(table_id)
-        if lock is not None and not lock.locked():
-            del self.hand_locks[table_id]
+        self.hand_lane.forget(table_id)
         self.message_states.pop(table_id, None)
         self.message_edited.pop(table_id, None)
         self.record_edited.pop(table_id, None)
