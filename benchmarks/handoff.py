@@ -92,6 +92,9 @@ async def run(args: argparse.Namespace, root: pathlib.Path) -> dict:
             process = BotProcess(fake, root / name, f"rest_budget = {args.budget}")
             if checkout is not None:  # that checkout's bot, on this one's interpreter and driver
                 process.env["PYTHONPATH"] = str(checkout)
+                if not (checkout / "bot" / "web").is_dir():  # a bot from before the web pages knows no web_port
+                    kept = [line for line in process.config.read_text().splitlines() if not line.startswith("web_port")]
+                    process.config.write_text("\n".join(kept) + "\n")
             await process.start_ready()
             stack.push_async_callback(process.stop)
             bots.append(Bot(name, fake, process, rng))
