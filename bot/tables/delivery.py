@@ -30,6 +30,7 @@ from bot.storage.store import Store, TableRow
 from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
+from bot.tables.hand_lane import HandLane
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import DMChannel, TurnNotices, jump_url
@@ -54,6 +55,9 @@ DM_CLOSED = 50007
 PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
+# Tables whose hands are drawn at once after their moves (``HandLane``). Enough to keep up with 100
+# moves/s when the database is slow to answer (1,000 tables in play); more make the moves' answers wait.
+HANDS_AT_ONCE = 16
 
 
 def fingerprint(rendered: render.Rendered) -> str:
@@ -108,8 +112,14 @@ class Delivery(Record):
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
         #: table id -> record position reached by lines that showed nothing, stored at the pass's end
         self.recorded_later: dict[int, int] = {}
-        self.courier = Courier(self, self._refresh)
-        self.worker = Worker("delivery", self.courier, limit=8)
+        self.hand_lane = HandLane(service, self.deliver_hand)
+        self.courier = Courier(self, self._refresh, self._hands)
+        # With processes sharing the database, a table's delivery lease is the process's for a whole
+        # pass: a move's hands wait for the pass to end.
+        self.worker = Worker(
+            "delivery", self.courier, limit=8, first=self.courier.first, first_limit=HANDS_AT_ONCE,
+            alongside=not store.db.shared,
+        )
         self.outbox = Outbox(SendIntents(store.db), client)
         self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
@@ -126,6 +136,12 @@ class Delivery(Record):
         self.worker.request(table_id)
         self.hooks.table_changed(table_id)
 
+    def moved(self, table_id: int) -> None:
+        """A move was committed: the hands at once (the next player waits for theirs), then the
+        rest of the table's surfaces in turn with the other tables'."""
+        self.worker.request(table_id, urgent=True)
+        self.hooks.table_changed(table_id)
+
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
         self.request(table_id)
@@ -138,6 +154,10 @@ class Delivery(Record):
         return self.budgets.spending(channel_id, paced=paced)
 
     # ---- one pass ---------------------------------------------------------------------------------
+    async def _hands(self, table_id: int) -> None:
+        """The urgent part of a pass, after a move (``HandLane``); the whole pass follows."""
+        await self.hand_lane.after_move(table_id)
+
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
         table = await self.service.table(table_id)
@@ -172,9 +192,7 @@ class Delivery(Record):
                     self.worker.request(table.id, delay=max(wait, 0.05))
                     return
             # Hands first: the player whose turn just started is waiting for theirs.
-            for seat in table.seats:
-                if not seat.is_computer:
-                    await surface(self.deliver_hand(table, engine, seat.position))
+            await self.hand_lane.draw(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
             await surface(self.append_record(table, tr))
         if table.speech:
@@ -203,6 +221,7 @@ class Delivery(Record):
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
+        self.hand_lane.forget(table_id)
         self.message_states.pop(table_id, None)
         self.message_edited.pop(table_id, None)
         self.record_edited.pop(table_id, None)
