@@ -97,7 +97,11 @@ def trace_delivery() -> None:
 
     cls.deliver_hand = surface("hand", cls.deliver_hand, seat_arg=True)
     cls.update_table_message = surface("message", cls.update_table_message)
-    cls.append_record = surface("record", cls.append_record)
+    if hasattr(cls, "append_record"):  # a checkout from before the record was an object of its own
+        cls.append_record = surface("record", cls.append_record)
+    else:
+        record_class = delivery_module.Record
+        record_class.append = surface("record", record_class.append)
     notices = delivery_module.TurnNotices
     notices.sync = surface("notices", notices.sync)
     tokens = delivery_module.Tokens

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.tables.delivery import PACE
+from bot.tables.pace import PACE
 from tests.support.table import embed_text, enabled_ids, hand_dm, make_world, open_table, table_message
 
 
