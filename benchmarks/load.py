@@ -46,6 +46,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import aiosqlite  # noqa: E402
 
 from benchmarks.load_driver import (  # noqa: E402
+    PATIENCE,
     Tally,
     closed_loop,
     in_play,
@@ -97,6 +98,7 @@ def summary(tallies: list[Tally], fake: FakeDiscord, cpu: float = 0.0, fake_cpu:
     kinds = count_by_kind(calls)
     lat = sorted(ms for t in tallies for ms in t.latencies_ms())
     return {
+        **handoff(tallies),
         "moves": accepted,
         "moves_per_s": accepted / seconds,
         "cpu_ms_per_move": 1000 * cpu / moves,
@@ -116,6 +118,31 @@ def summary(tallies: list[Tally], fake: FakeDiscord, cpu: float = 0.0, fake_cpu:
             (busiest_channel(fake.calls_between(t.started, t.ended))[1] for t in tallies), default=0
         ),
     }
+
+
+def handoff(tallies: list[Tally]) -> dict:
+    """From a click to the next player's DM showing their turn (``load_driver.target``)."""
+    took = sorted(ms for t in tallies for ms in t.handoffs_ms())
+    late = sum(1 for ms in took if ms == float("inf"))
+    seconds = sum(t.seconds for t in tallies)
+    return {
+        "handoffs": len(took),
+        "handoff_p50_ms": percentile(took, 0.5),
+        "handoff_p99_ms": percentile(took, 0.99),
+        "handoff_late": late,  # not shown within PATIENCE (2 s)
+        "handoff_late_per_10s": 10 * late / seconds,
+    }
+
+
+def ms(value: float) -> str:
+    return f"> {1000 * PATIENCE:.0f} ms" if value == float("inf") else f"{value:.0f} ms"
+
+
+def handoff_text(row: dict) -> str:
+    return (
+        f"p50 {ms(row['handoff_p50_ms'])}, p99 {ms(row['handoff_p99_ms'])}, {row['handoff_late']} of"
+        f" {row['handoffs']} not shown within {PATIENCE:g} s ({row['handoff_late_per_10s']:.1f} per 10 s)"
+    )
 
 
 class Side:
@@ -209,7 +236,8 @@ async def run(args: argparse.Namespace) -> dict:
                         fake, players, lanes, count, rate, args.seconds, rng, bot.database
                     )
                     row = summary([tally], fake)
-                    keys = ("moves_per_s", "p50_ms", "p99_ms", "unanswered", "late", "not_taken", "stuck")
+                    keys = ("moves_per_s", "p50_ms", "p99_ms", "unanswered", "late", "not_taken", "stuck",
+                            "handoffs", "handoff_p50_ms", "handoff_p99_ms", "handoff_late", "handoff_late_per_10s")
                     cell = {
                         "tables": count,
                         "rate": rate,
@@ -324,6 +352,8 @@ def report(out: dict) -> str:
         f"| Errors under load ({out['args']['closed']} tables, closed loop) | {real['unanswered']} unanswered "
         f"({real['late']} answered after 3 s), {real['not_taken']} not taken, {real['stuck']} with no button, "
         f"{real['errors_logged']} errors logged |",
+        f"| Hand-off: click to the next player's DM showing their turn ({out['args']['closed']} tables,"
+        f" closed loop) | {handoff_text(real)} |",
         f"| P3 REST calls per accepted move | {real['calls_per_move_total']} "
         f"({', '.join(f'{k} {v}' for k, v in real['calls_per_move'].items())}); "
         f"{real['counted_per_move']} counted by Discord's global limit |",
@@ -338,7 +368,7 @@ def report(out: dict) -> str:
             f" moves/s: {w['ratio']:.1%} ({w['real']['cpu_ms_per_move']:.2f} vs {w['null']['cpu_ms_per_move']:.2f} ms"
             f" bot CPU, {w['real']['fake_cpu_ms_per_move']:.2f} vs {w['null']['fake_cpu_ms_per_move']:.2f} ms fake CPU"
             f" per move; {w['real']['calls_per_move_total']} REST calls per move; {w['real']['unanswered']} unanswered,"
-            f" {w['real']['stuck']} with no button) |"
+            f" {w['real']['stuck']} with no button; hand-off {handoff_text(w['real'])}) |"
         )
     if "limited" in out:
         m = out["limited"]
@@ -348,7 +378,7 @@ def report(out: dict) -> str:
             f" {m['calls_per_move_total']} REST calls per move"
             f" ({', '.join(f'{k} {v}' for k, v in m['calls_per_move'].items())}; {m['counted_per_move']} counted),"
             f" p99 {m['p99_ms']:.0f} ms,"
-            f" {m['unanswered']} unanswered, {m['stuck']} with no button |"
+            f" {m['unanswered']} unanswered, {m['stuck']} with no button; hand-off {handoff_text(m)} |"
         )
     for cell in out["grid"]:
         lines.append(
@@ -356,7 +386,7 @@ def report(out: dict) -> str:
             f"{cell['p99_ms']:.0f} ms ({cell['moves_per_s']:.0f} moves/s done, {cell['skipped']} skipped, "
             f"{cell['unanswered']} unanswered in 3 s ({cell['late']} answered later), "
             f"{cell['stuck']} with no button; {cell['calls_per_move']} REST calls per move, "
-            f"{cell['counted_per_move']} counted) |"
+            f"{cell['counted_per_move']} counted; hand-off {handoff_text(cell)}) |"
         )
     for key in ("stored", "dirty"):
         if key in out:

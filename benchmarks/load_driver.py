@@ -7,6 +7,11 @@ the database once) and presses the card of the seat to act by its button id, on 
 hand DM as soon as the DM shows it (or, after 2 s, from the private answer of **My hand /
 Play**): Discord only lets a member press what they are shown. For the null bot a lane is a
 message with one button.
+
+The hand-off of a turn is timed from Discord's side: from the click that passed the turn (its
+gateway frame) to the edit, or the new message, that made the next player's DM show the card they
+press (the fake Discord dates each edit as it arrives). A DM that did not show it within
+``PATIENCE`` counts as not shown in time, however late it came.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ import asyncio
 import json
 import random
 import sqlite3
-import statistics
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -41,6 +45,7 @@ class Lane:
     engine: DonguriEngine | None = None
     busy: bool = False
     resync: bool = False  # a click went unanswered: read the log again before the next move
+    passed: tuple[float, str] | None = None  # the last accepted click: (when sent, by which member)
 
     @property
     def done(self) -> bool:
@@ -58,6 +63,9 @@ class Tally:
     refused: int = 0  # answered with something else than the move (out of date, an error ...)
     skipped: int = 0  # open loop: an arrival found no idle table
     stuck: int = 0  # the member to act was shown no button for the move, even by My hand
+    #: Seconds from a click to the next player's DM showing their turn (another member's turn
+    #: only; ``inf`` when it was not shown within ``PATIENCE``).
+    handoffs: list[float] = field(default_factory=list)
     started: float = 0.0
     ended: float = 0.0
 
@@ -68,13 +76,22 @@ class Tally:
     def latencies_ms(self) -> list[float]:
         return sorted(s.latency * 1000 for s in self.sent if s.latency is not None)
 
+    def handoffs_ms(self) -> list[float]:
+        return sorted(1000 * h for h in self.handoffs)
+
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted ``values``, interpolated between ranks (``statistics``'
+    inclusive method); an infinite value (a DM not shown in time) makes any rank it touches infinite."""
     if not values:
         return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=1000, method="inclusive")[min(int(q * 1000), 999) - 1]
+    rank = q * (len(values) - 1)
+    low = int(rank)
+    high = min(low + 1, len(values) - 1)
+    part = rank - low
+    if part == 0 or values[low] == values[high]:
+        return values[low]
+    return values[low] + (values[high] - values[low]) * part
 
 
 # ---- lanes ---------------------------------------------------------------------------------
@@ -125,19 +142,31 @@ def null_lanes(fake: FakeDiscord, count: int) -> list[Lane]:
     return lanes
 
 
-async def target(fake: FakeDiscord, players: Players, lane: Lane, user: User, custom_id: str):
+def shown_at(message: Message) -> float:
+    """When the message came to show what it shows now (its last edit, or its sending)."""
+    return message.edits[-1] if message.edits else message.created_at
+
+
+async def target(fake: FakeDiscord, players: Players, lane: Lane, user: User, custom_id: str, tally: Tally):
     """The message showing ``custom_id`` to ``user``: their hand DM once it is redrawn, or else the
-    private answer of **My hand / Play** (Discord only lets members press what they are shown)."""
+    private answer of **My hand / Play** (Discord only lets members press what they are shown).
+    A turn handed over by another member's click is timed (``Tally.handoffs``)."""
     channel = fake.model.dm_of.get(user.id)
+    passed = lane.passed if lane.passed is not None and lane.passed[1] != user.id else None
     deadline = time.monotonic() + PATIENCE
     while True:
         dm = players.hand_dm(lane.table, user)
         if dm is not None and custom_id in dm.custom_ids():
+            if passed is not None:
+                took = shown_at(dm) - passed[0]
+                tally.handoffs.append(took if took <= PATIENCE else float("inf"))
             return dm
         left = deadline - time.monotonic()
         if left <= 0 or channel is None:
             break
         await fake.watch([channel], left)
+    if passed is not None:
+        tally.handoffs.append(float("inf"))
     sent = await fake.click(user, players.table_message(lane.table), f"tt:hand:{lane.table.id}")
     if await sent.wait(ANSWER_TIMEOUT) and sent.response_message_id:
         private = fake.message(sent.response_message_id)
@@ -161,6 +190,7 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
             if lane.resync:
                 lane.engine = audit.read_tables(database, lane.table.id)[lane.table.id].engine
                 lane.resync = False
+                lane.passed = None
             engine = lane.engine
             if engine.is_terminal():
                 return
@@ -169,7 +199,8 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
             user = lane.users[seat]
             custom_id = f"tt:a:{lane.table.id}:{len(engine.history)}:{action}"
             label = card_label(action.removeprefix("play:"), 3)
-            message = await target(fake, players, lane, user, custom_id)
+            message = await target(fake, players, lane, user, custom_id, tally)
+            lane.passed = None
             if message is None:
                 tally.stuck += 1
                 lane.engine = audit.read_tables(database, lane.table.id)[lane.table.id].engine
@@ -191,6 +222,7 @@ async def step(fake: FakeDiscord, players: Players, lane: Lane, rng: random.Rand
             ok = Click(lane.table, user, custom_id, label, sent, hand=hand).accepted
             if ok:
                 lane.engine.apply(seat, action)
+                lane.passed = (sent.sent_at, user.id)
             else:  # out of step with the database: read it again
                 lane.engine = audit.read_tables(database, lane.table.id)[lane.table.id].engine
         tally.accepted += ok

@@ -166,7 +166,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     delivery = Delivery(
         client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session
     )
-    computers = Computers(service, config, delivery.request, metrics)
+    computers = Computers(service, config, delivery.moved, metrics)
     desk = Desk(service, lobby, delivery, arrivals, languages)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)

@@ -46,9 +46,13 @@ QUESTION = {"en": "Is your highest card a face card?", "ja": "いちばん大き
 HEIGHT = 1500
 
 
-async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, locale: str) -> None:
+async def shoot(
+    env, channel, viewers, target, out: pathlib.Path, width: int, locale: str, height: int = HEIGHT, layout="message"
+) -> None:
+    """``channel`` as ``viewers`` see it, at ``target`` (a message; None: the newest), through headless
+    Chromium into ``out``."""
     async with env.preview(
-        channel, viewers=viewers, width=width, height=HEIGHT, display="fixed", locale=locale
+        channel, viewers=viewers, layout=layout, width=width, height=height, display="fixed", locale=locale
     ) as preview:
         if target is not None:
             await preview.show(target)
@@ -63,7 +67,7 @@ async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, lo
             "--disable-sync",
             "--no-first-run",
             "--virtual-time-budget=5000",
-            f"--window-size={width},{HEIGHT}",
+            f"--window-size={width},{height}",
             f"--screenshot={out}",
             preview.url,
             stdout=asyncio.subprocess.DEVNULL,
@@ -236,11 +240,23 @@ async def in_each_language(one_language, out_dir: pathlib.Path, width: int, lang
     locales = patch_client_locales(setattr)
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(Config(token="unused", database=f"{tmp}/db.sqlite3", **config))
-        async with simcord.run(bot) as env:
-            for language in languages:
-                (out_dir / language).mkdir(parents=True, exist_ok=True)
-                await one_language(env, bot, language, out_dir / language, width, locales)
-        await bot.close()  # its workers stop before its database closes
+        try:
+            async with simcord.run(bot) as env:
+                env.settle_timeout = 40  # a busy machine takes long over a round of computer moves
+                for language in languages:
+                    (out_dir / language).mkdir(parents=True, exist_ok=True)
+                    await one_language(env, bot, language, out_dir / language, width, locales)
+        finally:
+            await bot.close()  # its workers stop before its database closes
+
+
+def arguments(doc: str, width: int, languages) -> argparse.ArgumentParser:
+    """The command line every preview tool shares: where to save, at what width, in which languages."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
+    parser.add_argument("width", nargs="?", default=width, type=int)
+    parser.add_argument("--language", action="append", choices=sorted(languages), help="default: both")
+    return parser
 
 
 async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: list[str]) -> None:
@@ -253,10 +269,7 @@ async def main(out_dir: pathlib.Path, width: int, games: list[str], languages: l
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
-    parser.add_argument("width", nargs="?", default=400, type=int)
+    parser = arguments(__doc__, 400, LANGUAGES)
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="default: every game")
-    parser.add_argument("--language", action="append", choices=sorted(LANGUAGES), help="default: both")
     args = parser.parse_args()
     asyncio.run(main(args.out_dir, args.width, args.game or list(GAMES), args.language or list(LANGUAGES)))

@@ -10,7 +10,6 @@ answers of /notifications, follow. Saved per language as ``notice-<n>-<what>.png
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import pathlib
 import sys
@@ -18,25 +17,16 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tools.preview import CHROMIUM, channel_of, hand_dm, in_each_language, playable  # noqa: E402
+from tools import preview  # noqa: E402
+from tools.preview import channel_of, hand_dm, in_each_language, playable  # noqa: E402
 
 LANGUAGES = {"en": ("en-US", ("alice", "bob", "carol")), "ja": ("ja", ("たろう", "はなこ", "じろう"))}
 DAY = 86400
 
 
 async def shoot(env, channel, viewers, out: pathlib.Path, width: int, locale: str, height: int = 900) -> None:
-    async with env.preview(
-        channel, viewers=viewers, layout="channel", width=width, height=height, display="fixed", locale=locale
-    ) as preview:
-        proc = await asyncio.create_subprocess_exec(
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--no-first-run", "--virtual-time-budget=5000", f"--window-size={width},{height}",
-            f"--screenshot={out}", preview.url,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        )
-        await proc.wait()
-    print(out)
+    """The whole channel, where a notice stands among the messages around it."""
+    await preview.shoot(env, channel, viewers, None, out, width, locale, height, layout="channel")
 
 
 async def table(env, bot, guild, members, clock: int | None):
@@ -92,9 +82,5 @@ async def main(out_dir: pathlib.Path, width: int, languages: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
-    parser.add_argument("width", nargs="?", default=420, type=int)
-    parser.add_argument("--language", action="append", choices=sorted(LANGUAGES), help="default: both")
-    args = parser.parse_args()
+    args = preview.arguments(__doc__, 420, LANGUAGES).parse_args()
     asyncio.run(main(args.out_dir, args.width, args.language or list(LANGUAGES)))

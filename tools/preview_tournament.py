@@ -14,23 +14,17 @@ language, at phone width (420 px by default). Needs the test extra and Debian's 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import pathlib
 import sys
-import tempfile
 
 import discord
-import simcord
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import create_bot  # noqa: E402
-from bot.core.config import Config  # noqa: E402
 from bot.core.i18n import Lang  # noqa: E402
-from tests.support.locales import patch_client_locales  # noqa: E402
-from tools.preview import CHROMIUM  # noqa: E402
+from tools.preview import arguments, in_each_language, shoot  # noqa: E402
 
 NAMES = {
     "en": ("olga", "ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal"),
@@ -38,23 +32,6 @@ NAMES = {
 }
 LOCALES = {"en": "en-US", "ja": "ja"}
 CUP = {"en": "Autumn Cup", "ja": "秋の大会"}
-
-
-async def shoot(env, channel, viewers, target, out: pathlib.Path, width: int, locale: str, height: int) -> None:
-    async with env.preview(
-        channel, viewers=viewers, width=width, height=height, display="fixed", locale=locale
-    ) as preview:
-        if target is not None:
-            await preview.show(target)
-        proc = await asyncio.create_subprocess_exec(
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--no-first-run", "--virtual-time-budget=5000", f"--window-size={width},{height}",
-            f"--screenshot={out}", preview.url,
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-        )
-        await proc.wait()
-    print(out)
 
 
 def titled(channel, words: str):
@@ -152,42 +129,26 @@ async def donguri(env, bot, guild, olga, members, language: str, out: pathlib.Pa
     await shoot(env, channel, [olga], final, out / "t7-donguri.png", width, locale, 1300)
 
 
-async def shots(env, bot, out_dir: pathlib.Path, width: int, languages: list[str], locales) -> None:
-    for language in languages:
-        (out_dir / language).mkdir(parents=True, exist_ok=True)
-        guild = env.create_guild(f"events-{language}", preferred_locale=LOCALES[language])
-        staff = guild.create_role("staff", permissions=discord.Permissions(manage_guild=True))
-        names = NAMES[language]
-        olga = guild.add_member(env.create_user(names[0]), roles=[staff])
-        members = [guild.add_member(env.create_user(n)) for n in names[1:]]
-        for member in (olga, *members):
-            locales[member.id] = LOCALES[language]
-        for event in (othello, donguri):
-            await event(env, bot, guild, olga, members, language, out_dir / language, width)
+async def one_language(env, bot, language: str, out: pathlib.Path, width: int, locales) -> None:
+    guild = env.create_guild(f"events-{language}", preferred_locale=LOCALES[language])
+    staff = guild.create_role("staff", permissions=discord.Permissions(manage_guild=True))
+    names = NAMES[language]
+    olga = guild.add_member(env.create_user(names[0]), roles=[staff])
+    members = [guild.add_member(env.create_user(n)) for n in names[1:]]
+    for member in (olga, *members):
+        locales[member.id] = LOCALES[language]
+    for event in (othello, donguri):
+        await event(env, bot, guild, olga, members, language, out, width)
 
 
 async def main(out_dir: pathlib.Path, width: int, languages: list[str]) -> None:
-    locales = patch_client_locales(setattr)
-    with tempfile.TemporaryDirectory() as tmp:
-        # As in the cog tests: whole events of computer games would wait on Discord's rate budgets.
-        # Computers play at random (the search is for real games), as in the cog tests.
-        config = Config(
-            token="unused", database=f"{tmp}/db.sqlite3", channel_budget=10_000, rest_budget=0,
-            computer_search=False,
-        )
-        bot = create_bot(config)
-        try:
-            async with simcord.run(bot) as env:
-                env.settle_timeout = 40  # a busy machine takes long over a round of computer moves
-                await shots(env, bot, out_dir, width, languages, locales)
-        finally:
-            await bot.close()  # its workers stop before its database closes
+    # As in the cog tests: whole events of computer games would wait on Discord's rate budgets.
+    # Computers play at random (the search is for real games), as in the cog tests.
+    await in_each_language(
+        one_language, out_dir, width, languages, channel_budget=10_000, rest_budget=0, computer_search=False
+    )
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out_dir", nargs="?", default="previews", type=pathlib.Path)
-    parser.add_argument("width", nargs="?", default=420, type=int)
-    parser.add_argument("--language", action="append", choices=sorted(LOCALES), help="default: both")
-    args = parser.parse_args()
+    args = arguments(__doc__, 420, LOCALES).parse_args()
     asyncio.run(main(args.out_dir, args.width, args.language or list(LOCALES)))

@@ -4,7 +4,7 @@ player, with the tables in play following each change."""
 from __future__ import annotations
 
 from bot.core.errors import UserError
-from bot.events.lookup import get_tournament
+from bot.events.lookup import get_tournament, tournament_in
 from bot.events.ranking import Ranking
 from bot.storage.events import Entrant, Tournament, TournamentStore
 from bot.storage.locks import KeyedLocks
@@ -67,9 +67,7 @@ class Entrants:
     ) -> tuple[Tournament, list[int]]:
         """A new player takes over an entry: its results so far, its team, and its open seats."""
         async with self.locks(tournament_id):
-            tournament = await get_tournament(self.store, tournament_id)
-            if tournament.status not in ("signup", "running"):
-                raise UserError("tournament.error.over")
+            tournament = await tournament_in(self.store, tournament_id, ("signup", "running"), "tournament.error.over")
             entrant = tournament.entrant(old)
             if entrant is None:
                 raise UserError("tournament.error.not_in")

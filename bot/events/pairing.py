@@ -262,11 +262,6 @@ def _check_distinct(units: list[int]) -> None:
         raise ValueError("a unit is listed twice")
 
 
-def _seeded_tiebreak(units: list[int], seed: int) -> dict[int, int]:
-    ranks = random.Random(seed).sample(range(len(units)), len(units))
-    return dict(zip(units, ranks, strict=True))
-
-
 def _in_order(tables: list[list[int]], position: dict[int, int]) -> list[list[int]]:
     seated = [sorted(table, key=position.__getitem__) for table in tables]
     return sorted(seated, key=lambda table: position[table[0]])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bot.events import fairness as fair
-from bot.events.standings import Standing, finishes, in_team_order, standings, team_standings
+from bot.events.standings import Standing, finishes, in_team_order, standings, team_finishes, team_ratings
 from bot.ratings.store import RatingStore
 from bot.storage.events import Tournament, TournamentStore
 
@@ -33,14 +33,7 @@ class Ranking:
             players = stored[0]
         else:
             dropped = {e.user_id for e in tournament.entrants if e.status == "dropped"}
-            players = standings(
-                [e.user_id for e in tournament.entrants],
-                finishes(await self.store.results(tournament.id)),
-                await self.tie_break_ratings(tournament),
-                tournament.seed,
-                dropped=dropped,
-                elimination=tournament.format == "elimination",
-            )
+            players = await self.ranked(tournament, None, dropped)
         teams = await self.team_standings(tournament)
         return players if teams is None else in_team_order(players, teams, team_members(tournament))
 
@@ -52,14 +45,19 @@ class Ranking:
         if stored is not None:
             return stored[1]
         dropped = {e.team for e in tournament.entrants if e.status == "dropped" and e.team is not None}
-        return team_standings(
-            team_members(tournament),
-            finishes(await self.store.results(tournament.id)),
-            await self.tie_break_ratings(tournament),
-            tournament.seed,
-            dropped=dropped,
-            elimination=tournament.format == "elimination",
-        )
+        return await self.ranked(tournament, team_members(tournament), dropped)
+
+    async def ranked(
+        self, tournament: Tournament, teams: dict[int, list[int]] | None, dropped: set[int]
+    ) -> list[Standing]:
+        """The players, or with ``teams`` the fixed teams, ranked from the recorded results."""
+        results = finishes(await self.store.results(tournament.id))
+        ratings = await self.tie_break_ratings(tournament)
+        units = [e.user_id for e in tournament.entrants]
+        if teams is not None:
+            units, results, ratings = list(teams), team_finishes(teams, results), team_ratings(teams, ratings)
+        elimination = tournament.format == "elimination"
+        return standings(units, results, ratings, tournament.seed, dropped=dropped, elimination=elimination)
 
 
 def team_members(tournament: Tournament) -> dict[int, list[int]]:

@@ -25,7 +25,7 @@ from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.controls import OrganizerControls
 from bot.events.entrants import Entrants
-from bot.events.lookup import get_tournament
+from bot.events.lookup import get_tournament, tournament_in
 from bot.events.ranking import Ranking
 from bot.events.seating import (
     RoundSeating,
@@ -184,9 +184,7 @@ class TournamentService:
     async def start(self, tournament_id: int) -> Tournament:
         """Close sign-up, fix teams and groups, and seat round 1."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
-            if tournament.status != "signup":
-                raise UserError("tournament.error.already_started")
+            tournament = await tournament_in(self.store, tournament_id, ("signup",), "tournament.error.already_started")
             if tournament.checkin_open:  # no-shows leave before anything is drawn
                 for entrant in tournament.entrants:
                     if not entrant.checked_in:
@@ -239,9 +237,7 @@ class TournamentService:
     async def next_round(self, tournament_id: int) -> Tournament:
         """Seat the next round once the current one is complete (the organizer's button or automatic)."""
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
-            if tournament.status != "running":
-                raise UserError("tournament.error.not_running")
+            tournament = await tournament_in(self.store, tournament_id, ("running",), "tournament.error.not_running")
             if not await self.round_complete(tournament):
                 raise UserError("tournament.error.round_open")
             rows = await self.store.round_tables(tournament.id, tournament.round)
@@ -376,8 +372,6 @@ class TournamentService:
 
     async def cancel(self, tournament_id: int) -> Tournament:
         async with self.locks(tournament_id):
-            tournament = await self.get(tournament_id)
-            if tournament.status not in ("signup", "running"):
-                raise UserError("tournament.error.over")
+            await tournament_in(self.store, tournament_id, ("signup", "running"), "tournament.error.over")
             await self.store.update(tournament_id, status="cancelled")
             return await self.get(tournament_id)

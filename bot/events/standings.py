@@ -187,17 +187,10 @@ def last_place(own: list[Finish], reached: int) -> float:
     return min(places, default=float("inf"))
 
 
-def team_standings(
-    teams: dict[int, list[int]],
-    finishes: list[Finish],
-    ratings: dict[int, float],
-    seed: int,
-    dropped: Collection[int] = frozenset(),
-    elimination: bool = False,
-) -> list[Standing]:
-    """Standings of fixed teams (``player`` holds the team number): partners share every result,
-    so a team's finishes are its members' (one per round), its opponents are the teams it faced,
-    and its rating is its members' average. ``dropped``: teams that left."""
+def team_finishes(teams: dict[int, list[int]], finishes: list[Finish]) -> list[Finish]:
+    """The finishes of fixed teams, for ``standings`` to rank the teams (``player`` holds the team
+    number): partners share every result, so a team's finishes are its members' (one per round)
+    and its opponents are the teams it faced."""
     team_of = {player: team for team, members in teams.items() for player in members}
     rows: dict[tuple[int, int], Finish] = {}
     for f in finishes:
@@ -206,12 +199,16 @@ def team_standings(
             continue
         opponents = tuple(dict.fromkeys(team_of[o] for o in f.opponents if o in team_of))
         rows[(f.round, team)] = replace(f, player=team, opponents=opponents)
-    team_ratings = {
+    return list(rows.values())
+
+
+def team_ratings(teams: dict[int, list[int]], ratings: dict[int, float]) -> dict[int, float]:
+    """A fixed team's tie-break rating is its members' average."""
+    return {
         team: sum(ratings.get(p, 0.0) for p in members) / len(members)
         for team, members in teams.items()
         if members
     }
-    return standings(list(teams), list(rows.values()), team_ratings, seed, dropped, elimination)
 
 
 def in_team_order(players: list[Standing], teams: list[Standing], members: dict[int, list[int]]) -> list[Standing]:

@@ -25,15 +25,27 @@ RETRY = 0.2  # a table another process is delivering is asked for again this muc
 
 
 class Courier:
-    def __init__(self, delivery: Delivery, deliver: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        delivery: Delivery,
+        deliver: Callable[[int], Awaitable[None]],
+        hands: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
         self.delivery = delivery
-        self.deliver = deliver
+        self.deliver = deliver  # a whole pass
+        self.hands = hands  # the urgent part of a pass, after a move (``Worker.first``)
         self.me = secrets.token_hex(8)
 
     async def __call__(self, table_id: int) -> None:
+        await self.run(table_id, self.deliver)
+
+    async def first(self, table_id: int) -> None:
+        await self.run(table_id, self.hands or self.deliver)
+
+    async def run(self, table_id: int, deliver: Callable[[int], Awaitable[None]]) -> None:
         store = self.delivery.service.store
         if not store.db.shared:
-            await self.deliver(table_id)
+            await deliver(table_id)
             return
         async with store.db.lease(DELIVERY, table_id) as mine:
             if not mine:
@@ -41,4 +53,4 @@ class Courier:
                 return
             if await store.shared_work.take_courier(table_id, self.me):
                 await self.delivery.load_shown(table_id)
-            await self.deliver(table_id)
+            await deliver(table_id)

@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -30,10 +29,12 @@ from bot.storage.store import Store, TableRow
 from bot.tables import rematch, render
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
+from bot.tables.hand_lane import HandLane
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import DMChannel, TurnNotices, jump_url
 from bot.tables.outbox import Outbox, mentions_url
+from bot.tables.pace import Pace
 from bot.tables.placement import Placement
 from bot.tables.record import Record
 from bot.tables.render import relevance
@@ -49,11 +50,11 @@ log = logging.getLogger(__name__)
 TABLE_MESSAGE = -1  # key of the table message in ``shown`` (seats are 0..n-1)
 ANSWERED = "answered"  # marks a hand shown by a click's own answer, in whichever DM was clicked
 DM_CLOSED = 50007
-# A running table's message, and its record, change at most once in this share of the channel's
-# window (2 s with the default budget of 5): a burst of moves makes one edit, showing the latest state.
-PACE = 2
 BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 DMS = 4096  # members whose DM channel id is kept
+# Tables whose hands are drawn at once after their moves (``HandLane``). Enough to keep up with 100
+# moves/s when the database is slow to answer (1,000 tables in play); more make the moves' answers wait.
+HANDS_AT_ONCE = 16
 
 
 def fingerprint(rendered: render.Rendered) -> str:
@@ -73,7 +74,7 @@ def retryable(exc: BaseException) -> bool:
     return isinstance(exc, discord.HTTPException) and (exc.status in (403, 429) or exc.status >= 500)
 
 
-class Delivery(Record):
+class Delivery:
     def __init__(
         self,
         client: discord.Client,
@@ -101,19 +102,23 @@ class Delivery(Record):
         self.rearm = rearm
         self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
-        #: table id -> what its table message was last rendered from (see ``message_state``), and when.
-        self.message_states: dict[int, tuple] = {}
-        self.message_edited: dict[int, float] = {}
-        self.record_edited: dict[int, float] = {}  # table id -> when its record last changed
+        #: table id -> what its table message was last rendered from (see ``message_state``).
+        self.message_states: dict[int, tuple[Any, ...]] = {}
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
-        #: table id -> record position reached by lines that showed nothing, stored at the pass's end
-        self.recorded_later: dict[int, int] = {}
-        self.courier = Courier(self, self._refresh)
-        self.worker = Worker("delivery", self.courier, limit=8)
+        self.hand_lane = HandLane(service, self.deliver_hand)
+        self.courier = Courier(self, self._refresh, self._hands)
+        # With processes sharing the database, a table's delivery lease is the process's for a whole
+        # pass: a move's hands wait for the pass to end.
+        self.worker = Worker(
+            "delivery", self.courier, limit=8, first=self.courier.first, first_limit=HANDS_AT_ONCE,
+            alongside=not store.db.shared,
+        )
         self.outbox = Outbox(SendIntents(store.db), client)
         self.placement = Placement(client, settings, store, self.outbox)
         self.tokens = Tokens(store, client, session)
         self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
+        self.pace = Pace(store, config)  # how often the table message and the record change
+        self.record = Record(store, service, self.outbox, budgets, self.pace, self)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -126,24 +131,27 @@ class Delivery(Record):
         self.worker.request(table_id)
         self.hooks.table_changed(table_id)
 
+    def moved(self, table_id: int) -> None:
+        """A move was committed: the hands at once (the next player waits for theirs), then the
+        rest of the table's surfaces in turn with the other tables'."""
+        self.worker.request(table_id, urgent=True)
+        self.hooks.table_changed(table_id)
+
     async def refresh(self, table_id: int) -> None:
         """The same as ``request``: one pass per table at a time, whoever asks."""
         self.request(table_id)
 
-    # ---- Discord's rate limits (``budget``) ------------------------------------------------------
-    def spend(self, channel_id: int, *, peek: bool = False, paced: bool = False) -> list | None:
-        return self.budgets.spend(channel_id, peek=peek, paced=paced)
-
-    def spending(self, channel_id: int | None, *, paced: bool = False):
-        return self.budgets.spending(channel_id, paced=paced)
-
     # ---- one pass ---------------------------------------------------------------------------------
+    async def _hands(self, table_id: int) -> None:
+        """The urgent part of a pass, after a move (``HandLane``); the whole pass follows."""
+        await self.hand_lane.after_move(table_id)
+
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
         table = await self.service.table(table_id)
         delays: list[float] = []
 
-        async def surface(work) -> None:
+        async def surface(work: Awaitable[None]) -> None:
             try:
                 await work
             except Later as later:
@@ -172,16 +180,14 @@ class Delivery(Record):
                     self.worker.request(table.id, delay=max(wait, 0.05))
                     return
             # Hands first: the player whose turn just started is waiting for theirs.
-            for seat in table.seats:
-                if not seat.is_computer:
-                    await surface(self.deliver_hand(table, engine, seat.position))
+            await self.hand_lane.draw(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
-            await surface(self.append_record(table, tr))
+            await surface(self.record.append(table, tr))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
         if table.status != "lobby":
             await surface(self.notices.sync(table))
-        recorded = self.recorded_later.pop(table.id, None)
+        recorded = self.record.take_later(table.id)
         if delays:
             if recorded is not None:
                 await self.store.update_table(table.id, recorded=recorded)
@@ -203,10 +209,10 @@ class Delivery(Record):
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
+        self.hand_lane.forget(table_id)
         self.message_states.pop(table_id, None)
-        self.message_edited.pop(table_id, None)
-        self.record_edited.pop(table_id, None)
-        self.recorded_later.pop(table_id, None)
+        self.pace.forget(table_id)
+        self.record.forget(table_id)
 
     async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None:
         """Edit a message by its ids. Unlike ``PartialMessage.edit`` this neither builds the Message
@@ -227,9 +233,8 @@ class Delivery(Record):
                 user = self.client.get_user(user_id)
                 if user is None:
                     user = await self.client.fetch_user(user_id)
-                if user.dm_channel is None:
-                    await user.create_dm()
-                channel_id = user.dm_channel.id  # stored once a hand has been sent there
+                dm = user.dm_channel or await user.create_dm()
+                channel_id = dm.id  # stored once a hand has been sent there
             self.dms[user_id] = channel_id
             while len(self.dms) > DMS:
                 self.dms.popitem(last=False)
@@ -247,7 +252,7 @@ class Delivery(Record):
 
     # ---- the table message ------------------------------------------------------------------------
     @staticmethod
-    def message_state(table: TableRow, engine: Engine) -> tuple:
+    def message_state(table: TableRow, engine: Engine) -> tuple[Any, ...]:
         """What the table message is rendered from, besides its language: a pass that finds it
         unchanged renders nothing."""
         return (table.version, len(engine.history), table.status, table.talk, table.message_id, table.language)
@@ -269,28 +274,11 @@ class Delivery(Record):
             if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
                 self.message_states[table.id] = state
                 return
-        self.paced(table, self.message_edited)
-        self.spend(table.channel_id, peek=True, paced=True)
+        self.pace.check(table, "message")
+        self.budgets.spend(table.channel_id, peek=True, paced=True)
         await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
         self.message_states[table.id] = state
-        await self.edited(table.id, self.message_edited, "message")
-
-    async def edited(self, table_id: int, last: dict[int, float], surface: str) -> None:
-        """A paced surface (the table message, the record) was edited now. With processes sharing
-        the database the time is stored too, so the next process to deliver the table keeps the pace."""
-        last[table_id] = asyncio.get_running_loop().time()
-        store = self.store
-        if store.db.shared:
-            await store.shared_work.set_pace(table_id, surface, time.time())
-
-    def paced(self, table: TableRow, last: dict[int, float], pace: float = PACE) -> None:
-        """Raise ``Later`` while a running table's surface changed less than its pace ago."""
-        if table.status != "running" or table.id not in last:
-            return
-        pace = pace * CHANNEL_WINDOW / self.config.channel_budget
-        left = last[table.id] + pace - asyncio.get_running_loop().time()
-        if left > 0:
-            raise Later(left)
+        await self.pace.edited(table.id, "message")
 
     async def edit_table_message(self, table: TableRow, rendered: render.Rendered) -> None:
         """Edit the table message, unless it already shows exactly this; post it again if deleted."""
@@ -298,7 +286,7 @@ class Delivery(Record):
         if not table.message_id or (self.shown.get((table.id, TABLE_MESSAGE)) == key and not table.redraw):
             return
         channel = self.messageable(table.channel_id)
-        async with self.spending(table.channel_id, paced=True):
+        async with self.budgets.spending(table.channel_id, paced=True):
             try:
                 await self.edit_message(table.channel_id, table.message_id, **rendered.edit_kwargs())
             except discord.NotFound:
@@ -337,8 +325,9 @@ class Delivery(Record):
         # which neither the channel's budget nor Discord's global limit counts.
         token = self.tokens.for_dm(row)
         if token is None:
-            self.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
+            self.budgets.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
         user_id = table.seats[seat].user_id
+        assert user_id is not None  # a member's seat: computers have no hand to show
         tr = await self.languages.lang(user_id, table.language)
         header = render.dm_header(table, engine, seat, tr, jump_url(table))
         rendered = render.prompt_message(table, engine, seat, tr, header=header)
@@ -349,12 +338,12 @@ class Delivery(Record):
                 except discord.HTTPException:  # expired, or refused: the bot's own edit follows
                     raise Later(0.05) from None
             elif row is not None:
-                async with self.spending(row["channel_id"]):
+                async with self.budgets.spending(row["channel_id"]):
                     await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
                 dm = await self.dm_channel(user_id)
                 surface = f"dm:{seat}:{deal}"
-                async with self.spending(dm.id):  # a new deal's DM counts in its channel's budget
+                async with self.budgets.spending(dm.id):  # a new deal's DM counts in its channel's budget
                     message, sent = await self.outbox.send_once(
                         table.id, surface, dm, dm.id, mentions_url(jump_url(table)),
                         lambda: dm.send(**rendered.send_kwargs()), known=await store.surfaces.dm_ids(table.id, seat),
@@ -423,10 +412,7 @@ class Delivery(Record):
             answered = stored.startswith(f"{ANSWERED}:")
             key = (ANSWERED, stored.split(":", 1)[1]) if answered else stored
             self.shown[(table_id, surface)] = key
-        now, wall = asyncio.get_running_loop().time(), time.time()
-        for surface, at in (await store.shared_work.paces(table_id)).items():
-            last = self.message_edited if surface == "message" else self.record_edited
-            last[table_id] = now - max(0.0, wall - at)
+        self.pace.restore(table_id, await store.shared_work.paces(table_id))
 
     async def dm_failed(self, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
         store = self.store

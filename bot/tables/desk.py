@@ -253,7 +253,7 @@ class Desk:
         if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
             await self.delivery.hand_shown(table, engine, seat)
         # The next player's DM and the table follow while this click is answered, not after.
-        self.delivery.request(table_id)
+        self.delivery.moved(table_id)
         tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
         answered = False
         try:

@@ -1,6 +1,6 @@
 """The public record of a table: lines from the durable table log, each shown exactly once.
 
-A mixin of ``Delivery``: a pass appends the lines past the table's ``recorded`` position to the
+A pass of the delivery worker appends the lines past the table's ``recorded`` position to the
 record's last message (or new ones), and stores the position with each message it writes, so a
 pass repeated after a crash changes nothing. Which lines, and in which message, is a function of
 the log alone (``record_lines``): the same however the passes fall.
@@ -8,7 +8,8 @@ the log alone (``record_lines``): the same however the passes fall.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import functools
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -16,15 +17,15 @@ from bot.core import results
 from bot.core.engine import Engine
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
-from bot.storage.store import TableRow
+from bot.storage.store import Store, TableRow
 from bot.tables import record_lines
+from bot.tables.budget import Budgets
 from bot.tables.notices import jump_url
-from bot.tables.outbox import begins
+from bot.tables.outbox import Outbox, begins
+from bot.tables.pace import Pace
 
 if TYPE_CHECKING:
-    from bot.tables.delivery import Delivery as _Base
-else:
-    _Base = object
+    from bot.tables.service import TableService
 
 RECORD_LIMIT = 1800
 # The record is a log read after the fact (the table message and the DMs show the current and the
@@ -33,8 +34,35 @@ RECORD_LIMIT = 1800
 RECORD_PACE = 5
 
 
-class Record(_Base):
-    async def append_record(self, table: TableRow, tr: Lang) -> None:
+class Channels(Protocol):
+    """Where the record is written, as the delivery worker reaches Discord."""
+
+    def messageable(self, channel_id: int) -> discord.abc.Messageable: ...
+
+    async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None: ...
+
+
+class Record:
+    def __init__(
+        self, store: Store, service: TableService, outbox: Outbox, budgets: Budgets, pace: Pace, channels: Channels
+    ) -> None:
+        self.store = store
+        self.service = service
+        self.outbox = outbox
+        self.budgets = budgets
+        self.pace = pace
+        self.channels = channels
+        #: table id -> record position reached by lines that showed nothing, stored at the pass's end
+        self.recorded_later: dict[int, int] = {}
+
+    def take_later(self, table_id: int) -> int | None:
+        """The position reached by lines that showed nothing, for the pass to store as it ends."""
+        return self.recorded_later.pop(table_id, None)
+
+    def forget(self, table_id: int) -> None:
+        self.recorded_later.pop(table_id, None)
+
+    async def append(self, table: TableRow, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
         store = self.store
         rows = await store.log_after(table.id, table.recorded)
@@ -57,28 +85,28 @@ class Record(_Base):
             self.recorded_later[table.id] = units[-1].upto
             return
         # Only now, with something to show, does the record's pace count.
-        self.paced(table, self.record_edited, RECORD_PACE)
+        self.pace.check(table, "record", RECORD_PACE)
         parts[-1].upto = units[-1].upto
-        await self.edited(table.id, self.record_edited, "record")
-        home = self.messageable(table.home_channel_id)
+        await self.pace.edited(table.id, "record")
+        home = self.channels.messageable(table.home_channel_id)
         # A message sent by a pass killed before storing it is looked for among the bot's messages
         # since its intent, skipping those the record has stored (two deals can begin alike).
         known = await store.surfaces.record_ids(table.id)
         for i, part in enumerate(parts):
             if i:  # a running table's record makes one call per pace; the rest waits for the next
-                self.paced(table, self.record_edited, RECORD_PACE)
-            async with self.spending(table.home_channel_id, paced=True):
+                self.pace.check(table, "record", RECORD_PACE)
+            async with self.budgets.spending(table.home_channel_id, paced=True):
                 if part.message_id is not None:  # the last message, with the lines that fit in it
-                    await self.edit_message(table.home_channel_id, part.message_id, content=part.text)
+                    await self.channels.edit_message(table.home_channel_id, part.message_id, content=part.text)
                     message_id = part.message_id
                 else:
                     message, sent = await self.outbox.send_once(
                         table.id, f"record:{part.part}", home, table.home_channel_id, begins(part.text),
-                        lambda text=part.text: home.send(text, allowed_mentions=discord.AllowedMentions.none()),
+                        functools.partial(home.send, part.text, allowed_mentions=discord.AllowedMentions.none()),
                         known=known,
                     )
                     if not sent and message.content != part.text:  # sent before more lines came
-                        await self.edit_message(table.home_channel_id, message.id, content=part.text)
+                        await self.channels.edit_message(table.home_channel_id, message.id, content=part.text)
                     message_id = message.id
             # Each message is stored with the position its lines reach: a pass put off or killed
             # after it goes on from there, into the same message while it has room.
@@ -93,4 +121,5 @@ class Record(_Base):
     @staticmethod
     def final_line(table: TableRow, engine: Engine, names: list[str], tr: Lang) -> str:
         result = results.stored_result(table, engine)
+        assert result is not None  # a final line is drawn for a game that has ended
         return results.final_line(REGISTRY[table.game], result, names, tr, jump_url(table))

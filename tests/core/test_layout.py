@@ -265,15 +265,10 @@ def test_the_layout_check_sees_a_class_spread_over_files(tmp_path):
     assert spread_classes(tmp_path) == {"bot.whole.Whole", "bot.whole.Hidden", "cogs.game.engine.GameEngine"}
 
 
-#: Still put together from mixins, to become objects too: the tables' delivery (its public record,
-#: the notices being an object of their own now), which is being rewritten.
-STILL_SPREAD = {"bot.tables.delivery.Delivery", "bot.tables.record.Record"}
-
-
 def test_no_class_is_spread_over_files():
     """A class's methods are in one file, and every collaborator comes through its constructor:
     a checker follows each class, and a reader finds it whole."""
-    assert spread_classes(ROOT) <= STILL_SPREAD
+    assert spread_classes(ROOT) == set()
 
 
 SQL = re.compile(r"\b(SELECT .* FROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX))\b")

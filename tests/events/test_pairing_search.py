@@ -10,6 +10,7 @@ from itertools import combinations
 import pytest
 
 from bot.events.pairing import (
+    Round,
     choose_byes,
     colour_order,
     met_counts,
@@ -104,35 +105,52 @@ def test_which_tables_are_short_is_part_of_the_search():
     assert sorted(map(len, rnd.tables)) == [3, 3, 3, 4]
 
 
+class TwoSeatSwiss:
+    """Eleven players of a two-seat game (Othello) through Swiss rounds, with the seats each took."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.units = list(range(11))
+        self.rng = random.Random(seed)
+        self.points: Counter = Counter()
+        self.met: Counter = Counter()
+        self.byes: Counter = Counter()
+        self.seats: dict[int, list[int]] = {u: [] for u in self.units}
+
+    def pair(self, number: int, order: list[int]) -> Round:
+        return swiss(order, 2, 2, self.met, self.byes, number, dict(self.points), "repeats", 2.0, self.seats)
+
+    def seat(self, rnd: Round, number: int) -> list[tuple[int, int]]:
+        """Each table's (first, second) player; notes their seats, the meetings and the byes."""
+        tables = []
+        for table in rnd.tables:
+            first, second = colour_order(table, self.seats, self.seed * 100 + number)
+            self.seats[first].append(0)
+            self.seats[second].append(1)
+            tables.append((first, second))
+        self.met.update(met_counts(rnd.tables))
+        self.byes.update(rnd.byes)
+        return tables
+
+
 def test_two_seat_colours_alternate_and_balance():
     """Othello Swiss of eleven over five rounds: nobody gets the same colour three times running,
     and the colours stay balanced (issue 17 saw BBBBW)."""
     off = 0
     for seed in range(12):
-        units = list(range(11))
-        rng = random.Random(seed)
-        points: Counter = Counter()
-        met: Counter = Counter()
-        byes: Counter = Counter()
-        seats: dict[int, list[int]] = {u: [] for u in units}
+        event = TwoSeatSwiss(seed)
         for number in range(5):
-            order = sorted(units, key=lambda u: (-points[u], u))
-            rnd = swiss(order, 2, 2, met, byes, number, dict(points), "repeats", 2.0, seats)
-            for table in rnd.tables:
-                first, second = colour_order(table, seats, seed * 100 + number)
-                seats[first].append(0)
-                seats[second].append(1)
-                points[rng.choice((first, second))] += 2
-            met.update(met_counts(rnd.tables))
-            byes.update(rnd.byes)
-        for unit, history in seats.items():
+            rnd = event.pair(number, sorted(event.units, key=lambda u: (-event.points[u], u)))
+            for first, second in event.seat(rnd, number):
+                event.points[event.rng.choice((first, second))] += 2
+        for unit, history in event.seats.items():
             runs = "".join(map(str, history))
             assert "000" not in runs and "111" not in runs, (seed, unit, runs)
             assert abs(history.count(0) - history.count(1)) <= 2, (seed, unit, runs)
             off += abs(history.count(0) - history.count(1)) == 2
     # Two more of one colour happens only to a player who had a bye (four games), when both players
     # of a pairing need the same colour and rematches are worse.
-    assert off <= len(units) * 12 // 10, off
+    assert off <= len(event.units) * 12 // 10, off
 
 
 def unmet_dues(tables: list[list[int]], seats: dict[int, list[int]]) -> tuple[int, int, int]:
@@ -160,15 +178,11 @@ def test_of_two_seatings_otherwise_equal_the_one_giving_players_their_due_colour
     as few repeats and as small a spread of points, it must not give players their due colour
     less often (checked against every seating of the round)."""
     for seed in range(25):
-        units = list(range(11))
-        rng = random.Random(seed)
-        points: Counter = Counter()
-        met: Counter = Counter()
-        byes: Counter = Counter()
-        seats: dict[int, list[int]] = {u: [] for u in units}
+        event = TwoSeatSwiss(seed)
+        points, met, seats = event.points, event.met, event.seats
         for number in range(4):
-            order = sorted(units, key=lambda u: (-points[u], rng.random()))
-            rnd = swiss(order, 2, 2, met, byes, number, dict(points), "repeats", 2.0, seats)
+            order = sorted(event.units, key=lambda u: (-points[u], event.rng.random()))
+            rnd = event.pair(number, order)
             seated = [u for u in order if u not in rnd.byes]
 
             chosen, dues = plain(rnd.tables, met, points), unmet_dues(rnd.tables, seats)
@@ -178,11 +192,8 @@ def test_of_two_seatings_otherwise_equal_the_one_giving_players_their_due_colour
                     assert not (
                         all(b <= d for b, d in zip(better, dues, strict=True)) and better != dues
                     ), (seed, number, rnd.tables, other)
-            for table in rnd.tables:
-                first, second = colour_order(table, seats, seed * 100 + number)
-                seats[first].append(0)
-                seats[second].append(1)
-                outcome = rng.random()
+            for first, second in event.seat(rnd, number):
+                outcome = event.rng.random()
                 if outcome < 0.45:
                     points[first] += 2
                 elif outcome < 0.9:
@@ -192,5 +203,3 @@ def test_of_two_seatings_otherwise_equal_the_one_giving_players_their_due_colour
                     points[second] += 1
             for unit in rnd.byes:
                 points[unit] += 1
-            met.update(met_counts(rnd.tables))
-            byes.update(rnd.byes)

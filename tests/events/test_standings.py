@@ -18,7 +18,8 @@ from bot.events.standings import (
     place_points,
     standings,
     table_points,
-    team_standings,
+    team_finishes,
+    team_ratings,
 )
 from bot.storage.events import Entrant, Tournament
 
@@ -212,7 +213,8 @@ def test_fixed_teams_are_ranked_as_teams_with_their_own_tie_breaks():
 
     finishes = match(1, 1, 2) + match(1, 3, 4) + match(2, 1, 3) + match(2, 2, 4)
     ratings = {11: 10.0, 12: 0.0, 21: 30.0, 22: 30.0}
-    result = team_standings(teams, finishes, ratings, seed=5)
+    finishes, ratings = team_finishes(teams, finishes), team_ratings(teams, ratings)
+    result = standings(list(teams), finishes, ratings, seed=5)
     assert order(result) == [1, 2, 3, 4]
     rows = by_player(result)
     assert rows[1].points == 4 and rows[1].wins == 2 and rows[1].played == 2
@@ -220,7 +222,7 @@ def test_fixed_teams_are_ranked_as_teams_with_their_own_tie_breaks():
     assert rows[1].rating == 5.0 and rows[2].rating == 30.0
     # 2 and 3 both have 2 points and the same opponents' average: first places, then place, decide.
     assert rows[2].points == rows[3].points == 2
-    assert team_standings(teams, finishes, ratings, seed=5, dropped={1})[-1].player == 1
+    assert standings(list(teams), finishes, ratings, seed=5, dropped={1})[-1].player == 1
 
 
 # ---- elimination -----------------------------------------------------------------------------
@@ -250,13 +252,14 @@ def test_elimination_counts_a_bye_in_the_last_round_as_first_place():
     assert order(result)[:3] == [4, 2, 1]
 
 
-def cup(**changes) -> Tournament:
+def cup(players: int = 5, **changes) -> Tournament:
+    """A Donguri Swiss of ``players`` (ann, ben, cat, dan, eve), with ``changes`` to its fields."""
     fields = dict(
         id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
         format="swiss", rounds=3, table_size=4, options={}, points=[4, 2, 1, 0], clock=86400,
         on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
         teams=None, language="en", seed=7, status="running", round=2, round_done=1,
-        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"), (5, "eve"))],
+        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"), (5, "eve"))][:players],
     )
     return Tournament(**(fields | changes))
 
@@ -302,13 +305,7 @@ def test_a_tie_split_by_the_rating_or_the_lot_says_so_and_close_values_show_more
 
 def test_the_standings_footer_explains_the_b_of_a_bye_only_when_there_is_one():
     """Review 2026-11-26 #36: the picture marks a bye "B", which needs a legend in both languages."""
-    t = Tournament(
-        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
-        format="swiss", rounds=3, table_size=3, options={}, points=[3, 1, 0], clock=86400,
-        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
-        teams=None, language="en", seed=7, status="running", round=1, round_done=1,
-        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"))],
-    )
+    t = cup(4, table_size=3, points=[3, 1, 0], round=1, round_done=1)
     rows = [Standing(r, p, 3.0 - r, 0.0, 0, 0.0, 1000.0, 1, 0, 1, False) for r, p in ((1, 1), (2, 2), (3, 3), (4, 4))]
     played = [{"user_id": p, "round": 1, "place": p, "bye": 0} for p in (1, 2, 3)]
     bye = [*played, {"user_id": 4, "round": 1, "place": None, "bye": 1}]
@@ -321,13 +318,7 @@ def test_the_footer_gives_each_sentence_its_own_space_in_either_language():
     """Issue 39: the footer ran "…rating › lot Players who dropped…" together. The ranking, the
     legends and the rule for drops are lines of their own; legends on one line are sentences apart,
     with a space in English and none after 「。」 in Japanese."""
-    t = Tournament(
-        id=1, guild_id=1, channel_id=1, message_id=None, organizer_id=1, name="Cup", game="donguri",
-        format="swiss", rounds=3, table_size=3, options={}, points=[3, 1, 0], clock=86400,
-        on_timeout="computer_seat", signup_deadline=None, auto_next=True, advance=1, group_size=None,
-        teams=None, language="en", seed=7, status="running", round=2, round_done=2,
-        entrants=[Entrant(p, n, 0) for p, n in ((1, "ann"), (2, "ben"), (3, "cat"), (4, "dan"))],
-    )
+    t = cup(4, table_size=3, points=[3, 1, 0], round=2, round_done=2)
     rows = [Standing(r, p, 3.0 - r, 0.0, 0, 0.0, 1000.0, 1, 0, 1, r == 4) for r, p in ((1, 1), (2, 2), (3, 3), (4, 4))]
     # dan drew a bye in round 1 and dropped; cat entered late, in round 2.
     results = [{"user_id": p, "round": 1, "place": p, "bye": 0} for p in (1, 2)]

@@ -43,10 +43,10 @@ async def show_record(bot, table_id: int) -> None:
     """A pass of the record, as the worker makes it once the record's pace allows, and the passes
     that follow while it still has messages to write (one per pace at a running table)."""
     while True:
-        bot.delivery.record_edited.pop(table_id, None)
+        bot.delivery.pace.forget(table_id, "record")
         table = await bot.service.table(table_id)
         try:
-            await bot.delivery.append_record(table, Lang(table.language))
+            await bot.delivery.record.append(table, Lang(table.language))
             return
         except Later:
             continue

@@ -83,7 +83,7 @@ async def test_paces_left_by_another_process_do_not_hold_a_table_with_nothing_ne
     surfaces.shown.update(shown)
     surfaces.message_states.pop(table.id, None)
     now = asyncio.get_running_loop().time()
-    surfaces.record_edited[table.id] = surfaces.message_edited[table.id] = now
+    surfaces.pace.last["record"][table.id] = surfaces.pace.last["message"][table.id] = now
     await bot.service.store.db.execute("UPDATE game_tables SET dirty = 1 WHERE id = ?", (table.id,))
     surfaces.request(table.id)
     await simcord_env.settle()

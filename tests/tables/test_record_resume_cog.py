@@ -37,7 +37,7 @@ async def logged_tricks(bot, table) -> list[str]:
 async def test_a_record_put_off_between_two_messages_sends_the_rest_once(simcord_env, simcord_bot, monkeypatch):
     world = make_world(simcord_env)
     delivery = simcord_bot.delivery
-    spending = delivery.spending
+    spending = delivery.budgets.spending
     record_sends: list[int] = []
 
     @contextlib.asynccontextmanager
@@ -60,7 +60,7 @@ async def test_a_record_put_off_between_two_messages_sends_the_rest_once(simcord
             monkeypatch.setattr(delivery.worker, "request", request)
 
     monkeypatch.setattr(simcord_bot.service, "play_computers", play_unseen)
-    monkeypatch.setattr(delivery, "spending", put_off_once)
+    monkeypatch.setattr(delivery.budgets, "spending", put_off_once)
     finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
 
     records = [m.content for m in home.history() if m.author.bot]
@@ -121,7 +121,7 @@ async def test_a_stored_record_message_is_never_taken_for_a_later_piece(simcord_
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
     before = {m.id for m in home.history()}
     table = await simcord_bot.service.table(finished.id)
-    await delivery.append_record(table, Lang("en"))
+    await delivery.record.append(table, Lang("en"))
 
     assert [m.content for m in home.history() if m.id == first.id] == [line], "the stored message kept"
     sent = sorted((m for m in home.history() if m.id not in before), key=lambda m: m.id)
@@ -148,9 +148,9 @@ async def test_a_pass_that_read_the_table_before_the_game_ended_still_writes_its
     )
     service.engines[finished.id] = (earlier.version, before_end)
     await simcord_env.advance_time(10)  # the thread's budget and the record's pace have room
-    delivery.record_edited.pop(finished.id, None)
+    delivery.pace.forget(finished.id, "record")
 
-    await delivery.append_record(earlier, Lang("en"))
+    await delivery.record.append(earlier, Lang("en"))
 
     shown = [line for m in home.history() if m.author.bot for line in m.content.splitlines()]
     assert shown[-1] == final and shown.count(final) == 2, "the end written again, from the stored result"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.tables.worker import Worker
 
 
@@ -43,4 +45,89 @@ async def test_a_request_during_a_pass_runs_once_more_afterwards():
     release.set()
     await asyncio.sleep(0.05)
     assert passes == [7, 7]
+    await worker.close()
+
+
+async def test_urgent_work_does_not_wait_behind_other_keys_usual_work():
+    """The delivery worker's passes are all busy (slow at their paced surfaces); a table just moved
+    still has its hands drawn at once, and its whole pass follows them, in its turn."""
+    release = asyncio.Event()
+    done: list[tuple[str, int]] = []
+
+    async def handle(key: int) -> None:
+        if key != 9:
+            await release.wait()
+        done.append(("pass", key))
+
+    async def hands(key: int) -> None:
+        done.append(("hands", key))
+
+    worker = Worker("test", handle, limit=2, first=hands)
+    worker.request(1)
+    worker.request(2)
+    worker.request(3)  # queued: both tasks are busy
+    worker.request(9, urgent=True)
+    await asyncio.sleep(0.05)
+    assert done == [("hands", 9)], "the moved table's hands, ahead of every pass queued before"
+    release.set()
+    await asyncio.sleep(0.05)
+    assert sorted(done[1:]) == [("pass", 1), ("pass", 2), ("pass", 3), ("pass", 9)], "then every pass"
+    assert done.index(("pass", 9)) > done.index(("pass", 3)), "its pass in its turn, after those asked before"
+    assert worker.idle
+    await worker.close()
+
+
+@pytest.mark.parametrize("alongside", [True, False])
+async def test_urgent_work_runs_beside_its_keys_pass_only_when_allowed(alongside):
+    """A move made while its table's pass is slow at a paced surface: its hands start at once when
+    they may run beside it (the handlers keep out of each other's way); else the table's next pass
+    starts as soon as that one ends, hands first."""
+    release = asyncio.Event()
+    done: list[str] = []
+
+    async def handle(key: int) -> None:
+        done.append("pass")
+        await release.wait()
+        done.append("pass ended")
+
+    async def hands(key: int) -> None:
+        done.append("hands")
+
+    worker = Worker("test", handle, first=hands, alongside=alongside)
+    worker.request(5)
+    await asyncio.sleep(0.01)
+    worker.request(5, urgent=True)  # a move, while the pass runs
+    await asyncio.sleep(0.05)
+    assert done == (["pass", "hands"] if alongside else ["pass"])
+    release.set()
+    await asyncio.sleep(0.05)
+    if alongside:
+        assert done == ["pass", "hands", "pass ended", "pass", "pass ended"], "and the pass again, for the move"
+    else:
+        assert done == ["pass", "pass ended", "pass", "pass ended"], "the next pass, at once, draws the hands"
+    await worker.close()
+
+
+async def test_a_pass_that_takes_the_key_first_does_the_urgent_part_once():
+    """Urgent work that has not started when the key's pass does is covered by that pass (hands
+    first): it is not done a second time."""
+    release = asyncio.Event()
+    done: list[str] = []
+
+    async def handle(key: int) -> None:
+        done.append(f"pass {key}")
+
+    async def hands(key: int) -> None:
+        await release.wait()
+        done.append(f"hands {key}")
+
+    worker = Worker("test", handle, first=hands, first_limit=1)
+    worker.request(1, urgent=True)  # takes the one task for urgent work, and waits
+    worker.request(2, urgent=True)  # waits for that task; its pass starts at once
+    await asyncio.sleep(0.05)
+    assert done == ["pass 2"]
+    release.set()
+    await asyncio.sleep(0.05)
+    assert sorted(done) == ["hands 1", "pass 1", "pass 2"], "table 2's hands were drawn by its pass"
+    assert worker.idle
     await worker.close()
