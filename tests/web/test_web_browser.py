@@ -54,7 +54,9 @@ async def test_a_live_table_follows_a_move_made_through_the_bot(simcord_env, sim
         status = await page.inner_text("p.status")
         assert player.name in status
         await play_from_dm(player)  # a member's move, through the bot, from their DM
-        await page.wait_for_function(f"document.getElementById('main').dataset.version == '{table.version + 1}'", timeout=5000)
+        await page.wait_for_function(  # a function, not a string to evaluate: the pages' CSP forbids eval
+            "v => document.getElementById('main').dataset.version === v", arg=str(table.version + 1), timeout=5000
+        )
         (following,) = to_act(world)
         assert following.name in await page.inner_text("p.status"), "the page shows whose turn it is now"
         await check_page(page)
