@@ -142,13 +142,9 @@ class Site:
         """What the table message shows now, with whose turn it is, the clock and the record; its
         picture encoded only when asked for (``picture``), as the page links it."""
         key = ("live", table.id, *shown(table), tr.language, picture)
-        found = self._kept(key)
-        if found is None:
-            with contextlib.nullcontext() if picture else unencoded():
-                found = self._keep(key, await self._live(table, tr))
-        return found
+        return self._kept(key) or self._keep(key, await self._live(table, tr, picture))
 
-    async def _live(self, table: TableRow, tr: Lang) -> Fragment:
+    async def _live(self, table: TableRow, tr: Lang, picture: bool) -> Fragment:
         title = render.game_title(table, tr)
         heading = f"<h1>{escape(title)}</h1>"
         if table.status == "lobby":
@@ -156,7 +152,9 @@ class Site:
         if table.status == "cancelled":
             return Fragment(heading + f"<p>{escape(tr('table.cancelled'))}</p>", title)
         engine = await self.service.engine(table)
-        view = render.table_view(table, engine, tr)
+        rows = await self.store.log_after(table.id, 0)
+        with drawing(picture):  # no await inside: a task started here would draw its pictures unencoded
+            view = render.table_view(table, engine, tr)
         running = table.status == "running" and not engine.is_terminal()
         image = self.href(table.id, "/table.png", v=table.version, lang=tr.language) if view.image else None
         names = pages.mentions(table, tr)
@@ -167,7 +165,6 @@ class Site:
                 (tr("button.replay"), self.href(table.id, "/replay", lang=tr.language)),
                 (tr("web.export"), self.href(table.id, "/export.json")),
             ]))
-        rows = await self.store.log_after(table.id, 0)
         body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
         return Fragment("\n".join(body), plain(view.title), encoded(view.image))
 
@@ -181,7 +178,7 @@ class Site:
         key = ("step", table.id, n, tr.language, picture)
         found = self._kept(key)
         if found is None:
-            with contextlib.nullcontext() if picture else unencoded():
+            with drawing(picture):
                 found = self._keep(key, self._step(table, replay, n, tr))
         return found
 
@@ -232,6 +229,11 @@ class Site:
     async def export(self, table: TableRow) -> dict[str, Any]:
         replay = await self.replays.of(table)
         return export(table, [(s.seat, s.action) for s in replay.steps], replay.state(replay.length))
+
+
+def drawing(picture: bool) -> contextlib.AbstractContextManager[None]:
+    """Pictures drawn and encoded (``picture``), or drawn only, as a page that links them needs."""
+    return contextlib.nullcontext() if picture else unencoded()
 
 
 def encoded(image: bytes | None) -> bytes | None:
