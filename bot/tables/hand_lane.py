@@ -42,7 +42,9 @@ class HandLane:
         """The hands after a move. A hand put off or failed here is left to the whole pass that
         follows, with its retries."""
         table = await self.service.table(table_id)
-        if table.status != "running":
+        if table.status != "running" or not table.message_id:
+            # Not yet posted (a rematch table, placed by the whole pass): a hand drawn now would
+            # link to no table message, and its DM is not redrawn for a link alone.
             return
         engine = await self.service.engine(table)
 

@@ -8,6 +8,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from bot.core.i18n import Lang
 from bot.events import export
 from bot.events import render as view
@@ -29,6 +31,7 @@ def team_of(tournament) -> dict[int, int]:
     return {e.user_id: e.team for e in tournament.entrants}
 
 
+@pytest.mark.slow  # a whole game or event; its subject has shorter cases in the fast lane
 async def test_fixed_pairs_are_listed_in_the_team_order_everywhere(world):
     """An 8-player Final Quest event: the team standings and the podium said teams 1, 2, 4, 3
     while the players' list (text, JSON, CSV) said 1, 2, 3, 4 (issue 39). Several seeds, as the

@@ -77,6 +77,7 @@ async def run_until_finished(env, bot, tournament_id: int, limit: int = 200) -> 
     raise AssertionError("the tournament did not finish")
 
 
+@pytest.mark.slow  # a whole game or event; its subject has shorter cases in the fast lane
 async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, simcord_bot):
     _guild, channel, organizer, members = event_world(simcord_env)
     signup = await create_swiss(organizer, channel, pairing="repeats")
@@ -150,6 +151,7 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     assert [s["rank"] for s in event["standings"]] == list(range(1, 10))
 
 
+@pytest.mark.slow  # a whole game or event; its subject has shorter cases in the fast lane
 async def test_restart_mid_round_then_the_event_runs_to_its_end(simcord_env, simcord_bot, restart):
     _guild, channel, organizer, members = event_world(simcord_env)
     signup = await create_swiss(organizer, channel, rounds=2)

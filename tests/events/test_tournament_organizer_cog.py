@@ -148,6 +148,7 @@ async def test_the_organizer_alone_reviews_each_seating_and_a_swap_is_logged(sim
     assert "Where points are equal, the line says what split them." in standings.embeds[0].footer.text
 
 
+@pytest.mark.slow  # a whole game or event; its subject has shorter cases in the fast lane
 async def test_points_read_well_a_late_entry_is_marked_and_exports_follow_the_standings(
     simcord_env, simcord_bot
 ):

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 from bot.tables.hand_lane import HandLane, first_to_act
 
 
-def table(version: int = 7):
+def table(version: int = 7, message_id: int | None = 99):
     seats = [SimpleNamespace(position=p, is_computer=p == 1) for p in range(4)]
-    return SimpleNamespace(id=5, version=version, status="running", seats=seats)
+    return SimpleNamespace(id=5, version=version, status="running", seats=seats, message_id=message_id)
 
 
 def engine(to_act: list[int]):
@@ -40,3 +40,20 @@ async def test_a_new_deal_draws_the_next_players_hand_before_the_others():
     assert drawn == [2, 0, 3]
     lane.forget(5)
     assert lane.locks == {}
+
+
+async def test_a_table_whose_message_is_not_posted_yet_is_left_to_the_whole_pass():
+    """A rematch table's first move may be a computer's, before the pass that posts its message:
+    its hands would link to no message, and a DM is not redrawn for its link alone."""
+    drawn: list[int] = []
+    unposted = table(message_id=None)
+
+    async def read(table_id: int):
+        return unposted
+
+    async def deliver_hand(table, engine, seat: int) -> None:
+        drawn.append(seat)
+
+    lane = HandLane(SimpleNamespace(engines={}, table=read, engine=None), deliver_hand)
+    await lane.after_move(5)
+    assert drawn == []

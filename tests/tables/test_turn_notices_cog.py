@@ -8,6 +8,8 @@ without a hand.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.notices import Watch
 from tests.support.table import dms, make_world, open_table, play_from_dm, table_message, thread, to_act
 
@@ -54,6 +56,7 @@ def says_your_turn(text: str) -> bool:
     return "your turn" in text.lower() or "your move" in text.lower()
 
 
+@pytest.mark.slow  # a whole game or event; its subject has shorter cases in the fast lane
 async def test_players_who_are_playing_get_no_notice(simcord_env):
     world = make_world(simcord_env)
     watch = Watch(simcord_env)
