@@ -150,6 +150,13 @@ def report(out: dict) -> str:
     return "\n".join(lines)
 
 
+def run_options(parser: argparse.ArgumentParser) -> None:
+    """How long a measure runs, the bot's REST budget and the players' seed (handoff_trace.py too)."""
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each measure (10)")
+    parser.add_argument("--budget", type=int, default=0, help="the bots' rest_budget (0: none)")
+    parser.add_argument("--seed", type=int, default=1)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--before", help="a checkout of the code to compare with (its bot runs beside this one's)")
@@ -157,9 +164,7 @@ def main() -> int:
     parser.add_argument("--open", type=int, default=1000, help="tables of the open loop (1000; 0: none)")
     parser.add_argument("--rate", type=int, default=100, help="moves/s of the open loop (100)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each measure, the bots taking turns (3)")
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each round (10)")
-    parser.add_argument("--budget", type=int, default=0, help="the bots' rest_budget (0: none)")
-    parser.add_argument("--seed", type=int, default=1)
+    run_options(parser)
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tabletop-handoff-") as tmp:

@@ -21,6 +21,7 @@ from collections import Counter, defaultdict  # noqa: F401
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from benchmarks.handoff import run_options  # noqa: E402
 from benchmarks.load import handoff, handoff_text  # noqa: E402
 from benchmarks.load_driver import closed_loop, open_lanes, open_loop  # noqa: E402
 from tests.support.bot_process import TOKEN, BotProcess  # noqa: E402
@@ -99,10 +100,8 @@ async def run(args: argparse.Namespace, root: pathlib.Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--rate", type=int, default=0, help="moves/s of an open loop instead (0: a closed loop)")
-    parser.add_argument("--budget", type=int, default=0, help="the bot's rest_budget (0: none)")
-    parser.add_argument("--seed", type=int, default=1)
+    run_options(parser)
     parser.add_argument("--out", help="also keep the trace in this file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="tabletop-trace-") as tmp:

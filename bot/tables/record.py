@@ -9,6 +9,7 @@ the log alone (``record_lines``): the same however the passes fall.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
@@ -42,18 +43,16 @@ class Channels(Protocol):
     async def edit_message(self, channel_id: int, message_id: int, **fields: Any) -> None: ...
 
 
+@dataclass(eq=False)
 class Record:
-    def __init__(
-        self, store: Store, service: TableService, outbox: Outbox, budgets: Budgets, pace: Pace, channels: Channels
-    ) -> None:
-        self.store = store
-        self.service = service
-        self.outbox = outbox
-        self.budgets = budgets
-        self.pace = pace
-        self.channels = channels
-        #: table id -> record position reached by lines that showed nothing, stored at the pass's end
-        self.recorded_later: dict[int, int] = {}
+    store: Store
+    service: TableService
+    outbox: Outbox
+    budgets: Budgets
+    pace: Pace
+    channels: Channels
+    #: table id -> record position reached by lines that showed nothing, stored at the pass's end
+    recorded_later: dict[int, int] = field(default_factory=dict)
 
     def take_later(self, table_id: int) -> int | None:
         """The position reached by lines that showed nothing, for the pass to store as it ends."""

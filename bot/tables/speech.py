@@ -8,6 +8,7 @@ the game (or on start-up after a crash) every restriction is lifted, so nothing 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -35,21 +36,14 @@ def speech_mode(perms: discord.Permissions) -> str | None:
     return None
 
 
+@dataclass(eq=False)
 class Speech:
-    def __init__(
-        self,
-        client: discord.Client,
-        store: Store,
-        service: TableService,
-        languages: MemberLanguages,
-        budgets: Budgets,
-    ) -> None:
-        self.client = client
-        self.store = store
-        self.service = service
-        self.languages = languages
-        self.budgets = budgets
-        self.applied: dict[tuple[int, int], bool] = {}
+    client: discord.Client
+    store: Store
+    service: TableService
+    languages: MemberLanguages
+    budgets: Budgets
+    applied: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     def allowed(self, table: TableRow, public: dict[str, Any]) -> set[int]:
         if table.status != "running":

@@ -31,6 +31,27 @@ STATIC = Path(__file__).resolve().parent / "static"
 TYPES = {".js": "text/javascript", ".css": "text/css"}
 NUMBER = re.compile(r"^[0-9]{1,9}$")
 HEARTBEAT = 20.0  # seconds between comments on an idle live stream, so proxies keep it open
+EVENT_STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+async def event_stream(request: web.Request) -> web.StreamResponse:
+    """A live page's server-sent events, started."""
+    response = web.StreamResponse(headers=EVENT_STREAM)
+    await response.prepare(request)
+    return response
+
+
+async def ended_or_waited(response: web.StreamResponse, ended: bool, changed: asyncio.Event) -> bool:
+    """The end of a live page's turn: tell the page its stream is over once what it shows has ended
+    (True); else wait for the next change, with a comment every ``HEARTBEAT`` seconds meanwhile."""
+    if ended:
+        await response.write(b"event: end\ndata: {}\n\n")
+        return True
+    try:
+        await asyncio.wait_for(changed.wait(), HEARTBEAT)
+    except TimeoutError:
+        await response.write(b":\n\n")
+    return False
 SHUTDOWN = 1.0
 HEADERS = {
     # Scripts, pictures and style sheets of the pages' own; style attributes carry a game's colour.
@@ -147,10 +168,7 @@ class Routes:
             version = int(last)
         # The page holds this version, drawn (as far as anyone can tell) from the row as it is now.
         seen = shown(table) if version == table.version else None
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
-        await response.prepare(request)
+        response = await event_stream(request)
         with contextlib.suppress(ConnectionResetError):
             async with self.feed.watch(table) as topic:
                 while not self.closing:
@@ -162,13 +180,8 @@ class Routes:
                         data = json.dumps({"version": row.version, "title": fragment.title, "html": fragment.html})
                         await response.write(f"id: {row.version}\nevent: table\ndata: {data}\n\n".encode())
                         seen = shown(row)
-                    if row.status not in ("lobby", "running"):
-                        await response.write(b"event: end\ndata: {}\n\n")
+                    if await ended_or_waited(response, row.status not in ("lobby", "running"), changed):
                         break
-                    try:
-                        await asyncio.wait_for(changed.wait(), HEARTBEAT)
-                    except TimeoutError:
-                        await response.write(b":\n\n")
         return response
 
     async def live_image(self, request: web.Request) -> web.StreamResponse:

@@ -25,7 +25,7 @@ from bot.core.i18n import Lang
 from bot.events import export
 from bot.events.service import TournamentService
 from bot.storage.events import Tournament
-from bot.web.app import HEARTBEAT, Routes, language, one
+from bot.web.app import Routes, ended_or_waited, event_stream, language, one
 from bot.web.event_view import EventData, event_html
 from bot.web.live import POLL
 from bot.web.site import Site
@@ -184,10 +184,7 @@ class EventRoutes:
         seen = one(request, "s")
         if seen is not None and not STAMP.match(seen):
             raise web.HTTPBadRequest()
-        response = web.StreamResponse(
-            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        )
-        await response.prepare(request)
+        response = await event_stream(request)
         with contextlib.suppress(ConnectionResetError):
             async with self.feed.watch(tournament.id, await self.stamp(tournament)) as topic:
                 while not self.pages.closing:
@@ -201,13 +198,8 @@ class EventRoutes:
                         data = json.dumps({"version": stamp, "title": title, "html": body})
                         await response.write(f"event: page\ndata: {data}\n\n".encode())
                         seen = stamp
-                    if tournament.status not in ("signup", "running"):
-                        await response.write(b"event: end\ndata: {}\n\n")
+                    if await ended_or_waited(response, tournament.status not in ("signup", "running"), changed):
                         break
-                    try:
-                        await asyncio.wait_for(changed.wait(), HEARTBEAT)
-                    except TimeoutError:
-                        await response.write(b":\n\n")
         return response
 
     async def export(self, request: web.Request) -> web.StreamResponse:
