@@ -129,3 +129,23 @@ async def test_an_event_message_links_to_the_event_page(simcord_env, simcord_bot
     await members[0].click(message, label="Sign up")
     await simcord_env.settle()
     assert first_event_message(channel).embeds[0].url == f"{PUBLIC_URL}{path}", "and still does once edited"
+
+
+@pytest.mark.slow  # a whole rated game through the DMs; the profile page itself is in test_web_pages.py
+async def test_profile_links_to_the_members_page_which_the_bot_serves(simcord_env, simcord_bot):
+    world = make_world(simcord_env)
+    alice, bob, carol = world.members[:3]
+    lobby = await open_table(world, alice, "donguri", players=3, length="short", rated=True)
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    while to_act(world):
+        await play_from_dm(to_act(world)[0])
+    answer = await bob.slash(world.channel, "profile")
+    site = simcord_bot.site
+    path = site.server_path(world.guild.id, f"/donguri/{site.player_token(world.guild.id, bob.id)}")
+    assert answer.response.embeds[0].url == f"{PUBLIC_URL}{path}", "its title links to the member's page"
+    async with client(site, groups=[BoardRoutes(site, simcord_bot.ratings, simcord_bot.tournaments.service.store)]) as web:
+        page = await web.get(path + "?lang=en")
+        assert page.status == 200 and bob.name in await page.text()
+        elsewhere = site.server_path(world.guild.id, f"/donguri/{site.player_token(world.guild.id + 1, bob.id)}")
+        assert (await web.get(elsewhere)).status == 404, "a member's id in another server opens nothing here"
