@@ -12,8 +12,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai import pool
+from bot.core import mentions
 from bot.core.config import Config
 from bot.core.interaction import Interaction
+from bot.core.option_limits import CheckedTree
 from bot.core.translator import CatalogTranslator
 from bot.tables import components
 from bot.wiring import Services, build
@@ -41,6 +43,8 @@ class TabletopBot(commands.Bot):
             intents=intents,
             help_command=None,
             guild_ready_timeout=0.2,
+            allowed_mentions=mentions.NOBODY,  # a notice names whom it pings (bot/core/mentions.py)
+            tree_cls=CheckedTree,  # every command's options checked against their declarations
             **shards,
         )
         self.config = config
@@ -88,6 +92,8 @@ class TabletopBot(commands.Bot):
         if event_name == "interaction" and "services" in self.__dict__:
             self.services.languages.note(args[0])
             self.services.arrivals.note(args[0])
+        elif event_name == "message" and self._closing is not None:
+            return  # stopping: table talk is no longer policed (``Desk.guarded`` refuses clicks)
         super().dispatch(event_name, *args, **kwargs)
 
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -112,7 +118,9 @@ class TabletopBot(commands.Bot):
     async def close(self) -> None:
         """Every caller (the signal handler's task, ``async with``'s exit, discord.py itself) waits for
         one and the same shutdown to finish, so the event loop never closes while the database is
-        still writing."""
+        still writing. What comes in stops first (interactions are refused, the web server closes),
+        then what is under way ends (members' clicks, the workers), and only then do the HTTP
+        sessions, the gateway and the database close (``Services.close``)."""
         if self._closing is None:
             self._closing = asyncio.ensure_future(self._close())
         await asyncio.shield(self._closing)
@@ -121,6 +129,7 @@ class TabletopBot(commands.Bot):
         services = self.__dict__.get("services")
         startup = self._startup
         if services is not None:
+            services.arrivals.closing = True  # clicks and commands are answered "restarting" from now on
             services.scheduler.stop()
         if startup is not None and not startup.done():
             startup.cancel()

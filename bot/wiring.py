@@ -39,6 +39,7 @@ from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
 from bot.tables.components import legend_items, table_items
 from bot.tables.computers import Computers
+from bot.tables.deferred import Deferred
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.ending import EndDesk
@@ -47,6 +48,7 @@ from bot.tables.in_time import Arrivals
 from bot.tables.legend import Legend
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
+from bot.tables.moves import Moves
 from bot.tables.opening import Opening
 from bot.tables.rematch import RematchClock, RematchOps
 from bot.tables.rest_shares import RestShares, rest_share
@@ -69,6 +71,7 @@ from bot.web.site import Site
 
 log = logging.getLogger("tabletop")
 ROOT = Path(__file__).resolve().parent.parent
+DRAIN = 5.0  # seconds a shutdown waits at most for the interactions under way (Discord's answer times)
 
 
 def game_modules() -> list[str]:
@@ -90,6 +93,8 @@ class Services:
     delivery: Delivery
     computers: Computers
     speech: Speech
+    moves: Moves
+    deferred: Deferred
     desk: Desk
     ending: EndDesk
     opening: Opening
@@ -124,13 +129,18 @@ class Services:
             await self.store.shared_work.release_claims()
         await self.scheduler.run_due()
         self.sweep.start()
+        self.deferred.start()
 
     async def close(self) -> None:
-        """Stop the timers and the workers (the caller closes the gateway, then ``close_store``)."""
+        """Stop what comes in, then let what is under way end, then the workers and the session
+        they use (the caller has stopped taking interactions; it closes the gateway and discord.py's
+        HTTP client next, then ``close_store``)."""
         self.scheduler.stop()
         if self.web is not None:
-            await self.web.close()
+            await self.web.close()  # the pages' requests end before anything they read closes
+        await self.arrivals.drained(DRAIN)  # members' clicks and commands under way
         await self.sweep.stop()
+        await self.deferred.stop()
         await self.rest_shares.stop()
         await self.computers.worker.close()
         await self.delivery.worker.close()
@@ -164,10 +174,13 @@ async def build(client: commands.Bot, config: Config) -> Services:
     speech = Speech(client, store, service, languages, budgets)
     session = aiohttp.ClientSession()
     delivery = Delivery(
-        client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session
+        client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session,
+        scheduler.soon,
     )
     computers = Computers(service, config, delivery.moved, metrics)
-    desk = Desk(service, lobby, delivery, arrivals, languages)
+    moves = Moves(service, lobby, delivery.moved, delivery.request)
+    deferred = Deferred(store, moves, delivery, client.is_closed)
+    desk = Desk(service, moves, delivery, arrivals, languages, deferred)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
     opening = Opening(settings, service, lobby, delivery, desk)
@@ -215,6 +228,6 @@ async def build(client: commands.Bot, config: Config) -> Services:
     items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
-        speech, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,
+        speech, moves, deferred, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,
         web, metrics,
     )

@@ -6,8 +6,9 @@ For every game and both languages: a server in that language, two members whose 
 (Japanese names for Japanese), a table opened and filled with computers, a few moves, then the
 computers finish the game. Saved per language, at phone width (400 px by default):
 ``<game>-1-lobby.png``, ``-2-table.png``, ``-3-dm.png`` (the DM prompt of a member),
-``-4-final.png``, ``-5-end-dm.png`` (the host's DM once the game is over), ``-6-rematch.png``
-(the final table once the host has pressed **Rematch**), ``-7-help.png`` (the host's answer to the
+``-4-final.png``, ``-5-end-dm.png`` (the host's DMs once the game is over: the last hand closed,
+then the result, at the bottom), ``-6-rematch.png`` (the final table once the host has pressed **Rematch**) and
+``-10-offer.png`` (the offer in the table's thread, mentioning the guest), ``-7-help.png`` (the host's answer to the
 table's **?**), ``-8-away.png`` (the table once a computer plays the guest's seat: the seat list
 says so once) and, for Final Quest, ``-9-facts.png`` (the question answered, quoted in the facts).
 Needs the test extra and Debian's ``chromium`` (``fonts-noto-cjk`` for Japanese).
@@ -91,12 +92,6 @@ def message_of(guild, channel_id: int, message_id: int):
 
 def hand_dm(member):
     messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.components]
-    return messages[-1] if messages else None
-
-
-def end_dm(member):
-    """The member's hand DM as the end of the game left it (no buttons any more)."""
-    messages = [m for m in member.user.dm_channel.history() if m.author.bot and m.embeds]
     return messages[-1] if messages else None
 
 
@@ -226,11 +221,15 @@ async def one_game(env, bot, game: str, language: str, out: pathlib.Path, width:
     table = await bot.service.table(table_id)
     final = message_of(guild, table.channel_id, table.message_id)
     await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-4-final.png", width, locale)
-    await shoot(env, host.user.dm_channel, [host.user], end_dm(host), out / f"{game}-5-end-dm.png", width, locale)
+    await shoot(env, host.user.dm_channel, [host.user], None, out / f"{game}-5-end-dm.png", width, locale, layout="channel")
     await host.click(final, custom_id=f"tt:rematch:{table_id}")
     if len({s.user_id for s in table.seats} - {None}) > 1:  # else the rematch has started at once
         final = message_of(guild, table.channel_id, table.message_id)
         await shoot(env, channel_of(guild, table.channel_id), [host], final, out / f"{game}-6-rematch.png", width, locale)
+        await settled(env, bot, table_id)
+        offer = [m for m in channel_of(guild, table.home_channel_id).history() if (m.content or "").startswith("🔁")]
+        if offer:
+            await shoot(env, channel_of(guild, table.home_channel_id), [guest], offer[-1], out / f"{game}-10-offer.png", width, locale)
 
 
 async def in_each_language(one_language, out_dir: pathlib.Path, width: int, languages, **config) -> None:

@@ -3,9 +3,11 @@
     python tools/preview_notices.py [out_dir] [width] [--language en|ja ...]
 
 For each language: three members at a Donguri table with a one-day clock. The first to play is
-away: after the grace period, the thread mentions them and they get a DM; at the clock's
-reminder both are replaced; once they move, both are gone. An unclocked table's notice, and the
-answers of /notifications, follow. Saved per language as ``notice-<n>-<what>.png``.
+away: after the grace period they get a DM (their one ping); at the clock's reminder it is
+replaced; once they move, it says they have played. Then an unclocked table whose members chose
+``/notifications never``: the thread mentions the one it waits for, and says they have played
+once they move. The answers of /notifications follow. Saved per language as
+``notice-<n>-<what>.png``.
 """
 
 from __future__ import annotations
@@ -57,24 +59,27 @@ async def one_language(env, bot, language: str, out: pathlib.Path, width: int, l
     row, home = await table(env, bot, guild, members, DAY)
     away = to_act(members, row)
     await env.advance_time(125)
-    await shoot(env, home, [away], out / "notice-1-thread.png", width, locale)
-    await shoot(env, away.user.dm_channel, [away.user], out / "notice-2-dm.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-1-dm.png", width, locale)
     await env.advance_time(DAY * 0.8)
-    await shoot(env, home, [away], out / "notice-3-reminder-thread.png", width, locale)
-    await shoot(env, away.user.dm_channel, [away.user], out / "notice-4-reminder-dm.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-2-reminder-dm.png", width, locale)
     dm = hand_dm(away)
     await away.user.click(dm, custom_id=playable(dm)[0])
-    await shoot(env, home, [away], out / "notice-5-moved-thread.png", width, locale)
-    await shoot(env, away.user.dm_channel, [away.user], out / "notice-6-moved-dm.png", width, locale)
-    row, home = await table(env, bot, guild, members, None)
-    await env.advance_time(125)
-    await shoot(env, home, [to_act(members, row)], out / "notice-7-unclocked-thread.png", width, locale)
+    await shoot(env, away.user.dm_channel, [away.user], out / "notice-3-moved-dm.png", width, locale)
     settings = guild.create_text_channel("settings")
+    for member in members:
+        await member.slash(settings, "notifications", mode="never")
+    row, home = await table(env, bot, guild, members, None)
+    waited = to_act(members, row)
+    await env.advance_time(125)
+    await shoot(env, home, [waited], out / "notice-4-never-thread.png", width, locale)
+    dm = hand_dm(waited)
+    await waited.user.click(dm, custom_id=playable(dm)[0])
+    await shoot(env, home, [waited], out / "notice-5-moved-thread.png", width, locale)
     host = members[0]
     for mode in ("always", "away", "never"):
         await host.slash(settings, "notifications", mode=mode)
     await host.slash(settings, "notifications")
-    await shoot(env, settings, [host], out / "notice-8-settings.png", width, locale, height=1100)
+    await shoot(env, settings, [host], out / "notice-6-settings.png", width, locale, height=1300)
 
 
 async def main(out_dir: pathlib.Path, width: int, languages: list[str]) -> None:

@@ -31,6 +31,12 @@ def place_mark(rank: int) -> str:
     return MEDALS[rank - 1] if 1 <= rank <= len(MEDALS) else f"{rank}."
 
 
+def medal(rank: int) -> str:
+    """A medal and a space before a player's own place (``dm.end.place``); nothing past the third,
+    whose number the place already says ("4 of 4", not "4. 4 of 4")."""
+    return f"{MEDALS[rank - 1]} " if 1 <= rank <= len(MEDALS) else ""
+
+
 def best_first(result: dict[str, Any]) -> list[int]:
     """Seats by place; tied seats in seat order."""
     ranks = result["ranks"]
@@ -83,7 +89,7 @@ def end_lines(ui: GameUI, result: dict[str, Any], seat: int, names: list[str], t
     ranks = result["ranks"]
     scores = result.get("scores") or [None] * len(ranks)
     rank = ranks[seat]
-    place = tr("dm.end.place", mark=place_mark(rank), place=rank, count=len(ranks))
+    place = tr("dm.end.place", mark=medal(rank), place=rank, count=len(ranks))
     if ranks.count(rank) > 1:
         place = f"{place} {tr('dm.end.tied')}"
     details = [ui.score_text(scores[seat], tr)] if scores[seat] is not None else []

@@ -86,7 +86,7 @@ class TournamentCommands(
     # ---- organizers ---------------------------------------------------------------------------
     @command(
         "cmd.tournament.start",
-        "Organiser: close sign-up and seat round 1",
+        "Organizer: close sign-up and seat round 1",
     )
     @names_an_event(event_choices)
     async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
@@ -102,7 +102,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.next",
-        "Organiser: seat the next round",
+        "Organizer: seat the next round",
     )
     @names_an_event(event_choices)
     async def next(self, interaction: Interaction, tournament: int | None = None) -> None:
@@ -117,7 +117,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.add",
-        "Organiser: sign a member up",
+        "Organizer: sign a member up",
         options_key="cmd.tournament.opt",
         member="The member",
     )
@@ -140,7 +140,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.remove",
-        "Organiser: take a player out (results so far are kept)",
+        "Organizer: take a player out (results so far are kept)",
         options_key="cmd.tournament.opt",
         member="The member",
     )
@@ -163,7 +163,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.replace",
-        "Organiser: a new member takes over a player's entry and seats",
+        "Organizer: a new member takes over a player's entry and seats",
         options_key="cmd.tournament.opt",
         member=("The player leaving", "cmd.tournament.opt.leaving"),
         new_member="Who takes over",
@@ -196,7 +196,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.swap",
-        "Organiser: two players trade places in a round's seating before it is confirmed",
+        "Organizer: two players trade places in a round's seating before it is confirmed",
         options_key="cmd.tournament.opt",
         member="The member",
         other="The other member",
@@ -224,7 +224,7 @@ class TournamentCommands(
 
     @command(
         "cmd.tournament.cancel",
-        "Organiser: cancel the tournament (open tables play on, unrated by it)",
+        "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )
     @names_an_event(event_choices)
     async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:

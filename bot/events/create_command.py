@@ -55,7 +55,7 @@ def create_command(
 
     @command(
         "cmd.tournament.create",
-        "Organiser: open sign-up for a tournament here",
+        "Organizer: open sign-up for a tournament here",
         options_key="cmd.tournament.opt",
         game="The game",
         name="The tournament's name",
@@ -65,7 +65,7 @@ def create_command(
         points="Points per finishing place, e.g. 3,1,0 (default depends on the table size)",
         clock="Time per move (default 1 day)",
         on_timeout="When a player runs out of time (default: a computer takes over after 3)",
-        signup_hours="Close sign-up and start after this many hours (default: the organiser starts)",
+        signup_hours="Close sign-up and start after this many hours (default: the organizer starts)",
         auto_next="Start the next round as soon as a round ends (default yes)",
         advance="Elimination: players per table who go through (default 1)",
         group_size="Round robin: players per group (default twice the table size)",
@@ -76,7 +76,7 @@ def create_command(
         pairing="Swiss: group by standings, or avoid repeat tablemates first (default depends on table size)",
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
-        confirm_pairings="Show each round's seating before the tables open; the organiser may swap two players, then confirms",
+        confirm_pairings="Show each round's seating before the tables open; the organizer may swap two players, then confirms",
         checkin_minutes="With signup_hours: how many minutes before the start check-in opens; no-shows are removed",
         computer_level="How strong computers are when they fill seats or play for absent players (default hard)",
     )

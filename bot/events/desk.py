@@ -15,6 +15,7 @@ import discord
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
+from bot.core.mentions import pinging
 from bot.events import export
 from bot.events import render as view
 from bot.events.links import EventPage, linked, no_page
@@ -305,7 +306,7 @@ class TournamentDesk:
                     homes[row.table_id] = f"<#{(await self.tables.table(row.table_id)).home_channel_id}>"
             entries = await self.service.store.log(tournament.id)
             text = view.round_announcement(tournament, rows, homes, Lang(tournament.language), entries)
-            await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(text[:2000], allowed_mentions=pinging(p for row in rows for p in row.players))
         await self.refresh(tournament_id)
         # Tables finished while the bot was away (or at once) still need their results recorded.
         await self.after_round_change(tournament_id)
@@ -399,7 +400,7 @@ class TournamentDesk:
             podium = view.podium_message(
                 tournament, teams if teams is not None else rows, tr, teams is not None
             )
-            await channel.send(**podium.send_kwargs(), allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(**podium.send_kwargs())  # its names are in the embed: they ping nobody
 
     # ---- timers and restarts ------------------------------------------------------------------
     async def next_due(self) -> float | None:
@@ -464,7 +465,7 @@ class TournamentDesk:
             players=" ".join(f"<@{e.user_id}>" for e in tournament.entrants),
         )
         channel = self.delivery.messageable(tournament.channel_id)
-        await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        await channel.send(text[:2000], allowed_mentions=pinging(e.user_id for e in tournament.entrants))
         await self.refresh(tournament.id)
 
     async def open_tables_of_round(self, tournament: Tournament) -> list:
@@ -486,7 +487,7 @@ class TournamentDesk:
             players=" ".join(f"<@{p}>" for p in players),
         )
         channel = self.delivery.messageable(tournament.channel_id)
-        await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+        await channel.send(text[:2000], allowed_mentions=pinging(players))
 
     async def round_expired(self, tournament: Tournament) -> None:
         """The round's time is up: computers take every seat still open, so its tables end now."""

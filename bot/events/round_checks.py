@@ -13,6 +13,7 @@ import discord
 
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
+from bot.core.mentions import pinging
 from bot.tables.permissions import MissingPermissions, missing_for_table, named
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class RoundChecks:
         try:
             await self.delivery.messageable(tournament.channel_id).send(
                 f"<@{tournament.organizer_id}> {text}"[:2000],
-                allowed_mentions=discord.AllowedMentions(users=True),
+                allowed_mentions=pinging([tournament.organizer_id]),
             )
         except discord.HTTPException:
             log.warning("tournament %s: could not tell the organizer", tournament.id)

@@ -18,7 +18,7 @@ Placeholders are ``?``; a driver whose database wants another form translates th
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -49,6 +49,8 @@ class Database(Protocol):
     dialect: str
     #: Several processes may use the database at once (PostgreSQL), so they coordinate through it.
     shared: bool
+    #: Called when a transaction is rolled back: what was kept in memory of its writes is forgotten.
+    rolled_back: list[Callable[[], None]]
 
     # ---- statements -----------------------------------------------------------------------------
     async def fetch(self, sql: str, params: Params = ()) -> list[Row]:

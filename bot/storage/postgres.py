@@ -13,6 +13,13 @@ Several bot processes may share one PostgreSQL database, so coordination lives i
   at a time delivers a table; a process that finds it taken tries again a little later.
 
 A crashed process's locks go with its connections, so nothing needs cleaning up after a crash.
+
+Every lease of a process is held by one connection of its own (``_locker``), never by a pooled
+connection for the time of a pass: a pass holding a pooled connection while it waited for another
+one to run its statements wedged the process once as many passes ran as the pool had connections
+(24 tables delivered at once, 20 connections), and every click it got after that was deferred
+and never answered. A session takes its own lock again without waiting, so the keys it holds are
+kept here too, and a second lease of one key in the process is refused as another process's would be.
 """
 
 from __future__ import annotations
@@ -49,11 +56,15 @@ class PostgresDatabase:
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self.pool = pool
+        self.rolled_back: list[Callable[[], None]] = []  # nothing is kept in memory on a shared database
         #: (connection, task) of the transaction the current task runs in. The task is kept because a
         #: task started inside a transaction inherits this variable, but not the transaction.
         self._owner: ContextVar[tuple[Conn, asyncio.Task[Any] | None] | None] = ContextVar(
             f"pg_owner_{id(self)}", default=None
         )
+        self._locker: Conn | None = None  # the connection holding this process's leases
+        self._locking = asyncio.Lock()  # one statement at a time on it
+        self._leased: set[tuple[int, int]] = set()
 
     @classmethod
     async def open(cls, url: str, size: int = 20) -> PostgresDatabase:
@@ -61,6 +72,7 @@ class PostgresDatabase:
         return cls(pool)
 
     async def close(self) -> None:
+        await self._drop_locker()
         await self.pool.close()
 
     # ---- statements -----------------------------------------------------------------------------
@@ -141,14 +153,52 @@ class PostgresDatabase:
 
     @contextlib.asynccontextmanager
     async def lease(self, namespace: int, key: int) -> AsyncIterator[bool]:
-        """True inside when this process holds the lease; False when another process does."""
-        async with self.pool.acquire() as conn:
-            got: bool = await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", namespace, key)
+        """True inside when this process holds the lease; False when another process (or another
+        task of this one) does."""
+        name = (namespace, key)
+        if name in self._leased:
+            yield False
+            return
+        self._leased.add(name)
+        try:
+            got: bool = await self._on_locker("SELECT pg_try_advisory_lock($1, $2)", namespace, key)
+        except BaseException:
+            self._leased.discard(name)
+            raise
+        if not got:
+            self._leased.discard(name)
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            # Shielded: a lease left locked by a cancelled unlock would keep every process from the table.
+            await asyncio.shield(self._unlock(name))
+
+    async def _unlock(self, name: tuple[int, int]) -> None:
+        try:
+            await self._on_locker("SELECT pg_advisory_unlock($1, $2)", *name)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+            pass  # the connection is gone, and its locks with it
+        finally:
+            self._leased.discard(name)
+
+    async def _on_locker(self, sql: str, *args: Any) -> Any:
+        """A statement on the connection that holds the leases (taken from the pool once)."""
+        async with self._locking:
+            if self._locker is None or self._locker.is_closed():
+                self._locker = await self.pool.acquire()
             try:
-                yield got
-            finally:
-                if got:
-                    await conn.execute("SELECT pg_advisory_unlock($1, $2)", namespace, key)
+                return await self._locker.fetchval(sql, *args)
+            except (asyncpg.InterfaceError, asyncpg.ConnectionDoesNotExistError, OSError):
+                await self._drop_locker()  # its leases went with it; the next one takes a new connection
+                raise
+
+    async def _drop_locker(self) -> None:
+        locker, self._locker = self._locker, None
+        if locker is not None:
+            with contextlib.suppress(Exception):
+                await self.pool.release(locker)
 
     # ---- schema ---------------------------------------------------------------------------------
     async def schema_version(self) -> int:

@@ -21,6 +21,11 @@ class Rematch:
     declined_by: int | None = None
     new_table_id: int | None = None
     votes: list[int] = field(default_factory=list)  # members who confirmed
+    #: The offer's message at the table (migration 027): where, its id (None: not posted yet; 0:
+    #: none to post), and what it shows (``bot.tables.rematch_offer``).
+    offer_channel_id: int | None = None
+    offer_message_id: int | None = None
+    offer_shows: str | None = None
 
 
 class Rematches:
@@ -34,13 +39,20 @@ class Rematches:
         votes = await self.db.fetch("SELECT user_id FROM rematch_votes WHERE table_id = ?", (table_id,))
         return Rematch(
             row["table_id"], row["state"], row["expires_at"], row["declined_by"], row["new_table_id"],
-            [v["user_id"] for v in votes],
+            [v["user_id"] for v in votes], row["offer_channel_id"], row["offer_message_id"], row["offer_shows"],
         )
 
     async def open(self, table_id: int, expires_at: float) -> None:
         """The offer, opened by its first confirmation (or a decline before any)."""
         await self.db.execute(
             "INSERT INTO rematches (table_id, state, expires_at) VALUES (?, ?, ?)", (table_id, OPEN, expires_at)
+        )
+
+    async def set_offer(self, table_id: int, channel_id: int, message_id: int, shows: str) -> None:
+        """The offer's message, posted (or 0: none to post), and what it shows now."""
+        await self.db.execute(
+            "UPDATE rematches SET offer_channel_id = ?, offer_message_id = ?, offer_shows = ? WHERE table_id = ?",
+            (channel_id, message_id, shows, table_id),
         )
 
     async def vote(self, table_id: int, user_id: int) -> None:

@@ -8,6 +8,7 @@ the servers the bot left, whose data is purged a while later.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from bot.storage import dialect
@@ -20,8 +21,9 @@ SERVER_TABLES = ("game_tables", "tournaments", "ratings", "rating_history", "ser
 
 
 class ServerRows:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, purged: Callable[[], None] = lambda: None) -> None:
         self.db = db
+        self.purged = purged  # a server's tables are about to go: rows kept in memory are forgotten
 
     # ---- settings -------------------------------------------------------------------------------
     async def settings(self, guild_id: int) -> dict[str, Any]:
@@ -87,6 +89,7 @@ class ServerRows:
             )
             if not gone:
                 return False
+            self.purged()
             for table in SERVER_TABLES:
                 await self.db.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
         return True

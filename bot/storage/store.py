@@ -8,6 +8,7 @@ an action committed here is the single source of truth and Discord is only a vie
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
@@ -15,9 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import dialect
+from bot.storage.clicks import ClickRows
 from bot.storage.database import Database, Row
+from bot.storage.endings import EndRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
+from bot.storage.row_cache import RowCache
 from bot.storage.rows import insert_row, now, update_row
 from bot.storage.servers import ServerRows
 from bot.storage.shared_work import SharedWork
@@ -81,18 +85,22 @@ class TableRow:
     tournament_id: int | None = None
     version: int = 0
     recorded: int = 0
+    logged: int = 0  # the last row of its log (migration 029): the record is behind while recorded < logged
     ping_message_id: int | None = None
     computer_turn: bool = False
     talk: str | None = None  # table talk shown on the table message (Final Quest's open question)
     due_claim: float | None = None
     courier: str | None = None
     redraw: int = 0  # the table message must be drawn again (migration 017)
+    shown_version: int | None = None  # every surface showed this version at the last whole pass (027)
     #: Each waiting member's seat -> (the turn their wait began at, when, whether the turn came
     #: round rather than went on after their own move): migration 021.
     waits: dict[int, tuple[int, float, bool]] = field(default_factory=dict)
     notify_at: float | None = None  # when the next wait reaches its grace period
     rematch_of: int | None = None  # the finished table this one is the rematch of (migration 019)
     computer_level: str = "normal"  # for seats that chose none (migration 022)
+    #: Each member's seat -> how long their last few moves took, newest last (migration 028).
+    think: dict[int, list[float]] = field(default_factory=dict)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -104,12 +112,24 @@ class TableRow:
         return next((s.position for s in self.seats if s.user_id == user_id), None)
 
 
+ROW_FIELDS = {f.name for f in dataclasses.fields(TableRow)}
+BOOLEAN = {"dirty", "locked", "paused", "rated", "settled", "computer_turn"}
+
+
+def bumped_row(row: TableRow, fields: dict[str, Any]) -> TableRow:
+    """The row as ``Store.bump(row.id, **fields)`` leaves it."""
+    changes: dict[str, Any] = {k: bool(v) if k in BOOLEAN else v for k, v in fields.items()}
+    return dataclasses.replace(row, version=row.version + 1, dirty=True, **changes)
+
+
 def encoded(fields: dict[str, Any]) -> dict[str, Any]:
     """Fields of a game table as stored: its lists and maps as JSON."""
     out = dict(fields)
     for key in ("options", "turn_seats", "ping_seats"):
         if key in out:
             out[key] = json.dumps(out[key])
+    if "think" in out:
+        out["think"] = json.dumps({str(seat): times for seat, times in sorted(out["think"].items())})
     if "waits" in out:
         out["waits"] = json.dumps(
             [[seat, turn, since, int(came)] for seat, (turn, since, came) in sorted(out["waits"].items())]
@@ -142,16 +162,28 @@ async def connect(database: str) -> Database:
 class Store:
     """Every query on a game table and what hangs off it (seats, actions, the record's lines), with
     the rows behind its Discord messages (``surfaces``), the work processes share (``shared_work``),
-    finished tables' rematches (``rematches``) and what each server chose (``servers``)."""
+    finished tables' rematches (``rematches``) and end-of-game DMs (``endings``) and what each
+    server chose (``servers``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.table_select = table_select(db.dialect)
+        self.cached = RowCache(enabled=not db.shared)  # rows kept by a process alone on its database
+        db.rolled_back.append(self.purged)  # a read inside may have kept what the rollback undid
         self.surfaces = Surfaces(db)
+        self.clicks = ClickRows(db)
         self.notices = NoticeRows(db)
         self.shared_work = SharedWork(db)
         self.rematches = Rematches(db)
-        self.servers = ServerRows(db)
+        self.servers = ServerRows(db, purged=self.purged)
+        self.endings = EndRows(db)
+
+    def purged(self) -> None:
+        """A server's tables are about to be deleted, or a transaction was rolled back: what is
+        kept in memory of any table goes."""
+        self.cached.changed()
+        self.surfaces.forget()
+        self.notices.forget()
 
     @classmethod
     async def open(cls, path: str) -> Store:
@@ -187,13 +219,20 @@ class Store:
         )
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
+        self.cached.changed(table_id)
         await update_row(self.db, "game_tables", table_id, encoded(fields))
 
     async def get_table(self, table_id: int) -> TableRow | None:
+        kept = self.cached.get(table_id)
+        if kept is not None:
+            return kept
+        began = self.cached.began()
         row = await self.db.fetchrow(f"{self.table_select} WHERE id = ?", (table_id,))
         if row is None:
             return None
-        return await self._with_seats(row)
+        table = await self._with_seats(row)
+        self.cached.keep(table, began)
+        return table
 
     async def _with_seats(self, row: Row) -> TableRow:
         data = dict(row)
@@ -209,6 +248,7 @@ class Store:
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
         data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}
+        data["think"] = {int(seat): times for seat, times in json.loads(data["think"]).items()}
         table = TableRow(**data)
         if seats_json is not None:
             table.seats = [Seat(p, u, n, bool(a), t, lv, r) for p, u, n, a, t, lv, r in json.loads(seats_json)]
@@ -238,6 +278,7 @@ class Store:
     async def claim_settled(self, table_id: int) -> bool:
         """Mark a finished table settled (its rating and tournament result recorded); False when it
         already was. Inside the transaction that records them, so of several processes one does."""
+        self.cached.changed(table_id)
         return await self.db.execute("UPDATE game_tables SET settled = 1 WHERE id = ? AND settled = 0", (table_id,)) == 1
 
     async def tables_with_status(self, *statuses: str) -> list[TableRow]:
@@ -245,6 +286,7 @@ class Store:
         return await self._tables(f"WHERE status IN ({marks}) ORDER BY id", statuses)
 
     async def set_seats(self, table_id: int, seats: list[Seat]) -> None:
+        self.cached.changed(table_id)
         async with self.db.transaction():
             await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             await self.db.executemany(
@@ -264,29 +306,45 @@ class Store:
         )
         return [(r["seat"], r["action"]) for r in rows]
 
-    async def append_actions(self, table_id: int, start: int, entries: list[tuple[int, str, bool]]) -> None:
-        """Commit accepted actions at log positions ``start``...; a taken position raises IntegrityError."""
+    async def append_actions(
+        self, table_id: int, start: int, entries: list[tuple[int, str, bool]], request: str | None = None
+    ) -> None:
+        """Commit accepted actions at log positions ``start``...; a taken position raises IntegrityError.
+        ``request``: what asked for the first one (a click's interaction id), see ``played``."""
         stamp = now()
         await self.db.executemany(
-            "INSERT INTO actions (table_id, idx, seat, action, by_computer, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO actions (table_id, idx, seat, action, by_computer, created_at, request)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (table_id, start + i, seat, action, int(bot), stamp)
+                (table_id, start + i, seat, action, int(bot), stamp, request if i == 0 else None)
                 for i, (seat, action, bot) in enumerate(entries)
             ],
         )
 
+    async def played(self, table_id: int, request: str) -> bool:
+        """Whether ``request`` made a move at the table (it is committed)."""
+        return await self.db.fetchval(
+            "SELECT 1 FROM actions WHERE table_id = ? AND request = ?", (table_id, request)
+        ) is not None
+
     # ---- what the record and the Discord surfaces follow -------------------------------------------
     async def bump(self, table_id: int, **fields: Any) -> None:
         """A committed change Discord must show: the version goes up and the table is dirty."""
-        fields = {**encoded(fields), "updated_at": now()}
-        sets = "".join(f", {k} = ?" for k in fields)
+        kept, token = self.cached.before(table_id)
+        stored = {**encoded(fields), "updated_at": now()}
+        sets = "".join(f", {k} = ?" for k in stored)
         await self.db.execute(
             f"UPDATE game_tables SET version = version + 1, dirty = 1{sets} WHERE id = ?",
-            (*fields.values(), table_id),
+            (*stored.values(), table_id),
         )
+        if fields.keys() <= ROW_FIELDS:
+            self.cached.after(kept, token, lambda row: bumped_row(row, fields))
 
     async def version(self, table_id: int) -> int | None:
         """The table's stored version: one read, to learn whether it moved on."""
+        kept = self.cached.version(table_id)
+        if kept is not None:
+            return kept
         version: int | None = await self.db.fetchval("SELECT version FROM game_tables WHERE id = ?", (table_id,))
         return version
 
@@ -294,24 +352,36 @@ class Store:
         """After a drawing of the table message from ``version`` reached Discord: when the table has
         moved on since, another drawing may have reached Discord first and been covered by this one,
         so the next pass draws the message again. True when it must."""
-        row = await self.db.fetchrow("SELECT version FROM game_tables WHERE id = ?", (table_id,))
-        if row is None or row["version"] == version:
-            return False  # the usual case: a read, no write
+        if await self.version(table_id) in (None, version):
+            return False  # the usual case: a read (none, when the row is kept in memory), no write
+        self.cached.changed(table_id)
         await self.db.execute("UPDATE game_tables SET redraw = redraw + 1, dirty = 1 WHERE id = ?", (table_id,))
         return True
 
     async def redrawn(self, table_id: int, redraw: int) -> None:
         """The redraw asked for (``redraw`` as read before drawing) is done, unless asked again since."""
+        self.cached.changed(table_id)
         await self.db.execute("UPDATE game_tables SET redraw = 0 WHERE id = ? AND redraw = ?", (table_id, redraw))
 
     async def clear_dirty(self, table_id: int, version: int, recorded: int | None = None) -> None:
-        """Mark the table shown, unless a change was committed after ``version`` was rendered; and
-        store the record's position ``recorded`` when given."""
+        """Mark the table shown at ``version``, unless a change was committed after it was
+        rendered; and store the record's position ``recorded`` when given."""
+        kept, token = self.cached.before(table_id)
         await self.db.execute(
             "UPDATE game_tables SET dirty = CASE WHEN version = ? THEN 0 ELSE dirty END,"
+            " shown_version = CASE WHEN version = ? THEN version ELSE shown_version END,"
             " recorded = COALESCE(?, recorded) WHERE id = ?",
-            (version, recorded, table_id),
+            (version, version, recorded, table_id),
         )
+
+        def shown(row: TableRow) -> TableRow:
+            current = row.version == version
+            return dataclasses.replace(
+                row, dirty=row.dirty and not current, shown_version=version if current else row.shown_version,
+                recorded=row.recorded if recorded is None else recorded,
+            )
+
+        self.cached.after(kept, token, shown)
 
     async def append_log(self, table_id: int, rows: list[tuple[str, str, dict[str, Any], int]]) -> None:
         """Record lines as data: (kind, code, data, deal) after the table's last line."""
@@ -369,6 +439,7 @@ class Store:
     async def notices_due(self, table_id: int, now: float) -> None:
         """The table's reminder or notice time has come: it is cleared, and the table is marked for
         the delivery pass that sends the notices (after a crash, the pass at start-up)."""
+        self.cached.changed(table_id)
         await self.db.execute(
             "UPDATE game_tables SET dirty = 1,"
             " remind_at = CASE WHEN remind_at <= ? THEN NULL ELSE remind_at END,"
@@ -379,6 +450,7 @@ class Store:
     async def set_notify_at(self, table_id: int, version: int, at: float | None) -> bool:
         """When the table's next notice is due, as a delivery pass of ``version`` found it; a change
         committed since wins (the pass it asked for sets the time again). True when stored."""
+        self.cached.changed(table_id)
         changed = await self.db.execute(
             "UPDATE game_tables SET notify_at = ? WHERE id = ? AND version = ?", (at, table_id, version)
         )

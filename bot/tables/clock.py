@@ -64,6 +64,21 @@ class Scheduler:
             return
         await self._arm()
 
+    def soon(self, due: float) -> bool:
+        """A due time known without reading the database (a table's, as its move left it): the timer
+        is armed for it if it is sooner. One that moved later or went away leaves the timer early:
+        it fires, finds nothing due, and reads what is next. False when it cannot tell (a time
+        already passed, or a run in progress): then ``rearm``."""
+        if self.is_closed() or self.busy.locked() or due <= now():
+            return False
+        if self.handle is not None and self.armed_for is not None and self.armed_for <= due:
+            return True
+        if self.handle is not None:
+            self.handle.cancel()
+        self.armed_for = due
+        self.handle = asyncio.get_running_loop().call_later(due - now(), self._fire)
+        return True
+
     async def _arm(self, started: float | None = None) -> None:
         """``started``: when the run that just ended began; what was due by then is retried later."""
         if self.is_closed():

@@ -12,7 +12,6 @@ import discord
 from bot.core.errors import UserError
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
-from bot.tables import render
 from bot.tables.components import LevelButton, static_view
 from bot.tables.in_time import send_private
 from bot.tables.member_locale import member_lang
@@ -46,11 +45,9 @@ async def on_level(desk: Desk, interaction: Interaction, level: str, table_id: i
     """A level was picked: one computer of that level takes a seat (the table starts when full)."""
 
     async def work() -> None:
-        await desk.checked(interaction, table_id)
-        table = await desk.lobby.add_computer(table_id, interaction.user.id, level)
-        if desk.lobby.ready_to_start(table):
-            await desk.start(interaction, table_id, None)
-            return
-        await desk.answer(interaction, table, render.lobby(table, Lang(table.language)), f"bot_{level}")
+        table = await desk.checked(interaction, table_id)
+        async with desk.showing_table(interaction, table):
+            changed = await desk.moves.add_computer(table_id, interaction.user.id, level)
+            await desk.answer_lobby(interaction, changed, f"bot_{level}")
 
     await desk.guarded(interaction, table_id, work())

@@ -19,14 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
-from discord.http import handle_message_parameters
 
 from bot.core.config import Config
 from bot.core.engine import Engine
 from bot.core.i18n import Lang
+from bot.core.mentions import message_parameters, pinging
 from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
 from bot.tables import rematch, render
+from bot.tables.answers import Answers
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
 from bot.tables.hand_lane import HandLane
@@ -37,7 +38,9 @@ from bot.tables.outbox import Outbox, mentions_url
 from bot.tables.pace import Pace
 from bot.tables.placement import Placement
 from bot.tables.record import Record
+from bot.tables.rematch_offer import RematchOffer
 from bot.tables.render import relevance
+from bot.tables.result_dms import ResultDMs
 from bot.tables.tokens import Tokens
 from bot.tables.worker import Worker
 
@@ -88,6 +91,7 @@ class Delivery:
         hooks: TableHooks,
         rearm: Callable[[], Awaitable[None]],
         session: aiohttp.ClientSession,
+        soon: Callable[[float], bool] | None = None,
     ) -> None:
         self.client = client
         self.config = config
@@ -100,11 +104,13 @@ class Delivery:
         self.hooks = hooks
         #: Asks the clock to re-read the next due time (a move may have set a deadline).
         self.rearm = rearm
+        self.soon = soon  # tells the clock a due time, without a read (``Scheduler.soon``)
         self.shown: dict[tuple[int, int], Any] = {}
         self.attempts: dict[int, int] = {}
         #: table id -> what its table message was last rendered from (see ``message_state``).
         self.message_states: dict[int, tuple[Any, ...]] = {}
         self.dms: OrderedDict[int, int] = OrderedDict()  # member id -> their DM channel's id
+        self.answers = Answers()  # a click's own answer that shows a surface: the worker waits for it
         self.hand_lane = HandLane(service, self.deliver_hand)
         self.courier = Courier(self, self._refresh, self._hands)
         # With processes sharing the database, a table's delivery lease is the process's for a whole
@@ -114,11 +120,16 @@ class Delivery:
             alongside=not store.db.shared,
         )
         self.outbox = Outbox(SendIntents(store.db), client)
-        self.placement = Placement(client, settings, store, self.outbox)
+        self.placement = Placement(client, settings, store, self.outbox, lambda table: self.hooks.table_page(table))
         self.tokens = Tokens(store, client, session)
         self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
         self.pace = Pace(store, config)  # how often the table message and the record change
         self.record = Record(store, service, self.outbox, budgets, self.pace, self)
+        # A finished table's own messages: each member's result by DM, the rematch offer at the table.
+        self.result_dms = ResultDMs(
+            store, languages, budgets, self.outbox, self, lambda table: self.hooks.table_page(table), service.now
+        )
+        self.offer = RematchOffer(store, budgets, self.outbox, self)
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -148,6 +159,7 @@ class Delivery:
 
     async def _refresh(self, table_id: int) -> None:
         """Bring every Discord view of the table up to the stored state."""
+        await self.answers.settled(table_id, TABLE_MESSAGE)
         table = await self.service.table(table_id)
         delays: list[float] = []
 
@@ -165,10 +177,10 @@ class Delivery:
 
         tr = Lang(table.language)
         engine = None
-        if table.status == "cancelled":
-            await surface(self.edit_table_message(table, render.closed(table, tr)))
-        elif table.status == "lobby":
-            await surface(self.edit_table_message(table, render.lobby(table, tr)))
+        if table.status in ("cancelled", "lobby"):
+            rendered = render.closed(table, tr) if table.status == "cancelled" else render.lobby(table, tr)
+            self.presume_shown(table, None, rendered)
+            await surface(self.edit_table_message(table, rendered))
         else:
             engine = await self.service.engine(table)
             if self.placement.pending(table):  # a rematch: its message and thread first
@@ -179,10 +191,15 @@ class Delivery:
                     wait = 0.05 if table.status == "cancelled" else min(delays, default=BACKOFF[-1])
                     self.worker.request(table.id, delay=max(wait, 0.05))
                     return
+            self.presume_shown(table, engine)
             # Hands first: the player whose turn just started is waiting for theirs.
             await self.hand_lane.draw(table, engine, surface)
             await surface(self.update_table_message(table, engine, tr))
             await surface(self.record.append(table, tr))
+            if table.status == "finished":  # read only once the game is over
+                ending = await rematch.ending(self.store, table)
+                await surface(self.result_dms.sync(table, engine, ending))
+                await surface(self.offer.sync(table, ending))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
         if table.status != "lobby":
@@ -195,16 +212,27 @@ class Delivery:
             self.worker.request(table.id, delay=max(min(delays), 0.05))
             return
         self.attempts.pop(table.id, None)
-        if table.dirty or recorded is not None:
+        # An ended table's last turn notices, too young to delete: it stays marked until they go.
+        linger = self.notices.lingering.pop(table.id, None)
+        if linger is not None:
+            self.worker.request(table.id, delay=linger)
+            if recorded is not None or not table.dirty:
+                await self.store.update_table(table.id, dirty=1, **({} if recorded is None else {"recorded": recorded}))
+        elif table.dirty or recorded is not None:
             await self.store.clear_dirty(table.id, table.version, recorded=recorded)
         if table.status in ("finished", "cancelled"):
             if not table.settled:
                 await self.settle(table)
                 await self.outbox.forget(table.id)
                 await self.tokens.forget(table.id)
-            self.forget(table.id)
+            if linger is None:
+                self.forget(table.id)
         if table.clock or table.deadline is not None or table.remind_at is not None or table.notify_at is not None:
-            await self.rearm()  # a table without a clock or a notice to come changes no due time
+            # A table without a clock or a notice to come changes no due time. One process alone on
+            # its database set this table's times itself: the clock is told them, without a read.
+            due = [t for t in (table.deadline, table.remind_at, table.notify_at) if t is not None]
+            if self.store.db.shared or self.soon is None or not due or not self.soon(min(due)):
+                await self.rearm()
 
     def forget(self, table_id: int) -> None:
         for key in [k for k in self.shown if k[0] == table_id]:
@@ -218,7 +246,7 @@ class Delivery:
         """Edit a message by its ids. Unlike ``PartialMessage.edit`` this neither builds the Message
         Discord answers with (nothing reads it) nor keeps the view in discord.py's view store: every
         button here is a dynamic item, found again by its custom id."""
-        with handle_message_parameters(**fields) as params:
+        with message_parameters(**fields) as params:
             await self.client.http.edit_message(channel_id, message_id, params=params)
 
     async def dm_channel(self, user_id: int) -> DMChannel:
@@ -308,6 +336,9 @@ class Delivery:
     # ---- hands by DM --------------------------------------------------------------------------------
     async def deliver_hand(self, table: TableRow, engine: Engine, seat: int) -> None:
         """One DM per deal per player, edited when what they can do changes."""
+        user_id = table.seats[seat].user_id
+        assert user_id is not None  # a member's seat: computers have no hand to show
+        await self.answers.settled(table.id, user_id)
         deal = engine.deal_number
         store = self.store
         key = relevance(table, engine, seat)
@@ -326,8 +357,6 @@ class Delivery:
         token = self.tokens.for_dm(row)
         if token is None:
             self.budgets.spend(row["channel_id"] if row is not None else None, peek=True)  # no render to waste
-        user_id = table.seats[seat].user_id
-        assert user_id is not None  # a member's seat: computers have no hand to show
         tr = await self.languages.lang(user_id, table.language)
         header = render.dm_header(table, engine, seat, tr, jump_url(table))
         rendered = render.prompt_message(table, engine, seat, tr, header=header)
@@ -403,6 +432,23 @@ class Delivery:
             stored = f"{ANSWERED}:{key[1]}" if isinstance(key, tuple) else key
             await store.shared_work.set_shown(table_id, surface, stored, self.courier.me if clicked else None)
 
+    def presume_shown(self, table: TableRow, engine: Engine | None, message: render.Rendered | None = None) -> None:
+        """A table this process knows nothing of what its surfaces show (after a start-up) that is
+        still at the version the last whole pass showed everywhere: it is shown, and a pass asked
+        for it (a notice that came due while the bot was down) calls Discord only for what changed.
+        With processes sharing the database, what is shown is stored instead (``load_shown``)."""
+        if self.store.db.shared or table.shown_version != table.version or table.redraw:
+            return
+        if (table.id, TABLE_MESSAGE) in self.shown or table.id in self.message_states:
+            return
+        if message is not None:
+            self.shown[(table.id, TABLE_MESSAGE)] = fingerprint(message)
+        if engine is not None:
+            self.message_states[table.id] = self.message_state(table, engine)
+            for seat in table.seats:
+                if not seat.is_computer:  # every member's hand, as the hand lane draws them
+                    self.shown[(table.id, seat.position)] = relevance(table, engine, seat.position)
+
     async def load_shown(self, table_id: int) -> None:
         """What the table's surfaces show, and when its paced ones last changed, as the process that
         delivered them last stored it."""
@@ -422,7 +468,7 @@ class Delivery:
             mention = f"<@{table.seats[seat].user_id}>"
             await self.messageable(table.home_channel_id).send(
                 tr("dm.closed", player=mention, button=tr("button.my_hand")),
-                allowed_mentions=discord.AllowedMentions(users=True),
+                allowed_mentions=pinging([table.seats[seat].user_id]),
             )
 
     # ---- start-up ------------------------------------------------------------------------------------

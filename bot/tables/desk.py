@@ -1,25 +1,33 @@
 """Where interactions meet tables: lobby buttons, hands and moves, and errors (opening a table is
 ``opening.Opening``).
 
-Every reply to a member is ephemeral and in that member's language; every refusal changes nothing.
+This is the Discord side only: the change itself is checked and committed by the move service
+(``moves.py``), which every front end calls; here the interaction is acknowledged in time and
+answered, and the click's token kept. Every reply to a member is ephemeral and in that member's
+language; every refusal changes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core import faults
 from bot.core.engine import Engine, IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.core.interaction import Interaction
+from bot.core.mentions import pinging
 from bot.tables import render
 from bot.tables.computer_levels import ask_level
+from bot.tables.deferred import Deferred, check_place
 from bot.tables.delivery import TABLE_MESSAGE, fingerprint
 from bot.tables.in_time import (
     NETWORK_ERRORS,
@@ -39,7 +47,7 @@ from bot.tables.talk import with_said
 if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
-    from bot.tables.lobby_ops import LobbyOps
+    from bot.tables.moves import Lobby, Moves
 
 log = logging.getLogger(__name__)
 
@@ -50,13 +58,15 @@ class Desk:
     def __init__(
         self,
         service: TableService,
-        lobby: LobbyOps,
+        moves: Moves,
         delivery: Delivery,
         arrivals: Arrivals,
         languages: MemberLanguages,
+        deferred: Deferred,
     ) -> None:
         self.service = service
-        self.lobby = lobby
+        self.moves = moves  # every change a member makes enters here; this answers it in Discord
+        self.deferred = deferred  # a move's click whose answer is deferred, stored till answered
         self.delivery = delivery
         self.arrivals = arrivals
         self.languages = languages
@@ -76,23 +86,36 @@ class Desk:
     @staticmethod
     def check(interaction: Interaction, table: TableRow) -> None:
         """``checked`` on a table already read."""
-        if interaction.guild_id is None:
-            if table.seat_of(interaction.user.id) is None:
-                raise UserError("error.not_seated")
-        elif table.guild_id is not None and interaction.guild_id != table.guild_id:
-            raise UserError("error.wrong_server")
+        check_place(interaction.guild_id, interaction.user.id, table)
 
     # ---- replies ----------------------------------------------------------------------------
     async def reply(self, interaction: Interaction, text: str) -> None:
         await send_private(interaction, content=text)
 
-    async def guarded(self, interaction: Interaction, table_id: int | None, work: Awaitable[None]) -> None:
-        """Run ``work``, acknowledged in time (``in_time.py``); turn every failure into a specific
-        ephemeral message."""
-        try:
-            await in_time(interaction, self.arrivals.left(interaction), work)
-        except Exception as exc:
-            await self.report(interaction, table_id, exc)
+    async def guarded(
+        self,
+        interaction: Interaction,
+        table_id: int | None,
+        work: Awaitable[None],
+        deferring: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Run ``work``, acknowledged in time (``in_time.py``; ``deferring`` runs before a
+        deferral); turn every failure into a specific ephemeral message."""
+        with self.arrivals.handled():  # a shutdown waits for it
+            if self.arrivals.closing:
+                await self.refuse_while_closing(interaction, work)
+                return
+            try:
+                await in_time(interaction, self.arrivals.left(interaction), work, deferring)
+            except Exception as exc:
+                await self.report(interaction, table_id, exc)
+
+    async def refuse_while_closing(self, interaction: Interaction, work: Awaitable[None]) -> None:
+        """The bot is stopping: nothing new starts (the member is told, if Discord still listens)."""
+        if inspect.iscoroutine(work):
+            work.close()
+        with contextlib.suppress(Exception):  # discord.py's HTTP client may be closing too
+            await self.reply(interaction, member_lang(interaction)("error.restarting"))
 
     async def report(
         self, interaction: Interaction, table_id: int | None, exc: BaseException
@@ -141,44 +164,57 @@ class Desk:
 
     async def _table_button(self, interaction: Interaction, verb: str, table_id: int) -> None:
         user = interaction.user
-        lobby = self.lobby
-        await self.checked(interaction, table_id)
+        moves = self.moves
+        table = await self.checked(interaction, table_id)
         if verb == "hand":
             await self.show_hand(interaction, table_id)
             return
-        if verb == "join":
-            table = await lobby.join(table_id, (user.id, display(user)))
-        elif verb == "leave":
-            table = await lobby.leave(table_id, user.id)
-        elif verb == "bot":
-            await ask_level(self, interaction, await self.service.table(table_id))
+        if verb == "bot":
+            await ask_level(self, interaction, table)
             return
-        elif verb == "cancel":
-            table = await lobby.cancel(table_id, user.id)
-            await self.answer(interaction, table, render.closed(table, Lang(table.language)), "cancel")
-            return
-        elif verb == "start":
-            await self.start(interaction, table_id, user.id)
-            return
+        async with self.showing_table(interaction, table):
+            if verb == "join":
+                changed = await moves.join(table_id, user.id, display(user))
+            elif verb == "leave":
+                changed = await moves.leave(table_id, user.id)
+            elif verb == "cancel":
+                changed = await moves.cancel(table_id, user.id)
+            elif verb == "start":
+                changed = await moves.start(table_id, user.id)
+            else:
+                raise UserError("error.stale")
+            await self.answer_lobby(interaction, changed, verb)
+
+    def showing_table(self, interaction: Interaction, table: TableRow) -> contextlib.AbstractAsyncContextManager[None]:
+        """While inside, the click's answer is to show the table message (it was clicked there):
+        the delivery worker waits for it rather than drawing the message too."""
+        if not self.on_table_message(interaction, table):
+            return contextlib.nullcontext()
+        return self.delivery.answers.answering(table.id, TABLE_MESSAGE)
+
+    async def answer_lobby(self, interaction: Interaction, changed: Lobby, done: str) -> None:
+        """The table message as a lobby change left it: the lobby, the closed table, or the game
+        the change started."""
+        table, tr = changed.table, Lang(changed.table.language)
+        if changed.engine is not None:
+            page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
+            await self.answer(interaction, table, render.table_message(table, changed.engine, tr, page=page), "start")
+        elif table.status == "cancelled":
+            await self.answer(interaction, table, render.closed(table, tr), "cancel")
         else:
-            raise UserError("error.stale")
-        if lobby.ready_to_start(table):
-            await self.start(interaction, table_id, None)
-            return
-        await self.answer(interaction, table, render.lobby(table, Lang(table.language)), verb)
+            await self.answer(interaction, table, render.lobby(table, tr), done)
 
     async def answer(
         self, interaction: Interaction, table: TableRow, rendered: render.Rendered, done: str
     ) -> None:
         """Redraw the table message in place when it was clicked; otherwise (a Join announcement
-        elsewhere) confirm privately and redraw the table message through the usual refresh."""
+        elsewhere) confirm privately: the delivery worker, asked by the move service, redraws it."""
         if self.on_table_message(interaction, table):
             await update(interaction, **rendered.edit_kwargs())
             await self.delivery.mark(table.id, TABLE_MESSAGE, fingerprint(rendered), clicked=True)
             await self.delivery.drawn(table)
         else:
             await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
-        await self.delivery.refresh(table.id)
 
     @staticmethod
     def on_table_message(interaction: Interaction, table: TableRow) -> bool:
@@ -186,9 +222,10 @@ class Desk:
 
     async def on_kick(self, interaction: Interaction, table_id: int, position: int) -> None:
         async def work() -> None:
-            await self.checked(interaction, table_id)
-            table = await self.lobby.remove(table_id, interaction.user.id, position)
-            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
+            table = await self.checked(interaction, table_id)
+            async with self.showing_table(interaction, table):
+                changed = await self.moves.remove(table_id, interaction.user.id, position)
+                await self.answer_lobby(interaction, changed, "join")
 
         await self.guarded(interaction, table_id, work())
 
@@ -196,24 +233,17 @@ class Desk:
         self, interaction: Interaction, table_id: int, what: str, value: str
     ) -> None:
         async def work() -> None:
-            await self.checked(interaction, table_id)
+            table = await self.checked(interaction, table_id)
             chosen: int | str | None
             if what == "clock":
                 setting, chosen = "clock", (int(value) or None) if value.isdigit() else -1
             else:
                 setting, chosen = {"lang": "language", "tmo": "on_timeout"}.get(what, what), value
-            table = await self.lobby.configure(table_id, interaction.user.id, setting, chosen)
-            await self.answer(interaction, table, render.lobby(table, Lang(table.language)), "join")
+            async with self.showing_table(interaction, table):
+                changed = await self.moves.configure(table_id, interaction.user.id, setting, chosen)
+                await self.answer_lobby(interaction, changed, "join")
 
         await self.guarded(interaction, table_id, work())
-
-    async def start(self, interaction: Interaction, table_id: int, user_id: int | None) -> None:
-        outcome = await self.lobby.start(table_id, user_id, secrets.randbits(63))
-        table, engine = outcome.table, outcome.engine
-        page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
-        await self.answer(
-            interaction, table, render.table_message(table, engine, Lang(table.language), page=page), "start"
-        )
 
     async def show_hand(self, interaction: Interaction, table_id: int) -> None:
         table = await self.checked(interaction, table_id)
@@ -229,50 +259,60 @@ class Desk:
     async def on_act(
         self, interaction: Interaction, table_id: int, version: int, action: str
     ) -> None:
-        await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action))
+        """A move's click. If its answer must be deferred, the click is stored first, and deleted
+        once answered: if this process dies meanwhile, another one finishes it (``deferred.py``)."""
+        click = self.deferred.click(interaction, table_id, version, action)
+        await self.guarded(interaction, table_id, self._act(interaction, table_id, version, action), click.deferring)
+        await click.answered()
 
     async def _act(self, interaction: Interaction, table_id: int, version: int, action: str) -> None:
-        """The move is committed, then answered in one call: the clicked hand is redrawn in the
-        interaction response itself; every other surface follows through the delivery worker."""
+        """The move goes through the move service, then is answered in one call: the clicked hand
+        is redrawn in the interaction response; every other surface follows through the delivery
+        worker, which the move service asked."""
         in_dm = interaction.guild_id is None
         token = self.delivery.tokens.of(interaction)
+        user_id = interaction.user.id
 
         async def keep_token(table: TableRow, engine: Engine, seat: int) -> None:
             # Its token may redraw this DM, or this private hand, when the member's turn comes back.
             if token is not None and not self.on_table_message(interaction, table):
                 await self.delivery.tokens.keep(token, table, engine, seat, private=not in_dm)
+            await faults.point("click.before_commit")
 
-        # Checked on the row the move reads under the table's lock: one read of the table, not two.
-        outcome = await self.service.act(
-            table_id, interaction.user.id, version, action, check=lambda t: self.check(interaction, t),
-            also=keep_token,
-        )
-        table, engine = outcome.table, outcome.engine
-        seat = table.seat_of(interaction.user.id)
-        assert seat is not None  # the move was this member's: service.act found their seat
-        if in_dm:  # left to this answer by the pass that starts now, unless the answer fails
-            await self.delivery.hand_shown(table, engine, seat)
-        # The next player's DM and the table follow while this click is answered, not after.
-        self.delivery.moved(table_id)
-        tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
-        answered = False
-        try:
-            if self.on_table_message(interaction, table):
-                answered = await answer_surely(interaction, lambda: acknowledge(interaction))
-            else:
-                header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm else ""
-                rendered = render.prompt_message(table, engine, seat, tr, header=header)
-                answered = await answer_surely(
-                    interaction,
-                    lambda: update(interaction, **rendered.edit_kwargs()),
-                    lambda: interaction.edit_original_response(**rendered.edit_kwargs()),
-                )
-        except (discord.HTTPException, *NETWORK_ERRORS) as exc:
-            log.warning("table %s: answering a move failed: %s", table_id, exc)
-        finally:
-            if in_dm and not answered:
-                await self.delivery.mark(table.id, seat, None)
-                self.delivery.request(table_id)
+        await faults.point("click.before_move")
+        # A click on a DM is answered by redrawing that DM: the worker leaves it to the answer.
+        showing = self.delivery.answers.answering(table_id, user_id) if in_dm else contextlib.nullcontext()
+        async with showing:
+            # Checked on the row the move reads under the table's lock: one read of the table, not two.
+            played = await self.moves.play(
+                table_id, user_id, version, action, check=lambda t: self.check(interaction, t), also=keep_token,
+                request=str(interaction.id),
+            )
+            table, engine, seat = played.table, played.engine, played.seat
+            await faults.point("click.before_answer")
+            tr = member_lang(interaction)  # a DM follows its member's language, like an ephemeral answer
+            answered = False
+            try:
+                if self.on_table_message(interaction, table):
+                    answered = await answer_surely(interaction, lambda: acknowledge(interaction))
+                else:
+                    header = render.dm_header(table, engine, seat, tr, jump_url(table)) if in_dm else ""
+                    rendered = render.prompt_message(table, engine, seat, tr, header=header)
+                    answered = await answer_surely(
+                        interaction,
+                        lambda: update(interaction, **rendered.edit_kwargs()),
+                        lambda: interaction.edit_original_response(**rendered.edit_kwargs()),
+                    )
+            except (discord.HTTPException, *NETWORK_ERRORS) as exc:
+                log.warning("table %s: answering a move failed: %s", table_id, exc)
+            finally:
+                # Marked shown only once the answer got through: a process that dies before leaves
+                # the DM as last stored, and whichever delivers the table next redraws it.
+                if in_dm and answered:
+                    await self.delivery.hand_shown(table, engine, seat)
+                elif in_dm:
+                    await self.delivery.mark(table.id, seat, None)
+                    self.delivery.request(table_id)
         if not answered:  # the move is committed whatever happened to its answer: the worker shows it
             await self.tell_played(interaction, table, tr)
 
@@ -318,30 +358,35 @@ class Desk:
         action: str,
         announce: str | None = None,
         talk: str | None = None,
+        pings: Sequence[int] = (),
     ) -> None:
         """Apply a move typed as a slash command; the answer is ephemeral.
 
-        ``announce`` is posted publicly at the table once the move is accepted, and ``talk`` kept for
+        ``announce`` is posted publicly at the table once the move is accepted, pinging ``pings``
+        only, and ``talk`` kept for
         the table message (a question's text, which is table talk rather than game state).
         """
+
+        async def keep_talk(table: TableRow, engine: Engine, seat: int) -> None:
+            # In the move's transaction, on the row read under the lock: kept under the move's
+            # number, so the game can quote it later.
+            if talk is not None:
+                said = with_said(table.talk, len(engine.history) - 1, talk)
+                await self.service.store.update_table(table.id, talk=said)
 
         async def work() -> None:
             table, engine, _seat = await self.seat_here(interaction, game)
             try:
-                await self.service.act(table.id, interaction.user.id, len(engine.history), action)
+                await self.moves.play(table.id, interaction.user.id, len(engine.history), action, also=keep_talk)
             except IllegalAction as exc:
                 await self.reply(
                     interaction, await self.illegal_text(table.id, exc, member_lang(interaction))
                 )
                 return
-            if talk is not None:  # kept under the move's number, so the game can quote it later
-                said = with_said(table.talk, len(engine.history), talk)
-                await self.service.store.update_table(table.id, talk=said)
             await interaction.response.send_message(member_lang(interaction)("prompt.done"), ephemeral=True)
             if announce:
                 home = self.delivery.messageable(table.home_channel_id)
-                await home.send(announce, allowed_mentions=discord.AllowedMentions(users=True))
-            await self.delivery.refresh(table.id)
+                await home.send(announce, allowed_mentions=pinging(pings))
 
         await self.guarded(interaction, None, work())
 

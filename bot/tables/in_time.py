@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 import aiohttp
 import discord
+
+from bot.core import faults
 
 ANSWER_BY = 2.0
 RESPOND_WITHIN = 3.0  # Discord's limit for the first answer, from the interaction's arrival
@@ -32,6 +35,7 @@ KEPT = 4096  # arrival times kept, for interactions not yet handled
 NETWORK_ERRORS = (OSError, asyncio.TimeoutError, aiohttp.ClientError)
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 #: interaction id -> the lock its one response is sent under, while ``in_time`` runs its work:
 #: a deferral and the work's own answer never both go out.
@@ -42,10 +46,33 @@ DEADLINES: dict[int, float] = {}
 
 
 class Arrivals:
-    """When each interaction reached the bot (noted as the gateway event is parsed)."""
+    """When each interaction reached the bot (noted as the gateway event is parsed), and which are
+    being handled: a shutdown lets those end before it closes what they use (``drained``)."""
 
     def __init__(self) -> None:
         self.times: OrderedDict[int, float] = OrderedDict()
+        self.handling: set[asyncio.Task[Any]] = set()
+        self.closing = False  # the bot is stopping: an interaction is answered so, and not run
+
+    @contextlib.contextmanager
+    def handled(self) -> Iterator[None]:
+        """Inside: the current task is handling an interaction."""
+        task = asyncio.current_task()
+        assert task is not None
+        self.handling.add(task)
+        try:
+            yield
+        finally:
+            self.handling.discard(task)
+
+    async def drained(self, timeout: float) -> None:
+        """Once every interaction being handled is done; at most ``timeout`` seconds, so that one
+        Discord holds up cannot hold up the shutdown."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        await asyncio.sleep(0)  # an interaction's task that was started gets to begin
+        while (others := self.handling - {asyncio.current_task()}) and (left := deadline - loop.time()) > 0:
+            await asyncio.wait(others, timeout=left)
 
     def note(self, interaction: discord.Interaction) -> None:
         self.times[interaction.id] = asyncio.get_running_loop().time()
@@ -58,9 +85,16 @@ class Arrivals:
         return ANSWER_BY - (now - self.times.pop(interaction.id, now))
 
 
-async def in_time(interaction: discord.Interaction, left: float, work: Awaitable[T]) -> T:
+async def in_time(
+    interaction: discord.Interaction,
+    left: float,
+    work: Awaitable[T],
+    deferring: Callable[[], Awaitable[None]] | None = None,
+) -> T:
     """Await ``work``; if it is not done within ``left`` seconds, acknowledge a component
-    interaction first (a deferred update of the clicked message) and then wait for it."""
+    interaction first (a deferred update of the clicked message) and then wait for it.
+    ``deferring()`` runs just before the deferral is sent (a move's click is stored, so that
+    another process can answer it if this one dies)."""
     if interaction.type is not discord.InteractionType.component:
         return await work
     lock = ANSWERING[interaction.id] = asyncio.Lock()
@@ -71,6 +105,12 @@ async def in_time(interaction: discord.Interaction, left: float, work: Awaitable
     except TimeoutError:
         async with lock:
             if not interaction.response.is_done():
+                if deferring is not None:
+                    try:
+                        await deferring()
+                    except Exception:  # deferred all the same: this process may still answer it
+                        log.warning("a click could not be stored before its deferral", exc_info=True)
+                await faults.point("click.deferring")
                 try:
                     await interaction.response.defer()
                 except discord.HTTPException:

@@ -69,8 +69,8 @@ class Legend:
 
     async def _help(self, interaction: Interaction, table_id: int) -> None:
         table = await self.desk.checked(interaction, table_id)
-        if table.status == "lobby":
-            raise UserError("error.unknown_button")  # a lobby has no ?: a forged click
+        if table.seed is None:  # a lobby, or a table cancelled in it, has no ?: a forged click
+            raise UserError("error.unknown_button")
         engine = await self.service.engine(table)
         embed = answer(table, engine, table.seat_of(interaction.user.id), member_lang(interaction))
         await send_private(interaction, embed=embed)

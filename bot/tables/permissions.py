@@ -4,7 +4,8 @@ A table's message goes in the channel it is opened in, with a public thread for 
 in a thread, it stays there. A game played in a channel of its own (Final Quest) posts its
 announcement where it was opened, and needs to create the channel (Manage Channels) and keep
 its speaking turns: with Manage Permissions, or at least Manage Messages (``speech.speech_mode``),
-both in the category where that channel goes.
+both in the category where that channel goes; a refusal names that category as the place, and
+both ways of keeping the turns.
 """
 
 from __future__ import annotations
@@ -23,20 +24,38 @@ IN_CHANNEL = ("view_channel", "send_messages", "embed_links", "attach_files", "r
 FOR_THREADS = ("create_public_threads", "send_messages_in_threads")
 #: In a thread, Send Messages in Threads takes the place of Send Messages.
 IN_THREAD = ("view_channel", "send_messages_in_threads", "embed_links", "attach_files", "read_message_history")
-#: Where a game's own channel goes: to create it, and to keep its speaking turns.
-FOR_OWN_CHANNEL = ("manage_channels", "manage_roles")
+#: What is missing where a game's own channel goes (its category), not in the channel: named so.
+IN_CATEGORY = "category."
+#: ... to keep its speaking turns there: Manage Permissions, or at least Manage Messages.
+SPEECH = "speech"
 
 
 class MissingPermissions(UserError):
-    """The bot lacks ``missing`` (permission attribute names) where a table would open."""
+    """The bot lacks ``missing`` (permission attribute names; ``IN_CATEGORY`` ones in the category
+    where the game's own channel goes) where a table would open."""
 
     def __init__(self, missing: list[str], tr: Lang) -> None:
-        super().__init__("error.missing_permissions", permissions=named(missing, tr))
+        here = [p for p in missing if not p.startswith(IN_CATEGORY)]
+        there = [p for p in missing if p.startswith(IN_CATEGORY)]
+        if not there:
+            super().__init__("error.missing_permissions", permissions=named(here, tr))
+        elif not here:
+            super().__init__("error.missing_category_permissions", permissions=named(there, tr))
+        else:
+            super().__init__(
+                "error.missing_both_permissions", permissions=named(here, tr), category_permissions=named(there, tr)
+            )
         self.missing = missing
 
 
 def named(missing: list[str], tr: Lang) -> str:
-    return tr.join(tr(f"permission.{p}") for p in missing)
+    """The permissions' names as Discord's settings show them; those of the category say so when
+    the channel's are named beside them."""
+    here = [tr(f"permission.{p}") for p in missing if not p.startswith(IN_CATEGORY)]
+    there = [tr(f"permission.{p.removeprefix(IN_CATEGORY)}") for p in missing if p.startswith(IN_CATEGORY)]
+    if here and there:
+        there = [tr("permission.in_category", permission=name) for name in there]
+    return tr.join(here + there)
 
 
 def granted(me: discord.Member, place: discord.abc.GuildChannel | discord.Thread) -> discord.Permissions:
@@ -91,9 +110,12 @@ def missing_for_table(
     if own_channel:
         home = home_permissions(me, channel, category)
         if speech_mode(home) is None:
-            missing += [p for p in FOR_OWN_CHANNEL if not getattr(home, p)]
+            if not home.manage_channels:
+                missing.append(IN_CATEGORY + "manage_channels")
+            if not (home.manage_roles or home.manage_messages):
+                missing.append(IN_CATEGORY + SPEECH)
         if isinstance(category, str) and not me.guild_permissions.manage_channels:
-            missing.append("manage_channels")  # the category is created first
+            missing.append(IN_CATEGORY + "manage_channels")  # the category is created first
     return list(dict.fromkeys(missing))
 
 

@@ -20,6 +20,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import Store, TableRow
 from bot.tables import render
+from bot.tables.hooks import Link
 from bot.tables.opening import THREAD_ARCHIVE_MINUTES, create_table_channel, table_channel_name
 from bot.tables.outbox import Outbox
 from bot.tables.speech import speech_mode
@@ -37,11 +38,12 @@ def titled(title: str) -> Callable[[discord.Message], bool]:
 
 
 class Placement:
-    def __init__(self, client: discord.Client, settings: ServerSettings, store: Store, outbox: Outbox) -> None:
+    def __init__(self, client: discord.Client, settings: ServerSettings, store: Store, outbox: Outbox, page: Link) -> None:
         self.client = client
         self.settings = settings  # where a game's own channels go
         self.store = store
         self.outbox = outbox
+        self.page = page  # the table's web page, which its title links to, like any table's
 
     @staticmethod
     def pending(table: TableRow) -> bool:
@@ -74,7 +76,7 @@ class Placement:
         else:
             home = source
         assert isinstance(home, discord.abc.Messageable)
-        rendered = render.table_message(table, engine, lang)
+        rendered = render.table_message(table, engine, lang, page=await self.page(table))
         message, _sent = await self.outbox.send_once(
             table.id, SURFACE, home, home.id, titled(render.game_title(table, lang)),
             lambda: home.send(**rendered.send_kwargs()),

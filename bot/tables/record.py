@@ -64,6 +64,8 @@ class Record:
     async def append(self, table: TableRow, tr: Lang) -> None:
         """Lines from the durable table log past ``recorded``, each shown exactly once."""
         store = self.store
+        if table.logged <= table.recorded:
+            return  # nothing in the log past what the record shows (the log is read only when there is)
         rows = await store.log_after(table.id, table.recorded)
         if not rows:
             return

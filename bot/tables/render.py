@@ -273,13 +273,11 @@ def end_controls(table: TableRow, ending: Ending, tr: Lang) -> tuple[str | None,
 
 
 def dm_header(table: TableRow, engine: Engine, seat: int, tr: Lang, url: str) -> str:
-    """The top of a seat's DM: which table it is for; once the game is over, the seat's place and
-    score and who won, with the link to the final table."""
-    result = results.stored_result(table, engine) if table.status == "finished" else None
-    if result is None:
-        return tr("dm.header", url=url)
-    ui = REGISTRY[table.game]
-    return "\n".join([tr("dm.end.title", url=url), *ui.end_lines(result, seat, seat_names(table, tr), tr)])
+    """The top of a seat's DM: which table it is for; once the game is over, that it is, with the
+    link to the final table (the result comes in a DM of its own: ``result_dms.py``)."""
+    if table.status == "finished":
+        return tr("dm.end.closed", url=url)
+    return tr("dm.header", url=url)
 
 
 def legend_line(view: TableView, tr: Lang) -> str:
@@ -364,6 +362,9 @@ def prompt_message(table: TableRow, engine: Engine, seat: int, tr: Lang, header:
     header = "\n".join(filter(None, [header, clock_text(table, tr)]))
     if header:
         embed.description = f"{header}\n\n{prompt.text}"
+    if table.status == "finished":  # the hand is closed: no prompt, legend or picture under the end
+        embed.description = header or None
+        return Rendered(content=None, embed=embed, view=Rows([]))
     if prompt.image:
         embed.set_image(url=f"attachment://{IMAGE_NAME}")
     if table.status != "running":

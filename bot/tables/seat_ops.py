@@ -69,7 +69,7 @@ class SeatOps:
             engine = await self.tables.engine(table)
             async with self.store.transaction():
                 await self.store.append_log(table_id, [("note", note.key, note.params, engine.deal_number)])
-                await self.store.bump(table_id, **fields)
+                await self.store.bump(table_id, logged=table.logged + 1, **fields)
             outcome = await self.tables.committed(table_id, engine)
             return outcome.table
 

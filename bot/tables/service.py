@@ -28,6 +28,7 @@ from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import Store, TableRow
+from bot.tables import notice_plan
 from bot.tables.terms import CLOCKS, COMPUTER, LEVELS, REMIND_BEFORE, TIMEOUT_POLICIES, Note, was_seat
 
 __all__ = ["CLOCKS", "COMPUTER", "LEVELS", "TIMEOUT_POLICIES", "Note", "Outcome", "TableService", "require_host"]
@@ -62,6 +63,7 @@ class Outcome:
     table: TableRow
     engine: Engine
     events: list[Event] = field(default_factory=list)
+    again: bool = False  # the same request's move was committed before: nothing new is
 
 
 class TableService:
@@ -187,10 +189,13 @@ class TableService:
         action: str,
         check: Callable[[TableRow], None] | None = None,
         also: Callable[[TableRow, Engine, int], Awaitable[None]] | None = None,
+        request: str | None = None,
     ) -> Outcome:
         """A member's move: checked (first by ``check``, which may refuse with a UserError), applied
         and committed in one transaction, or refused unchanged. ``also(table, engine, seat)`` writes
-        more in that transaction, given the state the move leaves."""
+        more in that transaction, given the state the move leaves. ``request`` (a click's id) is
+        stored with the move: asked again once it is committed, the move is not refused as out of
+        date but answered as it stands (``Outcome.again``), as when another process finished it."""
         async with self.locked(table_id):
             table = await self.table(table_id)
             if check is not None:
@@ -206,11 +211,13 @@ class TableService:
             log_length = len(stored.history)
             acted_since = any(s == seat for s, _ in stored.history[version:])
             if version > log_length or acted_since:
+                if request is not None and await self.store.played(table_id, request):
+                    return Outcome(table, stored, again=True)
                 raise UserError("error.stale")
             engine = stored.clone()  # readers keep drawing the stored game until the commit
             events = engine.apply(seat, action)  # IllegalAction leaves the engine untouched
             async with self.store.transaction():
-                await self.store.append_actions(table_id, log_length, [(seat, action, False)])
+                await self.store.append_actions(table_id, log_length, [(seat, action, False)], request)
                 if table.seats[seat].timeouts:
                     table.seats[seat].timeouts = 0
                     await self.store.set_seats(table_id, table.seats)
@@ -300,6 +307,8 @@ class TableService:
             fields.update(self._clock_fields(table, engine, movers))
             fields["computer_turn"] = int(self.computer_to_act(table, engine) is not None)
         await self.store.append_log(table.id, rows)
+        if rows:
+            fields["logged"] = table.logged + len(rows)
         await self.store.bump(table.id, **fields)
         return fields
 
@@ -346,11 +355,15 @@ class TableService:
             turn = table.turn_no + 1
             waits.update((s, (turn, now, s in fresh)) for s in fresh + again)
             fields["turn_no"] = turn
-        if waits != table.waits:
+        think = notice_plan.thought(table, movers, now)
+        if think != table.think:
+            fields["think"] = think
+        if waits != table.waits or think != table.think:
             # A wait already past its grace period is told by the delivery pass this commit asks for.
             grace = self.grace(table)
             fields["waits"] = waits
-            fields["notify_at"] = min((since + grace for _, since, _ in waits.values() if since + grace > now), default=None)
+            due = [since + notice_plan.grace_for(think.get(s), grace) for s, (_, since, _) in waits.items()]
+            fields["notify_at"] = min((at for at in due if at > now), default=None)
         if table.clock and waiting and not table.paused:
             deadline = now + table.clock
             fields.update(deadline=deadline, remind_at=deadline - table.clock * REMIND_BEFORE)
@@ -377,14 +390,13 @@ class TableService:
                 ]
                 result = {"ranks": ranks, "scores": [None] * len(ranks), "reason": "timeout", "absent": absent}
                 ended = [Note("clock.ended_table", {"seat": seat}) for seat in absent]
+                rows = [("note", n.key, n.params, engine.deal_number) for n in ended]
+                rows.append(("final", "final", {}, engine.deal_number))
                 async with self.store.transaction():
-                    await self.store.append_log(
-                        table_id,
-                        [("note", n.key, n.params, engine.deal_number) for n in ended]
-                        + [("final", "final", {}, engine.deal_number)],
-                    )
+                    await self.store.append_log(table_id, rows)
                     await self.store.bump(
-                        table_id, status="finished", result=json.dumps(result), deadline=None, remind_at=None
+                        table_id, status="finished", result=json.dumps(result), deadline=None, remind_at=None,
+                        logged=table.logged + len(rows),
                     )
                 await self.committed(table_id, engine)
                 return True

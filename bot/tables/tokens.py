@@ -23,14 +23,15 @@ from typing import Any
 
 import aiohttp
 import discord
-from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.core.engine import Engine
+from bot.core.mentions import message_parameters
 from bot.storage.store import Store, TableRow
 from bot.tables.render import relevance
 
 LIFE = 14 * 60.0  # Discord's 15 minutes, less a margin for clocks and queues
+EPHEMERAL = 64  # a message's flag: only the member it answers sees it
 
 
 @dataclass
@@ -90,7 +91,7 @@ class Tokens:
         application_id = self.client.application_id
         assert application_id is not None, "a token comes from an interaction, after login"
         try:
-            with handle_message_parameters(**fields) as params:
+            with message_parameters(**fields) as params:
                 await async_context.get().edit_original_interaction_response(
                     application_id, token.token, session=self.session,
                     proxy=http.proxy, proxy_auth=http.proxy_auth, payload=params.payload,
@@ -99,3 +100,22 @@ class Tokens:
         except discord.HTTPException:
             await self.store.surfaces.drop_token(table_id, seat, token.token)
             raise
+
+    async def original(self, token: str) -> None:
+        """Read the message a click's response made or deferred: NotFound when Discord never had
+        a response to it (the process died before deferring it; the member saw the click fail)."""
+        http = self.client.http
+        assert self.client.application_id is not None, "a token comes from an interaction, after login"
+        await async_context.get().get_original_interaction_response(
+            self.client.application_id, token, session=self.session, proxy=http.proxy, proxy_auth=http.proxy_auth
+        )
+
+    async def follow_up(self, token: str, text: str) -> None:
+        """A private message to the member whose click this token answers, as ``followup.send``."""
+        http = self.client.http
+        assert self.client.application_id is not None, "a token comes from an interaction, after login"
+        payload = {"content": text, "flags": EPHEMERAL, "allowed_mentions": {"parse": []}}
+        await async_context.get().execute_webhook(
+            self.client.application_id, token, session=self.session, proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=payload, wait=True,
+        )

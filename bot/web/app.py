@@ -24,6 +24,7 @@ from bot.tables import render
 from bot.web import pages
 from bot.web.live import LiveFeed, shown
 from bot.web.markup import escape
+from bot.web.request_log import REQUEST_LOG
 from bot.web.site import Site
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ class Routes:
         self.site = site
         self.feed = feed
         self.closing = False
+        self.serving: set[asyncio.Task[Any]] = set()  # the tasks answering a request now
         self.files = {p.name: p.read_bytes() for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def html(self, request: web.Request, tr: Lang, title: str, body: str, status: int = 200, **shell: Any) -> web.Response:
@@ -252,12 +254,17 @@ class Routes:
     # ---- errors and headers --------------------------------------------------------------------------
     @web.middleware
     async def answers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        task = asyncio.current_task()
+        assert task is not None
+        self.serving.add(task)  # the server's closing waits for it
         try:
             response = await handler(request)
         except web.HTTPNotFound:
             response = self.error(request, 404, "web.not_found")
         except web.HTTPBadRequest:
             response = self.error(request, 400, "web.bad_request")
+        finally:
+            self.serving.discard(task)
         for key, value in HEADERS.items():
             response.headers.setdefault(key, value)
         return response
@@ -300,7 +307,7 @@ class WebServer:
 
     async def start(self) -> None:
         """Serve the pages; a port that cannot be had is logged, and the bot plays on without them."""
-        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN)
+        runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=SHUTDOWN, logger=REQUEST_LOG)
         await runner.setup()
         try:
             await web.TCPSite(runner, self.host, self.port).start()
@@ -319,3 +326,7 @@ class WebServer:
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
+        # aiohttp cancels a request still answered after its grace period but does not wait for
+        # it: it ends here, before the database and sessions it reads close.
+        if self.routes.serving:
+            await asyncio.wait(self.routes.serving, timeout=SHUTDOWN)

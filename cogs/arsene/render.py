@@ -28,6 +28,7 @@ from cogs.arsene.texts import (
     who,
 )
 
+TAKEN = "✕"  # a shop's chip group already taken
 CARD_STYLE_TRUMP = "success"
 
 
@@ -144,8 +145,10 @@ class ArseneUI(GameUI):
             if shop["empty"]:
                 lines.append(tr("arsene.board.shop_empty", shop=shop["shop"], card=label(shop["card"])))
                 continue
+            # A taken group is a cross, not its number struck through: a struck "1" (every shop's
+            # first group) reads as "+" on a phone.
             groups = [
-                f"~~{g}~~" if k < shop["taken"] else f"**{g}**" if k == shop["taken"] else str(g)
+                TAKEN if k < shop["taken"] else f"**{g}**" if k == shop["taken"] else str(g)
                 for k, g in enumerate(SHOP_GROUPS[shop["shop"]])
             ]
             lines.append(

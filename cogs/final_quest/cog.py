@@ -118,7 +118,9 @@ class FinalQuest(GameCog, **game_group("final_quest", "finalquest", "Final Quest
             announce = tr(
                 f"{G}.announce.ask", player=display(interaction.user), target=player.mention, question=text
             )
-            await self.desk.play_command(interaction, G, f"ask:{target}", announce=announce, talk=text)
+            await self.desk.play_command(
+                interaction, G, f"ask:{target}", announce=announce, talk=text, pings=[player.id]
+            )
 
         await self.desk.guarded(interaction, None, work())
 

@@ -173,15 +173,19 @@ class FinalQuestUI(GameUI):
         turn = names[public["turn_seat"]]
         lines = [tr(f"{G}.phase.turn", player=turn)]
         pending = public["pending"]
+        asking = False  # the open question, shown once: not again as this turn's action
         if public["phase"] == PHASE_ANSWER:
             if public.get("talk") and pending.get("question") == "free":
                 question = tr(f"{G}.phase.question", player=names[pending["asker"]], question=public["talk"])
                 lines.append(question)
+                asking = True
             lines.append(tr(f"{G}.phase.answer", target=names[pending["seat"]]))
         elif public["phase"] == PHASE_REBUTTAL:
             lines.append(tr(f"{G}.phase.rebuttal", target=names[pending["seat"]]))
         action = public["main_action"]
-        if action is None:
+        if asking:
+            pass
+        elif action is None:
             lines.append(tr(f"{G}.main_action.none"))
         else:
             lines.append(FinalQuestUI.main_action_line(action, names, tr, public.get("said")))

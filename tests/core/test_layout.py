@@ -132,11 +132,11 @@ def test_no_module_reaches_a_service_through_the_bot_object():
     assert offenders == {}
 
 
-#: Private names the project may read: the standard library's, and aiosqlite's own connection,
-#: whose statements run on the event loop's thread (``bot/storage/sqlite.py`` says why).
-#: Each with its reason: ``os._exit`` is public; the database's own; discord.py's sweep of its rate-limit
-#: buckets, throttled in ``bot/core/ratelimits.py`` (tests/core/test_ratelimits.py watches it).
-PRIVATE_ALLOWED = {"os._exit", "self.db._conn", "self.db._execute", "http._try_clear_expired_ratelimits"}
+#: Private names the project may read, each with its reason: ``os._exit`` is public; aiosqlite's
+#: connection and thread, read in ``bot/storage/sqlite_thread.py`` only (tests/storage/test_sqlite_thread.py
+#: watches them); discord.py's sweep of its rate-limit buckets, throttled in ``bot/core/ratelimits.py``
+#: (tests/core/test_ratelimits.py watches it).
+PRIVATE_ALLOWED = {"os._exit", "db._conn", "db._execute", "http._try_clear_expired_ratelimits"}
 
 
 def test_no_module_reads_a_private_attribute_of_a_library():

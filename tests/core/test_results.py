@@ -75,6 +75,13 @@ def test_each_player_reads_their_own_place_score_and_the_winner_in_their_languag
     ]
 
 
+def test_a_place_past_the_third_reads_as_its_number_once():
+    result = {"ranks": [2, 1, 3, 4], "scores": [19, 25, 12, 7]}
+    names = [*NAMES, "dan"]
+    assert SaizenUI().end_lines(result, 3, names, EN)[0] == "Your place: **4 of 4** · 7 tricks"
+    assert SaizenUI().end_lines(result, 3, names, JA)[0] == "あなたの順位: **4人中 4位** · 7トリック"
+
+
 def test_a_shared_place_says_so_and_names_every_winner():
     result = {"ranks": [1, 1, 3], "scores": [19, 19, 12]}
     lines = SaizenUI().end_lines(result, 1, NAMES, EN)

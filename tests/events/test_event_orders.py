@@ -16,6 +16,14 @@ from bot.events import render as view
 from bot.events.standings import Standing, in_team_order
 from tests.events.test_tournaments import create, run_event
 
+#: Games of two rounds (drawn if nobody names the hand by then): 28 moves a game instead of about
+#: 500. Each computer move is about 8 round trips to the database (5 statements, the transaction and
+#: its lock); on PostgreSQL the 24 whole games made about 100,000 of them, each waiting for the
+#: server's process to get a core and then for its own: 45 s on a quiet machine, 155 s alone on a
+#: loaded one, 1,321 s beside the rest of the suite. The draws tie more players and teams, which is what is tested;
+#: the test still fails on the code before issue 39's fix (b2726a6^) at the first seed.
+OPTIONS = {"round_cap": 2}
+
 
 async def exported(world, tournament, kind: str) -> bytes:
     (file,) = await export.files(world.events, tournament, kind)
@@ -37,7 +45,7 @@ async def test_fixed_pairs_are_listed_in_the_team_order_everywhere(world):
     while the players' list (text, JSON, CSV) said 1, 2, 3, 4 (issue 39). Several seeds, as the
     lot and the ratings decide ties differently for players and for teams."""
     for seed in range(1, 7):
-        tournament = await create(world, game="final_quest", players=8, rounds=2, seed=seed)
+        tournament = await create(world, game="final_quest", players=8, rounds=2, seed=seed, options=OPTIONS)
         tournament = await run_event(world, tournament.id)
         teams = await world.events.ranking.team_standings(tournament)
         players = await world.events.ranking.standings(tournament)

@@ -88,7 +88,7 @@ async def test_a_swiss_event_of_nine_players_at_three_seat_tables(simcord_env, s
     assert "Players (9)" in embed_text(signup)
     # A player who is not the organizer cannot start it; the organizer can.
     refused = await members[0].click(signup, custom_id=button_id(signup, "start"))
-    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    assert refused.ephemeral and "Only the organizer" in refused.response.content
     await organizer.click(signup, custom_id=button_id(signup, "start"))
 
     tournament_id = int(button_id(signup, "drop").split(":")[-1])
@@ -200,7 +200,7 @@ async def test_sign_up_deadline_starts_the_event_and_manual_rounds_wait_for_the_
     event = first_event_message(channel)
     next_id = button_id(event, "next")
     refused = await members[1].click(event, custom_id=next_id)
-    assert "Only the organiser" in refused.response.content
+    assert "Only the organizer" in refused.response.content
     await organizer.click(event, custom_id=next_id)
     assert (await simcord_bot.tournaments.service.get(tournament_id)).round == 2
 
@@ -208,7 +208,7 @@ async def test_sign_up_deadline_starts_the_event_and_manual_rounds_wait_for_the_
 async def test_only_organizers_create_and_bad_settings_are_explained(simcord_env, simcord_bot):
     _guild, channel, organizer, members = event_world(simcord_env, players=2)
     refused = await members[0].slash(channel, "tournament create", game="donguri", name="Mine")
-    assert refused.ephemeral and "Only the organiser" in refused.response.content
+    assert refused.ephemeral and "Only the organizer" in refused.response.content
     bad = await organizer.slash(channel, "tournament create", game="donguri", name="Cup", points="3,x")
     assert bad.ephemeral and "could not read the points" in bad.response.content
     assert not [m for m in channel.history() if m.author.bot and m.embeds], "nothing was created"
@@ -310,7 +310,7 @@ async def test_the_organizer_sees_the_seating_swaps_two_players_and_confirms(sim
     same = await organizer.slash(channel, "tournament swap", member=a, other=by_id[after[1][1]])
     assert "already share a table" in same.response.content
     refused = await members[0].click(event, custom_id=button_id(event, "pairings"))
-    assert "Only the organiser" in refused.response.content
+    assert "Only the organizer" in refused.response.content
     look = (await organizer.click(event, custom_id=button_id(event, "pairings"))).response
     assert look.ephemeral, "the seating is the organizer's to see"
     await organizer.click(look.message, custom_id=button_id(look, "confirm"))

@@ -56,7 +56,7 @@ async def test_the_organizer_alone_reviews_each_seating_and_a_swap_is_logged(sim
     signup = await create_swiss(
         organizer, channel, game="othello_torite", table_size=2, rounds=2, confirm_pairings=True
     )
-    assert "Organiser: **olga**" in embed_text(signup), "the organizer is named"
+    assert "Organizer: **olga**" in embed_text(signup), "the organizer is named"
     await sign_up_all(signup, members)
     started = await organizer.click(signup, custom_id=button_id(signup, "start"))
     tournament_id = int(button_id(signup, "drop").split(":")[-1])
@@ -75,7 +75,7 @@ async def test_the_organizer_alone_reviews_each_seating_and_a_swap_is_logged(sim
     event = first_event_message(channel)
     assert "checking the pairings" in round_field(event) and "⚫" not in round_field(event)
     refused = await members[0].click(event, custom_id=button_id(event, "pairings"))
-    assert "Only the organiser" in refused.response.content
+    assert "Only the organizer" in refused.response.content
     await organizer.click(look.message, custom_id=button_id(look, "confirm"))
     post = next(m for m in channel.history() if "Round 1" in (m.content or "") and "begins" in m.content)
     assert "⚫ Black plays first" in post.content
@@ -121,7 +121,7 @@ async def test_the_organizer_alone_reviews_each_seating_and_a_swap_is_logged(sim
     reply = swapped.response
     assert reply.ephemeral and "trade places" in reply.content
     text = embed_text(reply)
-    assert f"🔁 The organiser swapped {names[x]} and {names[y]}." in text
+    assert f"🔁 The organizer swapped {names[x]} and {names[y]}." in text
     for one, other in ((a, y), (x, met[x])):
         assert any(
             f"🔁 {names[p]} and {names[q]} met in round 1." in text for p, q in ((one, other), (other, one))
@@ -135,7 +135,7 @@ async def test_the_organizer_alone_reviews_each_seating_and_a_swap_is_logged(sim
     ]
     await organizer.click(reply.message, custom_id=button_id(reply, "confirm"))
     post = next(m for m in channel.history() if "Round 2" in (m.content or "") and "begins" in m.content)
-    assert f"🔁 The organiser swapped {names[x]} and {names[y]}." in post.content
+    assert f"🔁 The organizer swapped {names[x]} and {names[y]}." in post.content
 
     # After round 1 two players at least share their points: the standings say what split them.
     standings = titled(channel, "Standings after round 1")[0]
@@ -156,14 +156,14 @@ async def test_points_read_well_a_late_entry_is_marked_and_exports_follow_the_st
     added after the start; the organizer starts each round."""
     _guild, channel, organizer, members = event_world(simcord_env, players=8)
     signup = await create_swiss(organizer, channel, table_size=4, rounds=2, auto_next=False)
-    assert "When the organiser starts it" in embed_text(signup)
+    assert "When the organizer starts it" in embed_text(signup)
     await sign_up_all(signup, members[:7])
     await organizer.click(signup, custom_id=button_id(signup, "start"))
     tournament_id = int(button_id(signup, "drop").split(":")[-1])
     late = members[7]
     added = await organizer.slash(channel, "tournament add", member=late)
     assert "signed up" in added.response.content
-    assert "⏭ Round 2 starts when the organiser starts it." in round_field(first_event_message(channel))
+    assert "⏭ Round 2 starts when the organizer starts it." in round_field(first_event_message(channel))
 
     service = simcord_bot.tournaments.service
 

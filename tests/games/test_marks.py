@@ -75,7 +75,7 @@ SHOWS: dict[str, dict[str, Sign]] = {
     "arsene": {
         "arsene.mark.turn": "▶",
         "arsene.mark.dealer": "🎴",
-        "arsene.mark.taken": re.compile(r"~~\d~~"),
+        "arsene.mark.taken": re.compile(r": (✕ )+\*\*"),
         "arsene.mark.police": "🚨",
         "arsene.mark.pushed": "and pushed it to",
         "arsene.mark.after": "⇒",

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from bot.storage.store import Store
+from tests.support.patience import patient
 
 
 @pytest.fixture
@@ -133,6 +134,41 @@ async def test_a_task_started_inside_a_transaction_runs_its_own_not_the_one_open
         started = asyncio.get_running_loop().create_task(child())
     others = asyncio.get_running_loop().create_task(other())
     parent_done.set()
-    await asyncio.wait_for(asyncio.gather(started, others), 10)
+    await asyncio.wait_for(asyncio.gather(started, others), patient(10))
     assert child_done.is_set()
     assert await channels(store) == {1: 10, 2: 20}
+
+
+async def test_leases_held_at_once_take_no_pooled_connection_and_each_key_is_held_once(pg_cluster):
+    """A process delivering more tables at once than its pool has connections, each pass running
+    its statements: with each lease on a pooled connection of its own, the passes waited forever
+    for the connections their leases held (issue 50). A key is held once in the process, as
+    across processes."""
+    from bot.storage.postgres import PostgresDatabase
+    from tests.support.postgres import fresh_database
+
+    url = await fresh_database(pg_cluster.url)
+    db, other = await PostgresDatabase.open(url, size=3), await PostgresDatabase.open(url, size=2)
+    try:
+        inside = asyncio.Event()
+        held = 0
+
+        async def deliver(key: int) -> bool:
+            nonlocal held
+            async with db.lease(3, key) as mine:
+                held += 1
+                if held == 10:
+                    inside.set()
+                await inside.wait()  # all ten leases held at once
+                await db.fetchval("SELECT 1")  # a pass's statement: a pooled connection
+                return mine
+
+        assert await asyncio.wait_for(asyncio.gather(*(deliver(k) for k in range(10))), 30) == [True] * 10
+        async with db.lease(3, 1) as mine:
+            async with db.lease(3, 1) as again, other.lease(3, 1) as theirs:
+                assert (mine, again, theirs) == (True, False, False)
+        async with other.lease(3, 1) as theirs:
+            assert theirs, "released by the process that held it"
+    finally:
+        await db.close()
+        await other.close()

@@ -95,3 +95,52 @@ async def test_a_notice_row_is_written_before_its_message_and_goes_with_it(store
     await notices.sending(table_id, [11], "dm", 50, {11: 3}, 2, 120, "Reminder")
     (dm,) = [r for r in await notices.of_table(table_id) if r.kind == "dm"]
     assert (dm.stage, dm.text, dm.sent_after) == (2, "Reminder", 120)
+
+
+async def test_a_spent_notice_leaves_its_row_for_one_of_its_message_until_deleted(store):
+    from bot.storage.notices import SpentRow
+
+    table_id = await running_table(store)
+    notices = store.notices
+    await notices.sending(table_id, [11, 12], "thread", 5, {11: 3, 12: 3}, 1, 99, "<@11> and <@12>")
+    await notices.sent(table_id, [11, 12], "thread", 777)
+    await notices.spend(table_id, [11, 12], "thread", SpentRow(777, 5, 11, "thread"))
+    await notices.spend(table_id, [11, 12], "thread", SpentRow(777, 5, 11, "thread"))  # again, after a crash
+    assert await notices.of_table(table_id) == []
+    assert await notices.spent(table_id) == [SpentRow(777, 5, 11, "thread")]
+    await notices.sending(table_id, [11], "dm", 50, {11: 4}, 1, 99, "Your turn")
+    await notices.sent(table_id, [11], "dm", 0)  # closed DMs: nothing to keep
+    await notices.spend(table_id, [11], "dm", None)
+    await notices.drop_spent(table_id, 777)
+    assert await notices.of_table(table_id) == [] and await notices.spent(table_id) == []
+
+
+async def test_each_members_times_per_move_are_kept_with_the_table(store):
+    table_id = await running_table(store)
+    await store.bump(table_id, think={2: [150.0, 148.5], 0: [5.0]})
+    assert (await store.get_table(table_id)).think == {0: [5.0], 2: [150.0, 148.5]}
+
+
+async def test_a_table_finished_before_result_dms_gets_none_and_an_old_offer_is_not_posted(database):
+    store = Store(await connect(database))
+    try:
+        await store.db.schema_version()
+        for path in sorted(MIGRATIONS.glob("*.sql")):
+            number = int(path.name.split("_")[0])
+            if number < 27:  # before the end-of-game DMs
+                await store.db.apply_migration(number, dialect.migration(path.read_text(), store.db.dialect))
+        playing = await running_table(store)
+        done = await running_table(store)
+        await store.update_table(done, status="finished")
+        for table_id in (done, playing):
+            await store.db.executemany(
+                "INSERT INTO seats (table_id, position, user_id, name) VALUES (?, ?, ?, ?)",
+                [(table_id, 0, 11, "ann"), (table_id, 1, None, "computer:1")],
+            )
+        await store.db.execute("INSERT INTO rematches (table_id, state, expires_at) VALUES (?, 'open', 5)", (done,))
+        await store.migrate()
+        assert list(await store.endings.result_dms(done)) == [11] and await store.endings.result_dms(playing) == {}
+        assert (await store.endings.result_dms(done))[11].message_id == 0
+        assert (await store.rematches.get(done)).offer_message_id == 0
+    finally:
+        await store.close()

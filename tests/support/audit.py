@@ -5,12 +5,14 @@ pure engine. Each check returns a list of readable problems (empty when all is w
 
 * :func:`lost_or_doubled`: every move acknowledged to a member is in the log exactly once, at the
   version its button carried, and no human move is in the log that nobody pressed;
+* :func:`unanswered_deferrals`: every click that was deferred got its final answer;
 * :func:`committed_unacknowledged`: no member was told a committed move failed;
 * :func:`stuck`: the seat to act can move from what Discord shows it (an enabled card in its hand
   DM at the committed version), and no computer is left to act;
 * :func:`stale`: the table message and every hand DM show the committed state;
 * :func:`record_lines`: every trick and deal line of the public record is in the thread once;
-* :func:`hand_dms`: one hand DM per human seat per deal dealt.
+* :func:`hand_dms`: one hand DM per human seat per deal dealt, and one end-of-game DM once the
+  table is finished.
 
 The SQL reads today's schema (``bot/migrations``); if the schema changes, only :func:`read_tables`
 changes with it.
@@ -34,7 +36,7 @@ from cogs.donguri.engine import DonguriEngine
 from cogs.donguri.render import DonguriUI, card_label
 from tests.support.discord_model import User
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import Click, Players, Table
+from tests.support.players import WAITING, Click, Players, Table
 
 
 @dataclass
@@ -163,6 +165,9 @@ def lost_or_doubled(clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
         f"table {t}: version {v} acknowledged {n} times" for (t, v), n in acknowledged.items() if n > 1
     ]
     for truth in (truths[t] for t in sorted({c.table.id for c in clicks})):
+        gaps = [idx for n, (idx, *_) in enumerate(truth.log) if idx != n]
+        if gaps:
+            problems.append(f"table {truth.id}: the log has a gap before move {gaps[0]}")
         moves = Counter(
             (deal, seat, action) for deal, (_, seat, action, _) in zip(truth.deals, truth.log, strict=True)
         )
@@ -171,6 +176,16 @@ def lost_or_doubled(clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
             if not by_computer and (truth.id, seat, action) not in pressed:
                 problems.append(f"table {truth.id}: move {idx} {action} of seat {seat} was never pressed")
     return problems
+
+
+def unanswered_deferrals(clicks: list[Click]) -> list[str]:
+    """Clicks deferred ("thinking…" on the button) that never got their final answer: the clicked
+    hand redrawn, or a private word, from whichever process finished them."""
+    return [
+        f"table {c.table.id}: {c.custom_id} by {c.user.name} was deferred and never answered"
+        for c in clicks
+        if c.outcome == WAITING
+    ]
 
 
 def committed_unacknowledged(fake: FakeDiscord, clicks: list[Click], truths: dict[int, Truth]) -> list[str]:
@@ -305,4 +320,7 @@ def hand_dms(players: Players, tables: list[Table], truths: dict[int, Truth]) ->
                 problems.append(
                     f"table {table.id}: {user.name} got {sent} hand DMs for {truth.engine.deal_number} deals"
                 )
+            results = len(players.result_dms(table, user))
+            if results != (truth.status == "finished"):
+                problems.append(f"table {table.id} ({truth.status}): {user.name} got {results} end-of-game DMs")
     return problems

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from tests.support.patience import patient
+
 PROJECT = Path(__file__).resolve().parent.parent.parent
 TOKEN = "smoke-test-token.not.real"
 OVERRIDES = ("DISCORD_TOKEN", "TABLETOP_CONFIG", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL")
@@ -66,14 +68,14 @@ class StderrLog:
     async def wait_for(self, text: str, timeout: float) -> str:
         async with self._changed:
             try:
-                await asyncio.wait_for(self._changed.wait_for(lambda: self.matching(text)), timeout)
+                await asyncio.wait_for(self._changed.wait_for(lambda: self.matching(text)), patient(timeout))
             except TimeoutError:
                 raise AssertionError(f"bot: no {text!r} on stderr within {timeout}s\n{self}") from None
         return self.matching(text)[0]
 
     async def finish(self, timeout: float = 5.0) -> None:
         try:
-            await asyncio.wait_for(self._task, timeout)
+            await asyncio.wait_for(self._task, patient(timeout))
         except TimeoutError:
             self._task.cancel()
 
@@ -96,6 +98,7 @@ class BotProcess:
         self.started_at = 0.0
         self.starts = 0
         self.env: dict[str, str] = {}  # more environment (TABLETOP_DATABASE for PostgreSQL, say)
+        self.shard: int | None = None  # its shard id, when the config gives it one
 
     @property
     def pid(self) -> int:
@@ -157,19 +160,21 @@ class BotProcess:
         if self.stderr is not None:
             await self.stderr.finish()
         # Wait for the fake to see this bot's gateway gone, so no click is sent into a dead socket
-        # (other bot processes may stay connected).
-        await self.fake.wait_until(
-            lambda: len(self.fake.gateway.identified()) < sessions or not self.fake.connected,
-            timeout=10,
-            what="gateway closed",
-        )
+        # (other bot processes may stay connected). A shard's session is known by its shard id,
+        # so a process killed before it identified is not waited for.
+        gateway = self.fake.gateway
+        if self.shard is not None:
+            gone = lambda: not any(c.shard is not None and c.shard[0] == self.shard for c in gateway.identified())  # noqa: E731
+        else:
+            gone = lambda: len(gateway.identified()) < sessions or not self.fake.connected  # noqa: E731
+        await self.fake.wait_until(gone, timeout=10, what="gateway closed")
 
     async def stop(self, timeout: float = 10.0) -> int | None:
         """SIGTERM and wait for a clean exit (SIGKILL after ``timeout``)."""
         if self.running:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                await asyncio.wait_for(self.proc.wait(), timeout)
+                await asyncio.wait_for(self.proc.wait(), patient(timeout))
             except TimeoutError:
                 self.proc.kill()
                 await self.proc.wait()

@@ -45,6 +45,8 @@ class Sent:
     response: dict[str, Any] | None = None  # the callback's data
     response_message_id: str | None = None  # the message the response created or updated
     followups: list[str] = field(default_factory=list)  # message ids, in order
+    edits: list[dict[str, Any]] = field(default_factory=list)  # edits of the response through its token, in order
+    said: list[str] = field(default_factory=list)  # the followups' texts, in order
     refused: list[str] = field(default_factory=list)  # callbacks the fake refused, and why
     lost: bool = False  # the bot's gateway connection closed before it answered
     connection: Any = None  # the gateway connection (one bot process) it was sent on

@@ -227,6 +227,7 @@ class Rest:
             )
             message.flags = flags
         sent.followups.append(message.id)
+        sent.said.append(message.content or "")
         await self.fake.changed(message.channel_id)
         return self.message_json(message)
 
@@ -241,6 +242,8 @@ class Rest:
         message = self.model.messages.get(mid or "")
         if message is None or not message.live:
             return error_response(404, "Unknown Message", 10008)
+        if request.method == "PATCH" and mid == sent.response_message_id:
+            sent.edits.append(self.body(request) or {})
         return await self._on_message(request, message)
 
     # ---- messages -------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from tests.support.discord_traffic import (
     count_by_kind,
     error_response,
 )
+from tests.support.patience import patient
 
 log = logging.getLogger("fake_discord")
 
@@ -95,8 +96,11 @@ class FakeDiscord:
         self.sent: dict[str, Sent] = {}  # interaction token -> what became of it
         self.pending: dict[str, Sent] = {}  # sent and not answered yet
 
-        #: With several bot processes connected: each interaction goes to one of them at random.
+        #: With several bot processes connected: each interaction goes to one of them at random
+        #: (an interactions endpoint behind a balancer); of every ``spread_share`` of them, the others
+        #: where Discord's gateway sends them (the server's shard; a DM to shard 0).
         self.spread: random.Random | None = None
+        self.spread_share = 1.0
         self.faults: list[Fault] = []
         self.gateway = Gateway(self)
         self._changed = asyncio.Condition()
@@ -209,7 +213,7 @@ class FakeDiscord:
             raise Undelivered(sent.custom_id or "command")
         if via is not None:
             conn = sessions[via % len(sessions)]
-        elif self.spread is not None:
+        elif self.spread is not None and (self.spread_share >= 1 or self.spread.random() < self.spread_share):
             conn = self.spread.choice(sessions)
         else:  # as Discord routes it: by the server's shard, a DM to shard 0
             conn = self.gateway.for_guild(sent.payload.get("guild_id"))
@@ -257,7 +261,7 @@ class FakeDiscord:
         """``predicate()`` once truthy, or None after ``timeout`` seconds."""
         async with self._changed:
             try:
-                return await asyncio.wait_for(self._changed.wait_for(predicate), timeout)
+                return await asyncio.wait_for(self._changed.wait_for(predicate), patient(timeout))
             except TimeoutError:
                 return None
 
@@ -265,14 +269,14 @@ class FakeDiscord:
         """Wait until ``predicate()`` is truthy and return it; fail with what was seen so far."""
         async with self._changed:
             try:
-                return await asyncio.wait_for(self._changed.wait_for(predicate), timeout)
+                return await asyncio.wait_for(self._changed.wait_for(predicate), patient(timeout))
             except TimeoutError:
-                raise AssertionError(f"fake Discord: no {what} within {timeout}s\n{self.summary()}") from None
+                raise AssertionError(f"fake Discord: no {what} within {patient(timeout)}s\n{self.summary()}") from None
 
     async def quiet(self, seconds: float, *, timeout: float) -> None:
         """Wait until the bot has made no REST call for ``seconds`` from now on (its work has settled)."""
         begun = time.monotonic()
-        deadline = begun + timeout
+        deadline = begun + patient(timeout)
         while True:
             last = max(self.calls[-1].at if self.calls else 0.0, begun)
             idle = time.monotonic() - last

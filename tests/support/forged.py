@@ -1,4 +1,4 @@
-"""Clicks that no message shows: any custom id and menu values, sent as a modified client would.
+"""Clicks and slash commands that no client of Discord's would send: any custom id and menu values, any option values.
 
 SimCord's ``click``/``select`` press only components that are on the message (a real user's client
 cannot do otherwise). A forged click goes through the same interaction path from an existing
@@ -16,12 +16,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from simcord import interactions
 from simcord.actors import _dispatch_actor_interaction
 from simcord.backend import serializers
 from simcord.builders import ChannelHandle
 from simcord.enums import InteractionType
 
 BUTTON, STRING_SELECT = 2, 3
+CHAT_INPUT, STRING = 1, 3  # a slash command; an option's type
 
 
 def channel_id_of(message: Any) -> int:
@@ -57,3 +59,27 @@ def answer_text(result: Any) -> str:
     if result.response is not None and result.ephemeral:
         return result.response.content
     return result.followups[-1].content if result.followups else ""
+
+
+async def forge_slash(actor: Any, channel: Any, name: str, /, **options: Any):
+    """``actor`` invokes the slash command ``name`` with ``options`` as sent, unchecked: SimCord's
+    ``slash`` keeps to each option's declared range, length and choices as Discord's client does,
+    and a modified client does not. Only plain values (text, numbers, booleans); each option goes
+    with the type it declares (a name it does not declare: as a text)."""
+    env = actor._env
+    guild = getattr(actor, "guild", None)
+    parts = name.split()
+    root = env.backend.find_command(parts[0], guild.id if guild is not None else None, type=CHAT_INPUT)
+    assert root is not None, f"no command /{parts[0]}"
+    leaf, nesting = interactions.walk_to_subcommand(root, parts[1:])
+    declared = {option["name"]: option["type"] for option in leaf.get("options") or []}
+    sent = [{"name": key, "type": declared.get(key, STRING), "value": value} for key, value in options.items()]
+    data: dict[str, Any] = {
+        "id": root["id"],
+        "name": root["name"],
+        "type": CHAT_INPUT,
+        "options": interactions.nest_options(root, nesting, sent),
+    }
+    if root.get("guild_id"):
+        data["guild_id"] = root["guild_id"]
+    return await _dispatch_actor_interaction(actor, InteractionType.APPLICATION_COMMAND, channel, data)

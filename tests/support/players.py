@@ -7,15 +7,17 @@ enabled card in their latest hand DM of that table; when their DM offers nothing
 tells them to. Button ids are the bot's: ``tt:join:<table>``, ``tt:a:<table>:<version>:<action>``
 (see ``bot/components.py``).
 
-A click counts as an accepted move when the bot answered by updating the clicked message (or
-deferring that update), the card pressed is gone from the updated hand (or it was the last card,
-and the next deal's hand is shown), and no private message followed: anything else (a refusal,
-"out of date", "unexpected error", no answer) is not.
+A click counts as an accepted move when the bot answered by updating the clicked message (at once,
+or by an edit after deferring that update) and the card pressed is gone from the updated hand (or
+it was the last card, and the next deal's hand is shown), or a private message said the move was
+played: anything else (a refusal, "out of date", "unexpected error", no answer, a deferral with
+nothing after it) is not.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
 import time
@@ -31,6 +33,8 @@ from tests.support.fake_discord import FakeDiscord
 from tests.support.postgres import fresh_database
 
 ANSWER_TIMEOUT = 4.0  # Discord takes no first answer after 3 s
+PLAYED = "was played."  # the end of the follow-up that tells a mover their move was played (prompt.played)
+TAKEN, REFUSED, WAITING, UNANSWERED, UNDELIVERED = "taken", "refused", "waiting", "unanswered", "undelivered"
 
 
 @dataclass
@@ -70,16 +74,31 @@ class Click:
 
     @property
     def accepted(self) -> bool:
+        return self.outcome == TAKEN
+
+    @property
+    def outcome(self) -> str:
+        """What the member was finally shown of this click: ``TAKEN`` (the clicked hand redrawn
+        without the card, at once or after a deferred update, or "your move was played"),
+        ``REFUSED`` (anything else said), ``WAITING`` (deferred, and nothing since), ``UNANSWERED``
+        (Discord had no answer: the click failed) or ``UNDELIVERED`` (no bot was connected)."""
         sent = self.sent
-        if sent is None or sent.response_type not in (UPDATE, DEFERRED_UPDATE) or sent.followups:
-            return False
-        if sent.response_type == UPDATE:
-            buttons = (sent.response or {}).get("components")
-            if buttons is None:
-                return False
-            labels = [c.get("label") for row in buttons for c in row.get("components", [])]
-            return self.label not in labels or self.hand == 1  # the last card: a new deal is shown
-        return True
+        if sent is None:
+            return UNDELIVERED
+        if sent.response_type not in (UPDATE, DEFERRED_UPDATE):
+            return UNANSWERED if sent.response_type is None else REFUSED
+        if any(PLAYED in text for text in sent.said):
+            return TAKEN
+        if sent.said:
+            return REFUSED
+        shown = sent.response if sent.response_type == UPDATE else (sent.edits[0] if sent.edits else None)
+        if shown is None:
+            return WAITING
+        buttons = shown.get("components")
+        if buttons is None:
+            return REFUSED
+        labels = [c.get("label") for row in buttons for c in row.get("components", [])]
+        return TAKEN if self.label not in labels or self.hand == 1 else REFUSED  # the last card: a new deal
 
 
 @dataclass
@@ -97,7 +116,15 @@ class Players:
         return self.fake.message(table.message_id)
 
     def hand_dms(self, table: Table, user: User) -> list[Message]:
-        """The member's hand DMs of this table, oldest first (turn notices have no embed)."""
+        """The member's hand DMs of this table, oldest first (turn notices have no embed; the
+        end-of-game DM begins "🏁")."""
+        return [m for m in self.table_dms(table, user) if not m.content.startswith("🏁")]
+
+    def result_dms(self, table: Table, user: User) -> list[Message]:
+        """The member's end-of-game DMs of this table (``bot/tables/result_dms.py``)."""
+        return [m for m in self.table_dms(table, user) if m.content.startswith("🏁")]
+
+    def table_dms(self, table: Table, user: User) -> list[Message]:
         mark = re.compile(rf"{re.escape(table.title_mark)}\b")
         return [
             m
@@ -156,6 +183,19 @@ class Players:
             await self.lobby_click(table, member, f"tt:join:{table_id}")
         return table
 
+    async def open_tables(self, count: int, clock: int | None = None, timeout: float = 60.0) -> list[Table]:
+        """``count`` Donguri tables of three, each in a channel of its own, every third with a
+        computer in a seat; returned once each has started and dealt."""
+        fake, tables = self.fake, []
+        for n in range(count):
+            channel = fake.add_text_channel(f"games-{len(fake.model.channels)}")
+            humans = 2 if n % 3 == 2 else 3
+            members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(humans)]
+            tables.append(await self.open_donguri(channel, members, computers=3 - humans, clock=clock))
+        for table in tables:
+            await self.wait_started(table, timeout=timeout)
+        return tables
+
     async def started_donguri(self, name: str) -> Table:
         """A three-member Donguri table in a new channel ``name``, started, once the bot is quiet."""
         members = [self.fake.add_member(f"{name}{i}") for i in range(3)]
@@ -207,10 +247,11 @@ class Players:
         ids = dm.custom_ids(f"tt:a:{table.id}:")
         return (dm, ids) if ids else None
 
-    async def move(self, table: Table, *, wait: bool = True) -> Click | None:
+    async def move(self, table: Table, *, wait: bool = True, to: int | None = None) -> Click | None:
         """Whoever has a card to press in their DM presses one; else the member the table waits
         for asks for their hand and plays from it, and failing that everyone does. None when
-        nobody can do anything. A DM whose click was refused is not pressed again until edited."""
+        nobody can do anything. A DM whose click was refused is not pressed again until edited.
+        ``to``: the click reaches the bot process of that gateway session (``FakeDiscord.click``)."""
         members = self.rng.sample(table.players, len(table.players))
 
         def offered():
@@ -224,7 +265,7 @@ class Players:
             ready = offered()
         if ready:
             user, found = ready
-            return await self._press(table, user, *found, "dm", wait)
+            return await self._press(table, user, *found, "dm", wait, to)
         waiting = self.waiting_for(table)
         for user in waiting + [u for u in members if u not in waiting]:
             click = await self.move_from_hand(table, user, wait)
@@ -243,21 +284,33 @@ class Players:
         ids = private.custom_ids(f"tt:a:{table.id}:")
         return await self._press(table, user, private, ids, "hand", wait) if ids else None
 
-    async def _press(self, table, user, message: Message, ids: list[str], via: str, wait: bool) -> Click:
+    async def _press(
+        self, table, user, message: Message, ids: list[str], via: str, wait: bool, to: int | None = None
+    ) -> Click:
         custom_id = self.rng.choice(ids)
         label = next(c.get("label") for c in message.buttons() if c.get("custom_id") == custom_id)
         hand = len(message.buttons())  # before the answer redraws the message
         try:
-            sent = await self.fake.click(user, message, custom_id)
+            sent = await self.fake.click(user, message, custom_id, via=to)
         except Undelivered:
             sent = None
         click = Click(table, user, custom_id, label, sent, via, hand)
         self.clicks.append(click)
         if wait and sent is not None:
             await sent.wait(ANSWER_TIMEOUT)
+            await self.final_answer(click)
             if via == "dm" and sent.answered and not click.accepted:
                 self.refused.add((message.id, len(message.edits)))
         return click
+
+
+    async def final_answer(self, click: Click, timeout: float = ANSWER_TIMEOUT) -> str:
+        """The click's outcome once a deferred answer is followed by the final one (or ``timeout``
+        later: ``WAITING`` then, as the member sees it)."""
+        if click.outcome == WAITING:
+            with contextlib.suppress(AssertionError):
+                await self.fake.wait_until(lambda: click.outcome != WAITING, timeout=timeout, what="final answer")
+        return click.outcome
 
 
 async def keep_playing(players: Players, table: Table, stop: asyncio.Event) -> None:

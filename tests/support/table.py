@@ -68,8 +68,14 @@ def dms(member: Any) -> list[discord.Message]:
 
 
 def hand_dm(member: Any) -> discord.Message:
-    """The member's latest hand DM (turn notices are DMs too, but carry no buttons)."""
-    return [m for m in dms(member) if m.components][-1]
+    """The member's latest hand DM (turn notices are DMs too, but carry no buttons; an end-of-game
+    DM has buttons, and begins "🏁")."""
+    return [m for m in dms(member) if m.components and not (m.content or "").startswith("🏁")][-1]
+
+
+def result_dms(member: Any) -> list[discord.Message]:
+    """The member's end-of-game DMs (``bot/tables/result_dms.py``)."""
+    return [m for m in dms(member) if m.embeds and (m.content or "").startswith("🏁")]
 
 
 def to_act(world: World) -> list[Any]:

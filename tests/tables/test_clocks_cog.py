@@ -51,16 +51,17 @@ async def test_clock_is_shown_and_a_computer_moves_for_a_player_who_times_out(si
     alice = await timed_table(world, 60)
     assert "⏰ move due <t:" in table_message(world).content
     assert to_act(world) == [alice]
-    pings = lambda: [m for m in thread(world).history() if alice.mention in m.content]  # noqa: E731
-    assert pings() == [], "no ping as the turn starts: she may be playing"
+    notices = lambda: [m for m in dms(alice) if not m.embeds]  # noqa: E731
+    assert notices() == [], "no notice as the turn starts: she may be playing"
     before = embed_text(table_message(world))
     await simcord_env.advance_time(59)
     assert embed_text(table_message(world)) == before, "nothing happens before the deadline"
-    (reminder,) = pings()
-    assert reminder.content.startswith(f"⏳ {alice.mention}, your move is due"), "the clock's reminder, at 48 s"
+    (reminder,) = notices()
+    assert reminder.content.startswith("⏳ Reminder: your move at"), "the clock's reminder by DM, at 48 s"
     await simcord_env.advance_time(2)
     assert "ran out of time" in record(world)
-    assert reminder.id not in [m.id for m in thread(world).history()], "the turn passed: its reminder is gone"
+    (reminder,) = notices()
+    assert reminder.content.startswith("✓"), "the turn passed: its reminder says so (too young to delete)"
     assert "11 cards" in embed_text(table_message(world)), "a computer played one of alice's cards"
     # Alice plays the rest of the game herself; the timeout count resets and nothing else times out.
     while to_act(world):
@@ -72,14 +73,15 @@ async def test_clock_is_shown_and_a_computer_moves_for_a_player_who_times_out(si
 async def test_reminder_fires_once_when_a_fifth_of_the_clock_is_left(simcord_env):
     world = make_world(simcord_env)
     await timed_table(world, HOUR)
-    reminders = lambda: [m for m in thread(world).history() if "your move is due" in m.content]  # noqa: E731
+    alice = world.members[0]
+    reminders = lambda: [m for m in dms(alice) if m.content.startswith("⏳ Reminder")]  # noqa: E731
     await simcord_env.advance_time(47 * 60)
     assert reminders() == []
-    pings = lambda: [m for m in thread(world).history() if "it is your turn" in m.content]  # noqa: E731
-    assert len(pings()) == 1, "the turn ping, posted once the turn had waited 2 minutes"
+    notices = lambda: [m for m in dms(alice) if m.content.startswith("Your turn at")]  # noqa: E731
+    assert len(notices()) == 1, "the turn DM, sent once the turn had waited 2 minutes"
     await simcord_env.advance_time(2 * 60)
     assert len(reminders()) == 1
-    assert pings() == [], "the reminder takes the turn ping's place: one live notice in the thread"
+    assert notices() == [], "the reminder takes the turn notice's place: one live notice"
     await simcord_env.advance_time(10 * 60)
     assert len(reminders()) == 1, "no second reminder for the same move"
 

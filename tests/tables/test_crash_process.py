@@ -19,26 +19,12 @@ import sqlite3
 import time
 
 from tests.support import audit
-from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players, Table, bot_with_players, keep_playing
 
 KILLS = int(os.environ.get("CRASH_KILLS", "10"))
 TABLES = int(os.environ.get("CRASH_TABLES", "6"))
 SEED = int(os.environ.get("CRASH_SEED", "13"))
 SETTLE = 6.0  # seconds without any REST call, longer than the 5-second channel budget: recovery has ended
-
-
-async def open_tables(fake: FakeDiscord, players: Players, count: int) -> list[Table]:
-    """``count`` tables, each in a channel of its own; every third has a computer in a seat."""
-    tables = []
-    for n in range(count):
-        channel = fake.add_text_channel(f"games-{n}")
-        humans = 2 if n % 3 == 2 else 3
-        members = [fake.add_member(f"p{n}x{i}") for i in range(humans)]
-        tables.append(await players.open_donguri(channel, members, computers=3 - humans))
-    for table in tables:
-        await players.wait_started(table)
-    return tables
 
 
 async def play_for(players: Players, tables: list[Table], seconds: float) -> None:
@@ -52,7 +38,7 @@ async def play_for(players: Players, tables: list[Table], seconds: float) -> Non
 async def test_kill_9_at_random_moments_loses_nothing_and_leaves_nothing_stale(tmp_path):
     rng = random.Random(SEED)
     async with bot_with_players(tmp_path, rng) as (fake, bot, players):
-        tables = await open_tables(fake, players, TABLES)
+        tables = await players.open_tables(TABLES)
         waited_ready = True
         for _ in range(KILLS):
             # Mostly during play; after one restart in five, during start-up and recovery.
@@ -95,7 +81,7 @@ async def test_a_hand_dm_sent_just_before_a_kill_is_found_again_not_sent_twice(t
     the intent left open); after the restart the member still has one hand DM for the deal, and it
     shows the current hand."""
     async with bot_with_players(tmp_path, random.Random(5)) as (fake, bot, players):
-        (table,) = await open_tables(fake, players, 1)
+        (table,) = await players.open_tables(1)
         await play_for(players, [table], 1.0)
         await fake.quiet(SETTLE, timeout=60)
         await bot.kill()
@@ -121,3 +107,26 @@ async def test_a_hand_dm_sent_just_before_a_kill_is_found_again_not_sent_twice(t
         assert audit.hand_dms(players, [table], truths) == []
         assert audit.stale(players, [table], truths) == []
         assert dm_id in [m.id for m in players.hand_dms(table, user)], "the DM found again is kept"
+
+
+async def test_a_deferred_click_whose_process_died_is_finished_after_the_restart(tmp_path):
+    """One process on SQLite: its click slow to begin its move, deferred, then killed before the
+    move (``bot/core/faults.py``). The restarted process plays the click and edits the clicked DM."""
+    async with bot_with_players(tmp_path, random.Random(6)) as (fake, bot, players):
+        (table,) = await players.open_tables(1)
+        await fake.quiet(1.0, timeout=60)
+        await bot.kill()
+        bot.env["TABLETOP_HOLD_AT"] = "click.before_move"
+        await bot.start_ready()
+        click = await players.move(table, wait=False)
+        assert click is not None and click.via == "dm"
+        await fake.wait_until(lambda: click.sent.response_type == 6, timeout=10, what="the deferral")
+        await bot.kill()
+        del bot.env["TABLETOP_HOLD_AT"]
+        await bot.start_ready()
+        assert await players.final_answer(click, timeout=60) == "taken"
+        await fake.quiet(SETTLE, timeout=60)
+        truths = audit.read_tables(bot.database)
+        assert audit.lost_or_doubled(players.clicks, truths) == []
+        assert audit.stale(players, [table], truths) == []
+        assert not bot.errors()

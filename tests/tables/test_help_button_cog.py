@@ -95,3 +95,17 @@ async def test_the_finished_table_keeps_its_help_button(simcord_env, simcord_bot
     assert "▶" not in text and "🎴" not in text, "a finished table shows no turn and no dealer"
     assert "**alice (computer playing, normal)** (in the seat list)" in text
     assert "For you" not in text, "the game is over: nothing is greyed"
+
+
+async def test_a_help_click_on_a_table_cancelled_in_its_lobby_is_out_of_date(simcord_env, simcord_bot, caplog):
+    """Found by the click fuzz on a busy machine: a table cancelled before it started has no seed,
+    and its ? (forged: a lobby shows none) logged an unexpected error."""
+    world = make_world(simcord_env)
+    alice = world.members[0]
+    lobby = await open_table(world, alice, "donguri", players=3)
+    tid = table_id(world)
+    await alice.click(lobby, custom_id=f"tt:cancel:{tid}")
+    assert (await simcord_bot.service.table(tid)).status == "cancelled"
+    refused = await forge(alice, table_message(world), f"tt:help:{tid}", carried=True)
+    assert refused.ephemeral and "out of date" in refused.response.content
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []

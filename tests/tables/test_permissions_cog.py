@@ -80,15 +80,26 @@ async def test_final_quest_needs_to_manage_channels_where_its_channels_go(simcor
     await simcord_env.settle()
     alice = srv.members[0]
     refused = await alice.slash(srv.channel, "finalquest new")
-    assert refused.response.content == REFUSAL.format("Manage Channels")
+    assert refused.response.content == (
+        "I am missing permissions in the category where this game's tables get a channel of their own:"
+        " Manage Channels. Ask a server admin to grant them there."
+    ), "the category is named as the place, not the channel"
     client_locales[alice.id] = "ja"
     refused = await alice.slash(srv.channel, "finalquest new")
-    assert "(チャンネルの管理)" in refused.response.content
+    assert "カテゴリーで" in refused.response.content and "(チャンネルの管理)" in refused.response.content
     srv.allow_bot(tables)
     srv.deny_bot(tables, "manage_roles", "manage_messages")  # neither way to keep speaking turns
     await simcord_env.settle()
     refused = await alice.slash(srv.channel, "finalquest new")
-    assert "(権限の管理)" in refused.response.content
+    assert "(権限の管理(または少なくともメッセージの管理))" in refused.response.content, "both ways are named"
+    client_locales[alice.id] = "en"
+    srv.deny_bot(srv.channel, "embed_links")
+    await simcord_env.settle()
+    refused = await alice.slash(srv.channel, "finalquest new")
+    assert refused.response.content == (
+        "I am missing permissions in this channel: Embed Links; and in the category where this game's tables get"
+        " a channel of their own: Manage Permissions (or at least Manage Messages). Ask a server admin to grant them."
+    )
     assert not [c for c in simcord_env.backend.channels.values() if c.parent_id == tables.id]
     await nothing_opened(simcord_env, simcord_bot, srv)
 

@@ -16,8 +16,10 @@ from bot.storage.store import Store
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
 from cogs.donguri.render import DonguriUI
+from tests.support.patience import patient
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+
 
 
 # ---- config -------------------------------------------------------------------------------------
@@ -136,7 +138,7 @@ async def test_a_move_is_drawn_only_once_committed_and_a_failed_commit_leaves_th
 
     monkeypatch.setattr(service.store, "append_log", failing_append_log)
     move = asyncio.create_task(service.act(table_id, user, 0, action))
-    await asyncio.wait_for(inside.wait(), 5)
+    await asyncio.wait_for(inside.wait(), patient(5))
     drawn = await service.engine(table)
     assert drawn.history == [] and action in drawn.legal_actions(seat)
     release.set()

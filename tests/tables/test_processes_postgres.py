@@ -28,18 +28,6 @@ SETTLE = 6.0  # seconds without a REST call: every process's work has ended
 DM_WAIT = 3.0  # how long a member waits for their DM to show their turn
 
 
-async def open_tables(fake: FakeDiscord, players: Players, count: int, clock: int | None = None) -> list[Table]:
-    tables = []
-    for n in range(count):
-        channel = fake.add_text_channel(f"games-{len(fake.model.channels)}")
-        humans = 2 if n % 3 == 2 else 3
-        members = [fake.add_member(f"p{len(fake.model.users)}") for _ in range(humans)]
-        tables.append(await players.open_donguri(channel, members, computers=3 - humans, clock=clock))
-    for table in tables:
-        await players.wait_started(table, timeout=60)  # three bots, PostgreSQL and other tests share two cores
-    return tables
-
-
 async def double_click(players: Players, table: Table) -> list[Click]:
     """The member to act presses the same card twice at once, each press reaching another process."""
     fake = players.fake
@@ -105,8 +93,8 @@ async def test_processes_sharing_postgresql_apply_each_move_and_timeout_once(tmp
             fake.spread = random.Random(3)
             players = Players(fake, rng)
             try:
-                tables = await open_tables(fake, players, 4)
-                clocked = await open_tables(fake, players, 2, clock=60)
+                tables = await players.open_tables(4)
+                clocked = await players.open_tables(2, clock=60)
             except AssertionError:
                 print(await table_rows(url))
                 raise
@@ -195,7 +183,7 @@ async def test_two_shard_processes_a_table_in_one_played_from_dms_in_the_other(t
             for bot in bots:
                 await bot.start_ready()
             players = Players(fake, random.Random(8))
-            (table,) = await open_tables(fake, players, 1)
+            (table,) = await players.open_tables(1)
             for _ in range(25):
                 if await players.move(table) is None:
                     break
@@ -227,7 +215,7 @@ async def test_a_table_passed_between_processes_keeps_the_pace_of_its_message_an
     move after move; its message still changes at most once per 2 s and its record once per 5 s,
     as with one process (each process remembering only its own edits made about twice as many)."""
     async with two_processes(tmp_path, pg_cluster.url, seed=5) as (fake, players, url, bots):
-        (table,) = await open_tables(fake, players, 1)
+        (table,) = await players.open_tables(1)
         await fake.quiet(SETTLE, timeout=60)
         began = time.monotonic()
         moves = 0

@@ -84,7 +84,7 @@ async def test_paces_left_by_another_process_do_not_hold_a_table_with_nothing_ne
     surfaces.message_states.pop(table.id, None)
     now = asyncio.get_running_loop().time()
     surfaces.pace.last["record"][table.id] = surfaces.pace.last["message"][table.id] = now
-    await bot.service.store.db.execute("UPDATE game_tables SET dirty = 1 WHERE id = ?", (table.id,))
+    await bot.service.store.update_table(table.id, dirty=1)
     surfaces.request(table.id)
     await simcord_env.settle()
     assert not await dirty(bot)

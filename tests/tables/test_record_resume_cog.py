@@ -14,6 +14,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.tables import render
 from bot.tables.budget import Later
+from bot.tables.record import RECORD_PACE
 from tests.support.table import make_world
 from tests.tables.test_results_cog import finish_with_computers
 
@@ -90,6 +91,19 @@ async def test_a_record_message_sent_by_a_pass_cut_short_is_found_and_completed(
         return await set_record(table_id, part, deal, message_id, lines, *args)
 
     monkeypatch.setattr(store.surfaces, "set_record", dies_once)
+    # A pass in the middle of the game (the one cut short), then the rest of the game, then a pass.
+    service = simcord_bot.service
+
+    async def a_pass_halfway(table_id):
+        while (await service.table(table_id)).logged < 30:  # several tricks in the log
+            assert await service.random_computer_move(table_id) is not None
+        await simcord_bot.delivery.refresh(table_id)
+        await simcord_env.advance_time(RECORD_PACE)  # the record's pace lets the pass write
+        assert cut, "the pass halfway sent a record message and died"
+        while await service.random_computer_move(table_id) is not None:
+            pass
+
+    monkeypatch.setattr(service, "play_computers", a_pass_halfway)
     finished, home, _ = await finish_with_computers(world, simcord_bot, "donguri", {"players": 3, "length": "short"})
 
     assert cut, "a record message was sent and not stored"

@@ -8,7 +8,7 @@ import asyncio
 import json
 
 from bot.core.errors import UserError
-from bot.core.results import place_mark
+from bot.core.results import medal
 from bot.tables.notices import jump_url
 from tests.support.table import (
     World,
@@ -18,6 +18,7 @@ from tests.support.table import (
     labels,
     make_world,
     open_table,
+    result_dms,
     table_message,
 )
 
@@ -57,8 +58,9 @@ async def settle(world, bot, table_id: int) -> None:
 
 
 def end_dm(member):
-    """The member's hand DM of the last deal, as the end of the game left it."""
-    return [m for m in dms(member) if m.embeds][-1]
+    """The member's end-of-game DM (a new message, after their last hand DM)."""
+    (message,) = result_dms(member)
+    return message
 
 
 def message_of(world, channel_id: int, message_id: int):
@@ -82,20 +84,31 @@ async def test_every_end_of_game_dm_shows_the_place_score_winner_and_the_final_t
     for member in (alice, bob, carol):
         seat = table.seat_of(member.id)
         rank, score = result["ranks"][seat], result["scores"][seat]
-        text = embed_text(end_dm(member))
-        assert jump_url(table) in text, "the end DM links to the final table"
+        message = end_dm(member)
+        assert dms(member)[-1].id == message.id, "a new DM, the last one"
+        text = embed_text(message)
+        assert jump_url(table) in message.content, "its first lines name the final table"
         if member is carol:
-            assert "🏁 **対局終了**" in text and f"あなたの順位: {place_mark(rank)} **3人中 {rank}位**" in text
+            assert message.content.startswith("🏁 **対局終了**:どんぐりと山猫")
+            assert f"あなたの順位: {medal(rank)}**3人中 {rank}位**" in message.content
             assert f"マイナス点 {score}" in text.split("あなたの順位")[1].splitlines()[0]
-            assert "勝者: " in text and "Your place" not in text
+            assert "勝者: " in text and "Your place" not in text and "最終結果" in text
+            assert labels(message) == ["再戦", "ルール"]
         else:
-            assert "🏁 **Game over**" in text
-            assert f"Your place: {place_mark(rank)} **{rank} of 3**" in text
+            assert message.content.startswith("🏁 **Game over** at Donguri")
+            assert f"Your place: {medal(rank)}**{rank} of 3**" in message.content
             assert f"penalty {score}" in text.split("Your place")[1].splitlines()[0]
             assert ("Winner: " if len(winners) == 1 else "Winners: ") in text
+            assert labels(message) == ["Rematch", "Rules"]
         line = next(li for li in text.splitlines() if li.startswith(("Winner", "勝者")))
         assert all(f"**{name}" in line for name in winners), line  # a seat a computer stands in for says so
-        assert not end_dm(member).components, "no move is left"
+        assert all(f"{name}" in message.embeds[0].description for name in names), "every player's score"
+        assert not message.flags.suppress_notifications, "a notification: the default choice"
+        # The last hand DM is closed: no move, no legend or picture under the end.
+        hand = [m for m in dms(member) if m.embeds and m.id != message.id][-1]
+        assert not hand.components and not hand.embeds[0].image, embed_text(hand)
+        assert hand.embeds[0].description.startswith("🏁"), hand.embeds[0].description
+        assert "\n\n" not in hand.embeds[0].description, "only the line that says the game is over"
 
 
 async def test_rematch_starts_a_new_table_with_the_same_seats_once_every_member_confirms(
@@ -261,6 +274,7 @@ async def test_a_tournament_table_has_no_rematch(simcord_env, simcord_bot):
     table = await simcord_bot.service.table(table_id)
     final = message_of(world, channel.id, table.message_id)
     assert "Final result" in embed_text(final) and labels(final) == ["Rules", "?"]
+    assert all(labels(end_dm(m)) == ["Rules"] for m in members), "its event decides what comes next"
     assert await refused(simcord_bot, table_id, members[0].id) == "error.rematch_tournament"
 
 

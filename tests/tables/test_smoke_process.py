@@ -17,9 +17,10 @@ import pytest
 
 from tests.support.bot_process import TOKEN, StderrLog, bot_env, write_config
 from tests.support.fake_discord import FakeDiscord
+from tests.support.patience import patient
 
 STEP_TIMEOUT = 40.0  # any single step of start-up
-SHUTDOWN_LIMIT = 5.0  # SIGTERM to exit
+SHUTDOWN_LIMIT = patient(5.0)  # SIGTERM to exit
 
 
 async def test_entry_point_logs_in_syncs_answers_a_command_and_stops_on_sigterm(tmp_path):

@@ -159,11 +159,11 @@ def test_the_help_answer_gives_a_donguri_player_the_reason_for_their_greyed_card
 def test_a_fixed_size_table_says_how_many_players_it_takes():
     othello = row("othello_torite", 2, status="lobby")
     othello.seats = othello.seats[:1]
-    assert render.lobby(othello, EN).embed.footer.text == "Starts when all 2 players have joined."
+    assert render.lobby(othello, EN).embed.footer.text == "Starts once 2 players have joined."
     assert render.lobby(othello, JA).embed.footer.text == "2人そろうと始まります。"
     donguri = row("donguri", 5, status="lobby")
     assert render.lobby(donguri, EN).embed.footer.text == (
         "Starts when all 5 seats are taken, or when the host presses Start with at least 3 players."
     )
     three = row("donguri", 3, status="lobby")
-    assert render.lobby(three, EN).embed.footer.text == "Starts when all 3 players have joined."
+    assert render.lobby(three, EN).embed.footer.text == "Starts once 3 players have joined."

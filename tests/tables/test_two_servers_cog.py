@@ -65,7 +65,7 @@ async def test_two_servers_run_tables_side_by_side_each_with_its_own_settings(si
     created = await mio_a.slash(english.channel, "tournament create", game="donguri", name="Club cup")
     assert created.response.content == "Tournament #1 is open for sign-up."
     refused = await mio_b.slash(japanese.channel, "tournament create", game="donguri", name="Cup")
-    assert refused.ephemeral and refused.response.content.startswith("Only the organiser")
+    assert refused.ephemeral and refused.response.content.startswith("Only the organizer")
     client_locales[hana.id] = "en-US"
     created = await hana.slash(japanese.channel, "tournament create", game="donguri", name="Spring cup")
     assert created.response.content == "Tournament #2 is open for sign-up."

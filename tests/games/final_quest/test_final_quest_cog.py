@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.storage.store import Store
 from tests.support import final_quest as fq
 from tests.support.table import dms, embed_text, enabled_ids, labels, make_world, refused_click
 
@@ -200,3 +201,25 @@ async def test_checked_questions_are_answered_truthfully_and_checked_first(simco
     truth = sum(1 for n in fq.hand(target) if n >= 7) >= 2
     line = f"{active.name} asks {target.name}: “Do you hold at least 2 cards of 7 or higher?” — "
     assert line + ("YES" if truth else "NO") in fq.record_text(channel)
+
+
+async def test_a_question_is_kept_with_its_move_or_not_at_all(simcord_env, monkeypatch):
+    """The question's text is written in its move's transaction: when writing it fails (as a crash
+    between the two would), the question is not asked either, and asking again works (43.2)."""
+    world, channel, active, (target, _, _) = await fq.started_turn(simcord_env)
+    update_table = Store.update_table
+
+    async def failing(self, table_id, **fields):
+        if "talk" in fields:
+            raise OSError("the disk is gone")
+        return await update_table(self, table_id, **fields)
+
+    monkeypatch.setattr(Store, "update_table", failing)
+    result = await active.slash(channel, f"{fq.GAME} ask", player=target, question="Is your lowest card red?")
+    assert "nothing was changed" in result.response.content
+    assert fq.to_act(world, channel) == [active], "no question asked without its text"
+    monkeypatch.setattr(Store, "update_table", update_table)
+    result = await active.slash(channel, f"{fq.GAME} ask", player=target, question="Is your lowest card red?")
+    assert result.response.content == "Done."
+    assert fq.to_act(world, channel) == [target]
+    assert "asks: “Is your lowest card red?”" in embed_text(fq.table_message(channel))

@@ -154,6 +154,9 @@ def test_the_open_question_is_on_the_table_message():
     view = UI.table_view(public, NAMES, TR)
     assert "❓ **ann** asks: “Is your highest card a face card?”" in view.description
     assert view.description.index("asks") < view.description.index("Waiting for **ben**")
+    at = e.public_view()["main_action"]["at"]
+    said = UI.table_view({**public, "said": {at: "Is your highest card a face card?"}}, NAMES, TR)
+    assert said.description.count("face card") == 1, "the open question is stated once, not again as the action"
     ja = UI.table_view(public, NAMES, Lang("ja"))
     assert "❓ **ann** の質問: 「Is your highest card a face card?」" in ja.description
     e.apply(1, "answer:yes")

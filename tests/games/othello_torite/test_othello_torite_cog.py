@@ -89,7 +89,7 @@ async def test_full_game_against_a_computer_from_the_dm_menus(simcord_env):
     assert f"· {max(replayed.scores())} discs" in text.split("🥇", 1)[1].splitlines()[0]
     log = "\n".join(m.content for m in sim.thread(world).history() if m.author.bot)
     assert "**Trick 1** ·" in log and "Final result" in log
-    assert len(sim.dms(alice)) == 1, "one DM, edited as the game goes"
+    assert len(sim.dms(alice)) == 2 and len(sim.result_dms(alice)) == 1, "one hand DM, edited as the game goes; the result"
 
 
 async def test_slash_play_autocomplete_and_refusals_change_nothing(simcord_env):

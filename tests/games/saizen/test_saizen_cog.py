@@ -207,7 +207,9 @@ async def test_full_game_one_human_two_computers(simcord_env, fixed_seed):
         else:
             await sim.play_from_dm(alice)
     assert chip_steps == 3, "a chip step at the start of each of the three rounds"
-    assert len(sim.dms(alice)) == 3, "one DM per round, edited as the hand changes"
+    hands = [m for m in sim.dms(alice) if m not in sim.result_dms(alice)]
+    assert len(hands) == 3, "one DM per round, edited as the hand changes"
+    assert len(sim.result_dms(alice)) == 1, "and one end-of-game DM"
     assert "'s set (hands pass to the previous seat each round)" in sim.embed_text(sim.dms(alice)[1])
 
     final = sim.table_message(world)

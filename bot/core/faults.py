@@ -1,0 +1,41 @@
+"""Points on the path of a click where a crash test stops the bot, to kill it there with SIGKILL.
+
+Only the environment variable ``TABLETOP_HOLD_AT`` enables them (point names, separated by
+commas): a process started with it logs ``holding at <point>`` when it first reaches one and then
+waits there until it is killed, or, for ``<point>=<seconds>``, that many seconds (a slow step).
+Without it, a point costs one lookup in an empty dict.
+
+The points of a click (``bot/tables/desk.py``, ``in_time.py``, ``deferred.py``):
+``click.before_move`` (taken, its move not begun), ``click.deferring`` (a slow click is stored,
+its deferral not sent), ``click.before_commit`` (inside the move's transaction),
+``click.before_answer`` (committed, not answered), ``click.after_answer`` (answered after a
+deferral, the stored click not yet deleted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+log = logging.getLogger(__name__)
+#: point -> seconds to hold there (None: until killed)
+HOLD_AT: dict[str, float | None] = {
+    name: float(seconds) if seconds else None
+    for name, _, seconds in (item.partition("=") for item in os.environ.get("TABLETOP_HOLD_AT", "").split(","))
+    if name
+}
+_held: set[str] = set()
+
+
+async def point(name: str) -> None:
+    """Hold here, the first time, if the environment asks to; return at once otherwise."""
+    if name not in HOLD_AT or name in _held:
+        return
+    _held.add(name)
+    seconds = HOLD_AT[name]
+    log.warning("holding at %s", name)
+    if seconds is None:
+        await asyncio.Event().wait()
+    else:
+        await asyncio.sleep(seconds)
