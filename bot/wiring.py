@@ -61,6 +61,7 @@ from bot.tables.sweep import Sweep
 from bot.web.app import RouteGroup, WebServer
 from bot.web.boards import BoardRoutes
 from bot.web.event_pages import EventFeed, EventRoutes
+from bot.web.gate import PageGate
 from bot.web.health import Gateway, Health
 from bot.web.live import LiveFeed
 from bot.web.metrics import Metrics
@@ -213,9 +214,12 @@ async def build(client: commands.Bot, config: Config) -> Services:
         client.add_listener(gateway.up, event)
     client.add_listener(gateway.down, "on_disconnect")
     worker = delivery.worker
-    health = Health(page_rows, gateway, lambda: len(worker.queue) + len(worker.timers) + len(worker.running), metrics)
+    # Pages take turns after the game: clicks being handled and the next hands being drawn go first.
+    gate = PageGate(lambda: bool(arrivals.handling) or worker.hurrying_now)
+    queued = lambda: len(worker.queue) + len(worker.timers) + len(worker.running)  # noqa: E731
+    health = Health(page_rows, gateway, queued, metrics, gate)
     groups: list[RouteGroup] = [event_pages, BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
-    web = WebServer(site, feed, config.web_host, config.web_port, groups) if config.web_port else None
+    web = WebServer(site, feed, config.web_host, config.web_port, groups, gate) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),

@@ -117,6 +117,11 @@ class Worker:
                 self._spawn()  # the key's other work may have waited for this to end
 
     @property
+    def hurrying_now(self) -> bool:
+        """Whether urgent work is due or under way (for the delivery worker: a hand someone waits for)."""
+        return bool(self.firsts or self.hurrying)
+
+    @property
     def idle(self) -> bool:
         return not (self.queue or self.firsts or self.running or self.hurrying or self.timers)
 

@@ -22,6 +22,8 @@ from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.web import pages
+from bot.web.encoding import finish
+from bot.web.gate import RETRY_AFTER, Overloaded, PageGate
 from bot.web.live import LiveFeed, shown
 from bot.web.markup import escape
 from bot.web.request_log import REQUEST_LOG
@@ -54,6 +56,7 @@ async def ended_or_waited(response: web.StreamResponse, ended: bool, changed: as
         await response.write(b":\n\n")
     return False
 SHUTDOWN = 1.0
+UNGATED = ("/healthz", "/metrics")
 HEADERS = {
     # Scripts, pictures and style sheets of the pages' own; style attributes carry a game's colour.
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'",
@@ -117,10 +120,18 @@ def language(request: web.Request, default: str) -> Lang:
     return Lang(accepted(request.headers.get("Accept-Language", "")) or default)
 
 
+def gated(request: web.Request) -> bool:
+    """Whether a request draws a page (and takes its turn at the gate): not the operators' checks,
+    static files, or a live stream (whose drawings, one per version, every viewer shares)."""
+    path = request.path
+    return not (path in UNGATED or path.startswith("/static/") or path.endswith("/live"))
+
+
 class Routes:
-    def __init__(self, site: Site, feed: LiveFeed) -> None:
+    def __init__(self, site: Site, feed: LiveFeed, gate: PageGate | None = None) -> None:
         self.site = site
         self.feed = feed
+        self.gate = gate or PageGate()
         self.closing = False
         self.serving: set[asyncio.Task[Any]] = set()  # the tasks answering a request now
         self.files = {p.name: p.read_bytes() for p in STATIC.iterdir() if p.suffix in TYPES}
@@ -178,9 +189,7 @@ class Routes:
                     if shown(row) != seen:
                         if not await self.site.shown(row.guild_id):
                             break
-                        fragment = await self.site.live(row, tr)
-                        data = json.dumps({"version": row.version, "title": fragment.title, "html": fragment.html})
-                        await response.write(f"id: {row.version}\nevent: table\ndata: {data}\n\n".encode())
+                        await response.write(await self.site.live_event(row, tr))
                         seen = shown(row)
                     if await ended_or_waited(response, row.status not in ("lobby", "running"), changed):
                         break
@@ -258,7 +267,14 @@ class Routes:
         assert task is not None
         self.serving.add(task)  # the server's closing waits for it
         try:
-            response = await handler(request)
+            if gated(request):
+                async with self.gate.turn():
+                    response = await handler(request)
+            else:
+                response = await handler(request)
+        except Overloaded:
+            response = self.error(request, 503, "web.busy")
+            response.headers["Retry-After"] = str(RETRY_AFTER)
         except web.HTTPNotFound:
             response = self.error(request, 404, "web.not_found")
         except web.HTTPBadRequest:
@@ -267,7 +283,7 @@ class Routes:
             self.serving.discard(task)
         for key, value in HEADERS.items():
             response.headers.setdefault(key, value)
-        return response
+        return finish(request, response)
 
     def error(self, request: web.Request, status: int, key: str) -> web.Response:
         code = request.query.get("lang")
@@ -275,8 +291,10 @@ class Routes:
         return self.html(request, tr, tr(f"{key}.title"), pages.message(tr, tr(f"{key}.title"), tr(f"{key}.text")), status)
 
 
-def create_app(site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = ()) -> tuple[web.Application, Routes]:
-    routes = Routes(site, feed)
+def create_app(
+    site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = (), gate: PageGate | None = None
+) -> tuple[web.Application, Routes]:
+    routes = Routes(site, feed, gate)
     app = web.Application(middlewares=[routes.answers])
     token = r"{token:[0-9]+-[A-Za-z0-9_-]+}"
     app.router.add_get("/", routes.home)
@@ -296,9 +314,15 @@ class WebServer:
     """The pages, served on ``host:port`` by the bot's own process while it runs."""
 
     def __init__(
-        self, site: Site, feed: LiveFeed, host: str, port: int, groups: Sequence[RouteGroup] = ()
+        self,
+        site: Site,
+        feed: LiveFeed,
+        host: str,
+        port: int,
+        groups: Sequence[RouteGroup] = (),
+        gate: PageGate | None = None,
     ) -> None:
-        self.app, self.routes = create_app(site, feed, groups)
+        self.app, self.routes = create_app(site, feed, groups, gate)
         self.groups = groups
         self.feed = feed
         self.host = host

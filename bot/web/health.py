@@ -1,6 +1,8 @@
 """The operators' ``/healthz``: the database answers, the gateway is connected, and how far Discord is
 behind what is committed (the delivery backlog and its lag). 200 when the bot can play, 503 when it
-cannot; the backlog and the lag are reported either way (a busy bot is not an unhealthy one).
+cannot; the backlog and the lag are reported either way (a busy bot is not an unhealthy one). So
+are the pages' queue (drawing, waiting, refused with 503) and how long the loop takes to come back
+to a waiting task: a slow page tier is told from a sick database, whose own time is reported apart.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.storage.pages import PageRows
+from bot.web.gate import PageGate
 from bot.web.metrics import Metrics
 
 log = logging.getLogger(__name__)
@@ -47,14 +50,25 @@ class Report:
 
 class Health:
     def __init__(
-        self, rows: PageRows, gateway: Gateway, queued: Callable[[], int], metrics: Metrics | None = None
+        self,
+        rows: PageRows,
+        gateway: Gateway,
+        queued: Callable[[], int],
+        metrics: Metrics | None = None,
+        pages: PageGate | None = None,
     ) -> None:
+        self.pages = pages
         self.rows = rows
         self.gateway = gateway
         self.queued = queued  # tables this process's delivery worker has still to do
         self.metrics = metrics
 
     async def report(self) -> Report:
+        # How long this process's loop takes to come back to a task that yields: a busy page tier
+        # (or game) shows here, a sick database in the database's own time below.
+        started = time.perf_counter()
+        await asyncio.sleep(0)
+        loop_ms = round((time.perf_counter() - started) * 1000, 1)
         started = time.perf_counter()
         try:
             reachable = await asyncio.wait_for(self.rows.reachable(), TIMEOUT)
@@ -83,8 +97,10 @@ class Health:
         healthy = reachable and self.gateway.connected
         if self.metrics is not None:
             self.observe(database, gateway, delivery, tables)
+        pages = None if self.pages is None else {"drawing": self.pages.drawing, "waiting": self.pages.waiting,
+                                                 "refused": self.pages.refused}
         body = {"status": "ok" if healthy else "unhealthy", "database": database, "gateway": gateway,
-                "delivery": delivery, "tables": tables}
+                "delivery": delivery, "tables": tables, "loop_ms": loop_ms, "pages": pages}
         return Report(healthy, body)
 
     def observe(self, database: dict[str, Any], gateway: dict[str, Any], delivery: dict[str, Any],

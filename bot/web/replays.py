@@ -8,12 +8,12 @@ each made, and a copy of the engine every ``EVERY`` steps, so that any step is a
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from bot.core.engine import Engine, Event
 from bot.core.games import REGISTRY
 from bot.storage.store import Store, TableRow
+from bot.web.drawn import Drawn
 
 EVERY = 16
 KEPT = 128  # replays kept built: about 100 to 200 kB each (a copy of the engine every EVERY steps)
@@ -63,18 +63,15 @@ class Replay:
 
 
 class Replays:
-    """The replays of the last ``KEPT`` finished tables asked for."""
+    """The replays of the last ``KEPT`` finished tables asked for, each built once however many
+    ask for it at the same moment."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.kept: OrderedDict[int, Replay] = OrderedDict()
+        self.kept: Drawn[Replay] = Drawn(KEPT, lambda replay: 0, 0)
 
     async def of(self, table: TableRow) -> Replay:
-        replay = self.kept.get(table.id)
-        if replay is None:
-            replay = Replay.build(table, await self.store.actions(table.id))
-            self.kept[table.id] = replay
-            while len(self.kept) > KEPT:
-                self.kept.popitem(last=False)
-        self.kept.move_to_end(table.id)
-        return replay
+        async def build() -> Replay:
+            return Replay.build(table, await self.store.actions(table.id))
+
+        return await self.kept.get_or_draw(table.id, build)

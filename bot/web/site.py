@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode, urlparse
@@ -23,6 +22,7 @@ from bot.storage.store import Store, TableRow
 from bot.tables import render
 from bot.tables.service import TableService
 from bot.web import pages
+from bot.web.drawn import Drawn
 from bot.web.export import export
 from bot.web.live import shown
 from bot.web.markup import escape, plain, to_html
@@ -31,6 +31,7 @@ from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
 
 DRAWINGS = 1024  # pages without their pictures: 5 to 20 kB each
+DRAWN_BYTES = 48 * 2**20  # with the pictures asked for, tens of kB each
 
 
 @dataclass
@@ -40,6 +41,10 @@ class Fragment:
     html: str
     title: str
     image: bytes | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.html) + len(self.title) + len(self.image or b"")
 
 
 class Site:
@@ -62,7 +67,7 @@ class Site:
         #: The path the pages are served under, as people reach them (a reverse proxy's prefix).
         self.base = urlparse(self.public_url).path.rstrip("/")
         self.replays = Replays(store)
-        self.drawings: OrderedDict[tuple[Any, ...], Fragment] = OrderedDict()
+        self.drawings: Drawn[Fragment] = Drawn(DRAWINGS, lambda f: f.size, DRAWN_BYTES)
 
     # ---- addresses -------------------------------------------------------------------------------
     def path(self, table_id: int, suffix: str = "") -> str:
@@ -125,24 +130,25 @@ class Site:
     async def read(self, table_id: int) -> TableRow | None:
         return await self.store.get_table(table_id)
 
-    def _kept(self, key: tuple[Any, ...]) -> Fragment | None:
-        found = self.drawings.get(key)
-        if found is not None:
-            self.drawings.move_to_end(key)
-        return found
-
-    def _keep(self, key: tuple[Any, ...], fragment: Fragment) -> Fragment:
-        self.drawings[key] = fragment
-        while len(self.drawings) > DRAWINGS:
-            self.drawings.popitem(last=False)
-        return fragment
-
     # ---- the live table --------------------------------------------------------------------------
     async def live(self, table: TableRow, tr: Lang, picture: bool = False) -> Fragment:
         """What the table message shows now, with whose turn it is, the clock and the record; its
         picture encoded only when asked for (``picture``), as the page links it."""
         key = ("live", table.id, *shown(table), tr.language, picture)
-        return self._kept(key) or self._keep(key, await self._live(table, tr, picture))
+        return await self.drawings.get_or_draw(key, lambda: self._live(table, tr, picture))
+
+    async def live_event(self, table: TableRow, tr: Lang) -> bytes:
+        """The live stream's event for the table as it is now, encoded once for all its viewers."""
+        key = ("event", table.id, *shown(table), tr.language)
+
+        async def draw() -> Fragment:
+            fragment = await self.live(table, tr)
+            data = json.dumps({"version": table.version, "title": fragment.title, "html": fragment.html})
+            return Fragment("", "", f"id: {table.version}\nevent: table\ndata: {data}\n\n".encode())
+
+        event = (await self.drawings.get_or_draw(key, draw)).image
+        assert event is not None
+        return event
 
     async def _live(self, table: TableRow, tr: Lang, picture: bool) -> Fragment:
         title = render.game_title(table, tr)
@@ -176,11 +182,12 @@ class Site:
         """The game after ``n`` actions: the move that led there, the table, every hand (the
         picture encoded only when asked for)."""
         key = ("step", table.id, n, tr.language, picture)
-        found = self._kept(key)
-        if found is None:
+
+        async def draw() -> Fragment:
             with drawing(picture):
-                found = self._keep(key, self._step(table, replay, n, tr))
-        return found
+                return self._step(table, replay, n, tr)
+
+        return await self.drawings.get_or_draw(key, draw)
 
     def _step(self, table: TableRow, replay: Replay, n: int, tr: Lang) -> Fragment:
         ui = REGISTRY[table.game]

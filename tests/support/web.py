@@ -98,9 +98,11 @@ def make_site(store: Store, platform: Platform, shown=None, public_url: str = ""
 
 
 @contextlib.asynccontextmanager
-async def client(site: Site, poll: float = 0.05, groups: Sequence[Any] = ()) -> AsyncIterator[TestClient]:
+async def client(
+    site: Site, poll: float = 0.05, groups: Sequence[Any] = (), gate: Any = None
+) -> AsyncIterator[TestClient]:
     feed = LiveFeed(site.read, site.store.versions, poll=poll)
-    app, routes = create_app(site, feed, groups)
+    app, routes = create_app(site, feed, groups, gate)
     async with TestClient(TestServer(app)) as test_client:
         test_client.feed = feed  # type: ignore[attr-defined]
         test_client.routes = routes  # type: ignore[attr-defined]
