@@ -15,6 +15,7 @@ from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.web import assets
 from bot.web.markup import escape, plain, to_html
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -25,6 +26,21 @@ def template(name: str) -> Template:
     if name not in _loaded:
         _loaded[name] = Template((TEMPLATES / name).read_text(encoding="utf-8"))
     return _loaded[name]
+
+
+class Reader(Lang):
+    """A page's language, and whether its reader chose it (``?lang=``) rather than their browser or
+    the table deciding: only a choice is carried on in the links the page makes (``chosen``), so a
+    link someone shares opens in the language of whoever follows it."""
+
+    def __init__(self, language: str, chosen: bool) -> None:
+        super().__init__(language)
+        self.chosen = chosen
+
+
+def chosen(tr: Lang) -> str | None:
+    """``?lang=`` for the links of a page read in ``tr``: the reader's choice, else none."""
+    return tr.language if isinstance(tr, Reader) and tr.chosen else None
 
 
 @dataclass
@@ -48,11 +64,13 @@ def page(shell: Shell, body: str) -> str:
         current = ' aria-current="true"' if code == tr.language else ""
         links.append(f'<a href="{escape(shell.base + (shell.path or ""))}?{query}" hreflang="{code}"{current}>{escape(tr(f"language.{code}"))}</a>')
     attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in (shell.main or {}).items())
-    script = f'<script src="{escape(shell.base)}/static/{shell.script}" defer></script>' if shell.script else ""
+    script = f'<script src="{escape(assets.url(shell.base, shell.script))}" defer></script>' if shell.script else ""
     return template("page.html").substitute(
         lang=tr.language,
         title=escape(shell.title),
         base=escape(shell.base),
+        style=escape(assets.url(shell.base, "style.css")),
+        icon=escape(assets.url(shell.base, "favicon.svg")),
         site=escape(tr("web.site")),
         languages=escape(tr("web.languages")),
         language_links=" ".join(links),

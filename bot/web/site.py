@@ -70,7 +70,7 @@ class Site:
 
     def href(self, table_id: int, suffix: str = "", **query: Any) -> str:
         """A link from one page to another (under the pages' prefix)."""
-        return self.base + self.path(table_id, suffix) + (f"?{urlencode(query)}" if query else "")
+        return self.link(self.path(table_id, suffix), **query)
 
     def server_path(self, guild_id: int, suffix: str = "") -> str:
         return f"/s/{self.signer.token(guild_id, 'server')}{suffix}"
@@ -84,7 +84,9 @@ class Site:
         return f"/e/{self.signer.token(tournament_id, 'event')}{suffix}"
 
     def link(self, path: str, **query: Any) -> str:
-        """A link to ``path`` (made by one of the ``…_path`` above) under the pages' prefix."""
+        """A link to ``path`` (made by one of the ``…_path`` above) under the pages' prefix; a value
+        None is left out (``lang`` when the reader chose none: ``pages.chosen``)."""
+        query = {k: v for k, v in query.items() if v is not None}
         return self.base + path + (f"?{urlencode(query)}" if query else "")
 
     async def public(self, guild_id: int | None, path: str) -> str | None:
@@ -141,7 +143,7 @@ class Site:
     async def live(self, table: TableRow, tr: Lang, picture: bool = False) -> Fragment:
         """What the table message shows now, with whose turn it is, the clock and the record; its
         picture encoded only when asked for (``picture``), as the page links it."""
-        key = ("live", table.id, *shown(table), tr.language, picture)
+        key = ("live", table.id, *shown(table), tr.language, pages.chosen(tr), picture)
         return self._kept(key) or self._keep(key, await self._live(table, tr, picture))
 
     async def _live(self, table: TableRow, tr: Lang, picture: bool) -> Fragment:
@@ -156,13 +158,13 @@ class Site:
         with drawing(picture):  # no await inside: a task started here would draw its pictures unencoded
             view = render.table_view(table, engine, tr)
         running = table.status == "running" and not engine.is_terminal()
-        image = self.href(table.id, "/table.png", v=table.version, lang=tr.language) if view.image else None
+        image = self.href(table.id, "/table.png", v=table.version, lang=pages.chosen(tr)) if view.image else None
         names = pages.mentions(table, tr)
         body = [pages.status_html(table, engine.to_act() if running else [], tr)]
         body.append(pages.view_html(view, image, names, tr, level=1))
         if table.status == "finished":
             body.append(pages.links_html([
-                (tr("button.replay"), self.href(table.id, "/replay", lang=tr.language)),
+                (tr("button.replay"), self.href(table.id, "/replay", lang=pages.chosen(tr))),
                 (tr("web.export"), self.href(table.id, "/export.json")),
             ]))
         body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
