@@ -123,11 +123,38 @@ def status_html(table: TableRow, to_act: list[int], tr: Lang) -> str:
     return "".join(f'<p class="status">{to_html(line, mentions(table, tr))}</p>' for line in lines)
 
 
-def record_html(groups: list[tuple[int, list[str]]], tr: Lang, names: dict[int, str]) -> str:
-    """The record's lines, by deal when there are several (the latest open)."""
+def latest(groups: list[tuple[int, list[str]]], limit: int) -> tuple[list[tuple[int, list[str]]], int]:
+    """The record's latest lines, at most ``limit`` of them, by whole deals back from the last (the
+    last deal's own last lines if it alone has more), and how many earlier lines were left out: a
+    long game's page stays a page (a Final Quest of 1,741 actions printed 76,090 px of it)."""
+    kept: list[tuple[int, list[str]]] = []
+    room = limit
+    for deal, lines in reversed(groups):
+        if not kept:
+            kept.append((deal, lines[-limit:]))
+            room -= len(kept[0][1])
+        elif len(lines) <= room:
+            kept.append((deal, lines))
+            room -= len(lines)
+        else:
+            break
+    kept.reverse()
+    return kept, sum(len(lines) for _, lines in groups) - sum(len(lines) for _, lines in kept)
+
+
+def record_html(
+    groups: list[tuple[int, list[str]]], tr: Lang, names: dict[int, str], left_out: int = 0, replay: str | None = None
+) -> str:
+    """The record's lines, by deal when there are several (the latest open); ``left_out`` earlier
+    lines are counted, and ``replay`` (a finished game's) links where they all are."""
     if not groups:
         return ""
     parts = [f'<section class="record"><h2>{escape(tr("web.record"))}</h2>']
+    if left_out:
+        note = escape(tr("web.record_cut", count=left_out))
+        if replay:
+            note += f' <a href="{escape(replay)}">{escape(tr("web.record_whole"))}</a>'
+        parts.append(f'<p class="hint">{note}</p>')
     for i, (deal, lines) in enumerate(groups):
         items = "<ol>" + "".join(f"<li>{to_html(line, names)}</li>" for line in lines) + "</ol>"
         if len(groups) == 1:

@@ -31,6 +31,7 @@ from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
 
 DRAWINGS = 1024  # pages without their pictures: 5 to 20 kB each
+RECORD = 40  # the most lines of the record a live page shows (the replay has the whole game)
 
 
 @dataclass
@@ -162,12 +163,11 @@ class Site:
         names = pages.mentions(table, tr)
         body = [pages.status_html(table, engine.to_act() if running else [], tr)]
         body.append(pages.view_html(view, image, names, tr, level=1))
-        if table.status == "finished":
-            body.append(pages.links_html([
-                (tr("button.replay"), self.href(table.id, "/replay", lang=pages.chosen(tr))),
-                (tr("web.export"), self.href(table.id, "/export.json")),
-            ]))
-        body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
+        replay = self.href(table.id, "/replay", lang=pages.chosen(tr)) if table.status == "finished" else None
+        if replay:
+            body.append(pages.links_html([(tr("button.replay"), replay), (tr("web.export"), self.href(table.id, "/export.json"))]))
+        groups, left_out = pages.latest(record_lines(table, engine, rows, tr), RECORD)
+        body.append(pages.record_html(groups, tr, names, left_out, replay))
         return Fragment("\n".join(body), plain(view.title), encoded(view.image))
 
     # ---- the replay ------------------------------------------------------------------------------
