@@ -206,7 +206,8 @@ def chips(choices: list[Any]) -> str:
 
 
 def hand_html(name: str, prompt: Prompt) -> str:
-    """One seat's DM at this step: its text and its cards or choices (the playable ones marked)."""
+    """One seat at this step, seen from outside (``GameUI.onlooker``): its cards or choices, the
+    playable ones marked."""
     parts = [f'<article class="hand"><h3>{escape(name)}</h3>', f'<div class="text">{to_html(prompt.text)}</div>']
     parts.append(chips(prompt.choices))
     for menu in prompt.menus:

@@ -175,8 +175,8 @@ class Site:
         return await self.replays.of(table)
 
     async def step(self, table: TableRow, replay: Replay, n: int, tr: Lang, picture: bool = False) -> Fragment:
-        """The game after ``n`` actions: the move that led there, the table, every hand (the
-        picture encoded only when asked for)."""
+        """The game after ``n`` actions: the move that led there, the table, every hand as someone
+        looking on sees it (the picture encoded only when asked for)."""
         key = ("step", table.id, n, tr.language, picture)
         found = self._kept(key)
         if found is None:
@@ -204,7 +204,8 @@ class Site:
             view = ui.table_view(engine.public_view(), names, tr)
             view.title = f"{render.game_title(table, tr)} · {view.title}" if view.title else render.game_title(table, tr)
         image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
-        hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
+        # Each seat seen from outside (``onlooker``): its DM's words are its player's ("Your hand").
+        hands = [pages.hand_html(labels[s], ui.onlooker(engine, s, names, tr)) for s in range(len(table.seats))]
         body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr), tr), hands, tr)
         return Fragment(body, plain(view.title), encoded(view.image))
 
