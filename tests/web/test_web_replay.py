@@ -92,3 +92,27 @@ async def test_the_replay_page_has_its_controls_and_each_deals_scores(tables, si
     for deal in range(1, 7):
         assert f"Deal {deal} scored" in scores
     assert "ディールごとの得点" in ja and "手目" in ja and "🏁 <strong>最終結果</strong>" in ja
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_no_hand_is_shown_while_the_game_is_played(tables, site, game):
+    table_id = await seated_table(tables, game, seed=21)
+    await play(tables, table_id, 4, seed=22)
+    async with client(site) as web:
+        for language in ("en", "ja"):
+            page = await (await web.get(site.path(table_id) + f"?lang={language}")).text()
+            assert '<article class="hand">' not in page and "/replay" not in page
+            for path in ("/replay", "/replay/2.json", "/replay/0.json"):
+                assert (await web.get(site.path(table_id, path) + f"?lang={language}")).status == 404, path
+
+
+def test_a_game_that_says_nothing_of_its_own_shows_a_seats_choices_in_the_third_person():
+    from bot.core.games import Choice, GameUI, Prompt
+
+    class Plain(GameUI):
+        def prompt(self, engine, seat, names, tr):
+            return Prompt("**Your turn.**", [Choice("a", "Ace"), Choice(None, "King")])
+
+    seen = Plain().onlooker(None, 1, ["alice", "bob"], Lang("en"))
+    assert seen.text == "What bob may choose from:" and [c.label for c in seen.choices] == ["Ace", "King"]
+    assert Plain().onlooker(None, 0, ["alice", "bob"], Lang("ja")).text == "aliceが選べるもの:"
