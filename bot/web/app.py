@@ -126,7 +126,8 @@ class Routes:
         query = {k: v for k, v in request.query.items() if k in ("step",)}
         path = request.path if status == 200 else None
         text = pages.page(pages.Shell(tr, title, self.site.base, path, query, **shell), body)
-        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+        # Without ?lang= the reader's Accept-Language chose the page's language (and its links').
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8", headers={"Vary": "Accept-Language"})
 
     async def table(self, request: web.Request) -> TableRow:
         table = await self.site.find(request.match_info["token"])
@@ -192,7 +193,7 @@ class Routes:
         fragment = await self.site.live(table, tr, picture=True)
         if fragment.image is None:
             raise web.HTTPNotFound()
-        return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "no-cache"})
+        return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def finished(self, request: web.Request) -> TableRow:
         table = await self.table(request)

@@ -102,7 +102,9 @@ async def test_links_carry_a_language_only_when_the_reader_chose_one(tables, sit
             chosen = await (await web.get(path + "?lang=ja", headers={"Accept-Language": "en"})).text()
             mine = [h for h in hrefs(chosen) if h.startswith(("/t/", "/s/")) and not h.endswith(".json")]  # not the export
             assert mine and all("lang=ja" in h for h in mine), (path, mine)
-            browser = await (await web.get(path, headers={"Accept-Language": "ja"})).text()
+            answer = await web.get(path, headers={"Accept-Language": "ja"})
+            assert answer.headers["Vary"] == "Accept-Language", "a cache keeps one page per language"
+            browser = await answer.text()
             assert '<html lang="ja">' in browser
             assert not [h for h in hrefs(browser) if "lang=" in h], path
         replay = await (await web.get(site.path(done, "/replay"), headers={"Accept-Language": "ja"})).text()
