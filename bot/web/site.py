@@ -16,11 +16,12 @@ from urllib.parse import urlencode, urlparse
 
 from bot.core import results
 from bot.core.drawing import UNENCODED, unencoded
-from bot.core.engine import Engine, Event
+from bot.core.engine import Engine
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import Store, TableRow
 from bot.tables import render
+from bot.tables.record_lines import draw
 from bot.tables.service import TableService
 from bot.web import pages
 from bot.web.export import export
@@ -245,25 +246,11 @@ def encoded(image: bytes | None) -> bytes | None:
 
 
 def record_lines(table: TableRow, engine: Engine, rows: list[Any], tr: Lang) -> list[tuple[int, list[str]]]:
-    """The public record's lines by deal, as the thread shows them (``bot/tables/record.py``):
-    the game's lines for its events, the platform's notes; the closing line is the result above."""
-    ui = REGISTRY[table.game]
-    names = render.seat_names(table, tr)
-    public = engine.public_view()
+    """The public record's lines by deal, as the thread shows them (``bot/tables/record_lines``
+    draws both): the game's lines for its events, the platform's notes, each seat named as it was
+    then; the closing line is the result above, and what waits for a later event waits here too."""
+    units = draw(rows, REGISTRY[table.game], engine.public_view(), table.seats, tr, lambda _names: "")
     groups: dict[int, list[str]] = {}
-    batch: list[Event] = []
-    deal = 0
-    for row in rows:
-        if row["kind"] == "event":
-            if not batch:
-                deal = row["deal"]
-            batch.append(Event(row["code"], json.loads(row["data"])))
-            continue
-        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
-        batch = []
-        if row["kind"] == "note":
-            params = ui.format_params(json.loads(row["data"]), names)
-            groups.setdefault(row["deal"], []).append(tr(row["code"], **params))
-    if batch:
-        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
+    for unit in units:
+        groups.setdefault(unit.deal, []).extend(line for line in unit.lines if line)
     return [(d, lines) for d, lines in sorted(groups.items()) if lines]

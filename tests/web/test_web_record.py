@@ -39,6 +39,8 @@ async def test_a_finished_games_page_shows_its_last_lines_and_links_its_replay(t
     shown = shown_lines(page)
     assert 0 < len(shown) <= RECORD and len(shown_lines(ja)) == len(shown)
     assert shown == [pages.to_html(line, pages.mentions(table, Lang("en"))) for line in every[-len(shown):]], "the end of the game"
+    assert "<details open><summary>Deal 6</summary>" in page, "by deal, the last open"
+    assert "<summary>Deal 1</summary>" not in page, "whole deals back from the last, as many as fit"
     left_out = len(every) - len(shown)
     replay = site.href(table_id, "/replay", lang="en")
     assert (f'<p class="hint">The {left_out} earlier lines are not shown here. '
