@@ -9,7 +9,8 @@ import xml.etree.ElementTree as ET
 
 from bot.web import assets
 from bot.web.boards import BoardRoutes
-from tests.support.web import GUILD, client, play, rated_game, seated_table
+from tests.events.test_tournaments import create, play_round
+from tests.support.web import GUILD, client, event_routes, play, rated_game, seated_table
 
 STATIC = re.compile(r'(?:href|src)="(/static/([a-z]+\.[a-z]+)\?v=([0-9a-f]+))"')
 
@@ -116,3 +117,17 @@ async def test_links_carry_a_language_only_when_the_reader_chose_one(tables, sit
         picture = re.search(r'<img src="([^"]+)"', page).group(1).replace("&amp;", "&")
         assert (await web.get(picture, headers={"Accept-Language": "en"})).status == 200
     assert rated
+
+
+async def test_an_events_links_carry_a_language_only_when_the_reader_chose_one(tables, site):
+    tournament = await create(tables, players=6, rounds=2, guild_id=GUILD)
+    tournament = await tables.events.start(tournament.id)
+    await play_round(tables, tournament.id)
+    path = site.event_path(tournament.id)
+    async with client(site, groups=[event_routes(site, tables)]) as web:
+        chosen = await (await web.get(path + "?lang=ja", headers={"Accept-Language": "en"})).text()
+        tables_linked = [h for h in hrefs(chosen) if h.startswith("/t/")]
+        assert tables_linked and all(h.endswith("?lang=ja") for h in tables_linked)
+        browser = await (await web.get(path, headers={"Accept-Language": "ja"})).text()
+        assert '<html lang="ja">' in browser and [h for h in hrefs(browser) if h.startswith("/t/")]
+        assert not [h for h in hrefs(browser) if "lang=" in h]
