@@ -38,9 +38,9 @@ from benchmarks.web import addresses, cpu_seconds, fill, load  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from tests.support.bot_process import TOKEN, BotProcess  # noqa: E402
 from tests.support.fake_discord import FakeDiscord  # noqa: E402
+from tests.support.platform import platform  # noqa: E402
 from tests.support.players import Players  # noqa: E402
 from tests.support.web import SECRET, make_site, register_games  # noqa: E402
-from tests.support.platform import platform  # noqa: E402
 
 PORT = 8392
 

@@ -2,7 +2,7 @@
 
 Plays a table of every game with the platform's own services on a fresh database (one left in
 play, one played to its end), serves the pages on a local port, and saves what Debian's
-``chromium`` shows of each game's live page and replay (mid-game and at its end) at 420 and 1280 px,
+``chromium`` shows of each game's live page (in play and finished) and replay (mid-game and at its end) at 420 and 1280 px,
 in English and in Japanese: ``OUT/<language>/<game>-live-420.png``, ``…-replay-420.png``,
 ``…-replay-end-420.png`` … (``fonts-noto-cjk`` for Japanese, ``fonts-noto-color-emoji`` for the
 games' symbols). ``--serve``
@@ -80,6 +80,7 @@ async def main(out: pathlib.Path, games: list[str], languages: list[str], serve:
                     middle = MOVES[game] if replay_step is None else replay_step
                     for width in WIDTHS:
                         await shoot(f"{base}{site.path(live)}?lang={language}", out / language / f"{game}-live-{width}.png", width)
+                        await shoot(f"{base}{site.path(done)}?lang={language}", out / language / f"{game}-finished-{width}.png", width)
                         await shoot(f"{replay}&step={middle}", out / language / f"{game}-replay-{width}.png", width)
                         await shoot(replay, out / language / f"{game}-replay-end-{width}.png", width)
         finally:

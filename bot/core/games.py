@@ -131,6 +131,23 @@ class GameUI:
         """The private prompt of one seat: its hand and choices (shown by DM or ephemerally)."""
         raise NotImplementedError
 
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        """One seat's hand as someone looking on sees it in a finished game's replay: in the third
+        person, naming the seat (its DM speaks to its player: "Your hand"), its cards or choices,
+        the ones it could play marked, nothing to press. It shows what the seat holds: never for a
+        game in play. A game says it in its own words; by default, the seat's choices."""
+        prompt = self.prompt(engine, seat, names, tr)
+        return Prompt(tr("onlooker.choices", player=names[seat]), prompt.choices, prompt.menus)
+
+    @staticmethod
+    def held(engine: Engine, seat: int, cards: list[str], labels: list[str], names: list[str], tr: Lang) -> Prompt:
+        """``onlooker`` for a hand of ``cards`` (``labels`` as the game writes them): how many the
+        seat holds, then each, marked where ``play:<card>`` is a move it may make now."""
+        legal = set(engine.legal_actions(seat))
+        choices = [Choice(f"play:{c}" if f"play:{c}" in legal else None, text) for c, text in zip(cards, labels, strict=True)]
+        key = "onlooker.hand" if cards else "onlooker.empty"
+        return Prompt(tr(key, player=names[seat], count=len(cards)), choices)
+
     def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
         """Why the seat's greyed choices cannot be played now, each reason once ([] when nothing
         is greyed): the table's **?** tells the member who asks, privately."""

@@ -13,7 +13,6 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
-from pathlib import Path
 from typing import Any, Protocol
 
 from aiohttp import web
@@ -21,7 +20,7 @@ from aiohttp import web
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import TableRow
 from bot.tables import render
-from bot.web import pages
+from bot.web import assets, pages
 from bot.web.encoding import finish
 from bot.web.gate import RETRY_AFTER, Overloaded, PageGate
 from bot.web.live import LiveFeed, shown
@@ -30,8 +29,6 @@ from bot.web.request_log import REQUEST_LOG
 from bot.web.site import Site
 
 log = logging.getLogger(__name__)
-STATIC = Path(__file__).resolve().parent / "static"
-TYPES = {".js": "text/javascript", ".css": "text/css"}
 NUMBER = re.compile(r"^[0-9]{1,9}$")
 HEARTBEAT = 20.0  # seconds between comments on an idle live stream, so proxies keep it open
 EVENT_STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -116,8 +113,8 @@ def language(request: web.Request, default: str) -> Lang:
     if chosen is not None:
         if chosen not in LANGUAGES:
             raise web.HTTPBadRequest()
-        return Lang(chosen)
-    return Lang(accepted(request.headers.get("Accept-Language", "")) or default)
+        return pages.Reader(chosen, chosen=True)
+    return pages.Reader(accepted(request.headers.get("Accept-Language", "")) or default, chosen=False)
 
 
 def gated(request: web.Request) -> bool:
@@ -134,14 +131,14 @@ class Routes:
         self.gate = gate or PageGate()
         self.closing = False
         self.serving: set[asyncio.Task[Any]] = set()  # the tasks answering a request now
-        self.files = {p.name: p.read_bytes() for p in STATIC.iterdir() if p.suffix in TYPES}
 
     def html(self, request: web.Request, tr: Lang, title: str, body: str, status: int = 200, **shell: Any) -> web.Response:
         """A page; an error's names no address (it answers alike whatever was asked)."""
         query = {k: v for k, v in request.query.items() if k in ("step",)}
         path = request.path if status == 200 else None
         text = pages.page(pages.Shell(tr, title, self.site.base, path, query, **shell), body)
-        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
+        # Without ?lang= the reader's Accept-Language chose the page's language (and its links').
+        return web.Response(text=text, status=status, content_type="text/html", charset="utf-8", headers={"Vary": "Accept-Language"})
 
     async def table(self, request: web.Request) -> TableRow:
         table = await self.site.find(request.match_info["token"])
@@ -155,12 +152,15 @@ class Routes:
         return self.html(request, tr, tr("web.site"), pages.message(tr, tr("web.site"), tr("web.home")))
 
     async def static(self, request: web.Request) -> web.StreamResponse:
-        name = request.match_info["name"]
-        if name not in self.files:
+        """A file of the pages' own, kept a year when asked for by its version (``assets``)."""
+        asset = assets.FILES.get(request.match_info["name"])
+        if asset is None:
             raise web.HTTPNotFound()
-        return web.Response(
-            body=self.files[name], content_type=TYPES[Path(name).suffix], headers={"Cache-Control": "max-age=3600"}
-        )
+        current = request.query.get("v") == asset.version
+        headers = {"ETag": asset.etag, "Cache-Control": assets.FOREVER if current else assets.CHECKED}
+        if asset.fresh(request.headers.get("If-None-Match", "")):
+            return web.Response(status=304, headers=headers)
+        return web.Response(body=asset.body, content_type=asset.type, headers=headers)
 
     async def live_page(self, request: web.Request) -> web.StreamResponse:
         table = await self.table(request)
@@ -168,7 +168,7 @@ class Routes:
         fragment = await self.site.live(table, tr)
         main = {}
         if table.status in ("lobby", "running"):
-            main["live"] = self.site.href(table.id, "/live", v=table.version, lang=tr.language)
+            main["live"] = self.site.href(table.id, "/live", v=table.version, lang=pages.chosen(tr))
         return self.html(request, tr, fragment.title, fragment.html, script="live.js", main=main)
 
     async def live_events(self, request: web.Request) -> web.StreamResponse:
@@ -202,7 +202,7 @@ class Routes:
         fragment = await self.site.live(table, tr, picture=True)
         if fragment.image is None:
             raise web.HTTPNotFound()
-        return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "no-cache"})
+        return web.Response(body=fragment.image, content_type="image/png", headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
     async def finished(self, request: web.Request) -> TableRow:
         table = await self.table(request)
@@ -227,7 +227,7 @@ class Routes:
             f'<div id="step-view">{fragment.html}</div>',
             pages.scores_html(self.site.deal_ends(table, replay, tr), tr),
             pages.links_html([
-                (tr("web.table"), self.site.href(table.id, lang=tr.language)),
+                (tr("web.table"), self.site.href(table.id, lang=pages.chosen(tr))),
                 (tr("web.export"), self.site.href(table.id, "/export.json")),
             ]),
         ])

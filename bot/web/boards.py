@@ -20,7 +20,7 @@ from bot.storage.events import TournamentStore
 from bot.web.app import Routes, language
 from bot.web.chart import history_svg
 from bot.web.markup import escape, time_tag
-from bot.web.pages import links_html
+from bot.web.pages import chosen, links_html
 from bot.web.site import Site
 
 LEADERBOARD = 100
@@ -75,7 +75,7 @@ class BoardRoutes:
         rated = [(g, n) for g, n in await self.ratings.games_rated(guild_id) if g in REGISTRY]
         if rated:
             items = "".join(
-                f'<li><a href="{escape(self.site.link(self.site.server_path(guild_id, "/" + g), lang=tr.language))}">'
+                f'<li><a href="{escape(self.site.link(self.site.server_path(guild_id, "/" + g), lang=chosen(tr)))}">'
                 f"{escape(game_name(g, tr))}</a> · {escape(tr('web.server.players', count=n))}</li>"
                 for g, n in rated
             )
@@ -91,7 +91,7 @@ class BoardRoutes:
         for t in await self.events.in_guild(guild_id, EVENT_STATUSES):
             if not await self.site.listed(guild_id, t.channel_id):
                 continue
-            href = self.site.link(self.site.event_path(t.id), lang=tr.language)
+            href = self.site.link(self.site.event_path(t.id), lang=chosen(tr))
             state = tr(f"web.event.status.{t.status}")
             items.append(f'<li><a href="{escape(href)}">{escape(t.name)}</a> · {escape(game_name(t.game, tr))} · {escape(state)}</li>')
         body = f"<ul>{''.join(items)}</ul>" if items else f"<p>{escape(tr('web.server.no_events'))}</p>"
@@ -107,7 +107,7 @@ class BoardRoutes:
             parts.append(self.board_html(guild_id, game, players, tr))
         else:
             parts.append(f"<p>{escape(tr('rating.nobody'))}</p>")
-        parts.append(links_html([(tr("web.server.title"), self.site.link(self.site.server_path(guild_id), lang=tr.language))]))
+        parts.append(links_html([(tr("web.server.title"), self.site.link(self.site.server_path(guild_id), lang=chosen(tr)))]))
         return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
 
     def board_html(self, guild_id: int, game: str, players: list[Player], tr: Lang) -> str:
@@ -117,7 +117,7 @@ class BoardRoutes:
         )
         rows = []
         for rank, p in enumerate(players, start=1):
-            href = self.site.link(self.profile_path(guild_id, game, p.user_id), lang=tr.language)
+            href = self.site.link(self.profile_path(guild_id, game, p.user_id), lang=chosen(tr))
             rows.append(
                 f'<tr><td>{rank}</td><th scope="row"><a href="{escape(href)}">{escape(p.name)}</a></th>'
                 f"<td>{p.shown}</td><td>{p.games}</td><td>{p.wins}</td></tr>"
@@ -152,10 +152,10 @@ class BoardRoutes:
             await self.recent_html(guild_id, history[-RECENT:][::-1], tr),
         ]
         others = [g for g in await self.ratings.games_of(guild_id, user_id) if g != game and g in REGISTRY]
-        links = [(game_name(g, tr), self.site.link(self.profile_path(guild_id, g, user_id), lang=tr.language)) for g in others]
+        links = [(game_name(g, tr), self.site.link(self.profile_path(guild_id, g, user_id), lang=chosen(tr))) for g in others]
         if links:
             parts.append(f'<section><h2>{escape(tr("rating.other_games"))}</h2>{links_html(links)}</section>')
-        board = self.site.link(self.site.server_path(guild_id, f"/{game}"), lang=tr.language)
+        board = self.site.link(self.site.server_path(guild_id, f"/{game}"), lang=chosen(tr))
         parts.append(links_html([(tr("web.board.title", game=game_name(game, tr)), board)]))
         return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
 
@@ -166,7 +166,7 @@ class BoardRoutes:
             line = escape(tr("web.profile.place", place=h["place"], places=h["places"]))
             table = await self.site.read(h["table_id"])
             if table is not None and table.status == "finished" and await self.site.table_listed(table):
-                href = self.site.href(table.id, "/replay", lang=tr.language)
+                href = self.site.href(table.id, "/replay", lang=chosen(tr))
                 line = f'<a href="{escape(href)}">{line}</a>'
             items.append(f"<li>{line} · {when(h['at'])}</li>")
         body = f"<ol>{''.join(items)}</ol>" if items else "<p>—</p>"

@@ -46,7 +46,8 @@ def finish(request: web.Request, response: web.StreamResponse) -> web.StreamResp
         kept = {k: v for k, v in response.headers.items() if k in ("ETag", "Cache-Control", "Vary", "Last-Modified")}
         return web.Response(status=304, headers=kept)
     if response.content_type in COMPRESSED and len(body) >= SMALLEST:
-        response.headers["Vary"] = "Accept-Encoding"
+        vary = [v.strip() for v in response.headers.get("Vary", "").split(",") if v.strip()]
+        response.headers["Vary"] = ", ".join([*vary, "Accept-Encoding"])
         if accepts_gzip(request):
             response.body = gzip.compress(bytes(body), LEVEL, mtime=0)
             response.headers["Content-Encoding"] = "gzip"

@@ -28,6 +28,7 @@ from bot.storage.events import Tournament
 from bot.web.app import Routes, ended_or_waited, event_stream, language, one
 from bot.web.event_view import EventData, event_html
 from bot.web.live import POLL
+from bot.web.pages import chosen
 from bot.web.site import Site
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ class EventRoutes:
 
     async def drawn(self, tournament: Tournament, stamp: str, tr: Lang) -> tuple[str, str]:
         """(title, body) of the event's page as of ``stamp``, drawn once per language."""
-        key = (tournament.id, stamp, tr.language)
+        key = (tournament.id, stamp, tr.language, chosen(tr))
         found = self.drawings.get(key)
         if found is None:
             found = self.drawings[key] = await self.draw(tournament, tr)
@@ -159,7 +160,7 @@ class EventRoutes:
             table = await self.site.read(row.table_id) if row.table_id else None
             if table is not None:
                 listed = await self.site.table_listed(table)
-                data.tables[table.id] = self.site.href(table.id, lang=tr.language) if listed else None
+                data.tables[table.id] = self.site.href(table.id, lang=chosen(tr)) if listed else None
         if t.round:
             files = ["export.csv", "export.json"]
             if t.table_size == 2 and not t.teams:
@@ -174,7 +175,7 @@ class EventRoutes:
         title, body = await self.drawn(tournament, stamp, tr)
         main = {}
         if tournament.status in ("signup", "running"):
-            main["live"] = self.site.link(self.site.event_path(tournament.id, "/live"), s=stamp, lang=tr.language)
+            main["live"] = self.site.link(self.site.event_path(tournament.id, "/live"), s=stamp, lang=chosen(tr))
         return self.pages.html(request, tr, title, body, script="live.js", main=main)
 
     async def live(self, request: web.Request) -> web.StreamResponse:

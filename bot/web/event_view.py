@@ -164,18 +164,22 @@ def rounds_html(data: EventData, tr: Lang) -> str:
 
 def bracket_html(data: EventData, tr: Lang) -> str:
     """Elimination: one column per round, each table with its players best first; those who went
-    on to the next round marked."""
+    on to the next round marked, and, once the event is over, the winner of its final (nobody goes
+    on from there)."""
     t, placed = data.tournament, places(data)
     columns = []
-    for n in sorted({r.round for r in data.rounds}):
+    numbers = sorted({r.round for r in data.rounds})
+    for n in numbers:
+        final = t.status == "finished" and n == numbers[-1]
         matches = []
         for row in (r for r in data.rounds if r.round == n and r.number):
             seats = [(placed.get((n, p)) if p is not None else None, p) for p in row.players]
             seats.sort(key=lambda s: (s[0] is None or s[0]["place"] is None, s[0]["place"] if s[0] and s[0]["place"] else 0))
             lines = []
             for result, p in seats:
-                on = result is not None and result["place"] is not None and result["place"] <= t.advance
-                mark = f' <span class="advanced">{escape(tr("web.event.advanced"))}</span>' if on else ""
+                on = result is not None and result["place"] is not None and result["place"] <= (1 if final else t.advance)
+                label = tr("web.event.won" if final else "web.event.advanced")
+                mark = f' <span class="advanced">{escape(label)}</span>' if on else ""
                 kind = ' class="on"' if on else ""
                 lines.append(f"<li{kind}>{escape(player(t, p, tr))}{mark}</li>")
             matches.append(f'<li class="match"><span class="table">{table_cell(data, row, tr)}</span><ol>{"".join(lines)}</ol></li>')

@@ -15,6 +15,7 @@ from bot.core.games import REGISTRY, Prompt, TableView
 from bot.core.i18n import LANGUAGES, Lang
 from bot.storage.store import TableRow
 from bot.tables import render
+from bot.web import assets
 from bot.web.markup import escape, plain, to_html
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -25,6 +26,21 @@ def template(name: str) -> Template:
     if name not in _loaded:
         _loaded[name] = Template((TEMPLATES / name).read_text(encoding="utf-8"))
     return _loaded[name]
+
+
+class Reader(Lang):
+    """A page's language, and whether its reader chose it (``?lang=``) rather than their browser or
+    the table deciding: only a choice is carried on in the links the page makes (``chosen``), so a
+    link someone shares opens in the language of whoever follows it."""
+
+    def __init__(self, language: str, chosen: bool) -> None:
+        super().__init__(language)
+        self.chosen = chosen
+
+
+def chosen(tr: Lang) -> str | None:
+    """``?lang=`` for the links of a page read in ``tr``: the reader's choice, else none."""
+    return tr.language if isinstance(tr, Reader) and tr.chosen else None
 
 
 @dataclass
@@ -48,11 +64,13 @@ def page(shell: Shell, body: str) -> str:
         current = ' aria-current="true"' if code == tr.language else ""
         links.append(f'<a href="{escape(shell.base + (shell.path or ""))}?{query}" hreflang="{code}"{current}>{escape(tr(f"language.{code}"))}</a>')
     attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in (shell.main or {}).items())
-    script = f'<script src="{escape(shell.base)}/static/{shell.script}" defer></script>' if shell.script else ""
+    script = f'<script src="{escape(assets.url(shell.base, shell.script))}" defer></script>' if shell.script else ""
     return template("page.html").substitute(
         lang=tr.language,
         title=escape(shell.title),
         base=escape(shell.base),
+        style=escape(assets.url(shell.base, "style.css")),
+        icon=escape(assets.url(shell.base, "favicon.svg")),
         site=escape(tr("web.site")),
         languages=escape(tr("web.languages")),
         language_links=" ".join(links),
@@ -105,11 +123,38 @@ def status_html(table: TableRow, to_act: list[int], tr: Lang) -> str:
     return "".join(f'<p class="status">{to_html(line, mentions(table, tr))}</p>' for line in lines)
 
 
-def record_html(groups: list[tuple[int, list[str]]], tr: Lang, names: dict[int, str]) -> str:
-    """The record's lines, by deal when there are several (the latest open)."""
+def latest(groups: list[tuple[int, list[str]]], limit: int) -> tuple[list[tuple[int, list[str]]], int]:
+    """The record's latest lines, at most ``limit`` of them, by whole deals back from the last (the
+    last deal's own last lines if it alone has more), and how many earlier lines were left out: a
+    long game's page stays a page (a Final Quest of 1,741 actions printed 76,090 px of it)."""
+    kept: list[tuple[int, list[str]]] = []
+    room = limit
+    for deal, lines in reversed(groups):
+        if not kept:
+            kept.append((deal, lines[-limit:]))
+            room -= len(kept[0][1])
+        elif len(lines) <= room:
+            kept.append((deal, lines))
+            room -= len(lines)
+        else:
+            break
+    kept.reverse()
+    return kept, sum(len(lines) for _, lines in groups) - sum(len(lines) for _, lines in kept)
+
+
+def record_html(
+    groups: list[tuple[int, list[str]]], tr: Lang, names: dict[int, str], left_out: int = 0, replay: str | None = None
+) -> str:
+    """The record's lines, by deal when there are several (the latest open); ``left_out`` earlier
+    lines are counted, and ``replay`` (a finished game's) links where they all are."""
     if not groups:
         return ""
     parts = [f'<section class="record"><h2>{escape(tr("web.record"))}</h2>']
+    if left_out:
+        note = escape(tr("web.record_cut", count=left_out))
+        if replay:
+            note += f' <a href="{escape(replay)}">{escape(tr("web.record_whole"))}</a>'
+        parts.append(f'<p class="hint">{note}</p>')
     for i, (deal, lines) in enumerate(groups):
         items = "<ol>" + "".join(f"<li>{to_html(line, names)}</li>" for line in lines) + "</ol>"
         if len(groups) == 1:
@@ -161,7 +206,8 @@ def chips(choices: list[Any]) -> str:
 
 
 def hand_html(name: str, prompt: Prompt) -> str:
-    """One seat's DM at this step: its text and its cards or choices (the playable ones marked)."""
+    """One seat at this step, seen from outside (``GameUI.onlooker``): its cards or choices, the
+    playable ones marked."""
     parts = [f'<article class="hand"><h3>{escape(name)}</h3>', f'<div class="text">{to_html(prompt.text)}</div>']
     parts.append(chips(prompt.choices))
     for menu in prompt.menus:

@@ -15,11 +15,12 @@ from urllib.parse import urlencode, urlparse
 
 from bot.core import results
 from bot.core.drawing import UNENCODED, unencoded
-from bot.core.engine import Engine, Event
+from bot.core.engine import Engine
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.storage.store import Store, TableRow
 from bot.tables import render
+from bot.tables.record_lines import draw
 from bot.tables.service import TableService
 from bot.web import pages
 from bot.web.drawn import Drawn
@@ -32,6 +33,7 @@ from bot.web.signing import Signer
 
 DRAWINGS = 1024  # pages without their pictures: 5 to 20 kB each
 DRAWN_BYTES = 48 * 2**20  # with the pictures asked for, tens of kB each
+RECORD = 40  # the most lines of the record a live page shows (the replay has the whole game)
 
 
 @dataclass
@@ -75,7 +77,7 @@ class Site:
 
     def href(self, table_id: int, suffix: str = "", **query: Any) -> str:
         """A link from one page to another (under the pages' prefix)."""
-        return self.base + self.path(table_id, suffix) + (f"?{urlencode(query)}" if query else "")
+        return self.link(self.path(table_id, suffix), **query)
 
     def server_path(self, guild_id: int, suffix: str = "") -> str:
         return f"/s/{self.signer.token(guild_id, 'server')}{suffix}"
@@ -89,7 +91,9 @@ class Site:
         return f"/e/{self.signer.token(tournament_id, 'event')}{suffix}"
 
     def link(self, path: str, **query: Any) -> str:
-        """A link to ``path`` (made by one of the ``…_path`` above) under the pages' prefix."""
+        """A link to ``path`` (made by one of the ``…_path`` above) under the pages' prefix; a value
+        None is left out (``lang`` when the reader chose none: ``pages.chosen``)."""
+        query = {k: v for k, v in query.items() if v is not None}
         return self.base + path + (f"?{urlencode(query)}" if query else "")
 
     async def public(self, guild_id: int | None, path: str) -> str | None:
@@ -134,12 +138,12 @@ class Site:
     async def live(self, table: TableRow, tr: Lang, picture: bool = False) -> Fragment:
         """What the table message shows now, with whose turn it is, the clock and the record; its
         picture encoded only when asked for (``picture``), as the page links it."""
-        key = ("live", table.id, *shown(table), tr.language, picture)
+        key = ("live", table.id, *shown(table), tr.language, pages.chosen(tr), picture)
         return await self.drawings.get_or_draw(key, lambda: self._live(table, tr, picture))
 
     async def live_event(self, table: TableRow, tr: Lang) -> bytes:
         """The live stream's event for the table as it is now, encoded once for all its viewers."""
-        key = ("event", table.id, *shown(table), tr.language)
+        key = ("event", table.id, *shown(table), tr.language, pages.chosen(tr))
 
         async def draw() -> Fragment:
             fragment = await self.live(table, tr)
@@ -162,16 +166,15 @@ class Site:
         with drawing(picture):  # no await inside: a task started here would draw its pictures unencoded
             view = render.table_view(table, engine, tr)
         running = table.status == "running" and not engine.is_terminal()
-        image = self.href(table.id, "/table.png", v=table.version, lang=tr.language) if view.image else None
+        image = self.href(table.id, "/table.png", v=table.version, lang=pages.chosen(tr)) if view.image else None
         names = pages.mentions(table, tr)
         body = [pages.status_html(table, engine.to_act() if running else [], tr)]
         body.append(pages.view_html(view, image, names, tr, level=1))
-        if table.status == "finished":
-            body.append(pages.links_html([
-                (tr("button.replay"), self.href(table.id, "/replay", lang=tr.language)),
-                (tr("web.export"), self.href(table.id, "/export.json")),
-            ]))
-        body.append(pages.record_html(record_lines(table, engine, rows, tr), tr, names))
+        replay = self.href(table.id, "/replay", lang=pages.chosen(tr)) if table.status == "finished" else None
+        if replay:
+            body.append(pages.links_html([(tr("button.replay"), replay), (tr("web.export"), self.href(table.id, "/export.json"))]))
+        groups, left_out = pages.latest(record_lines(table, engine, rows, tr), RECORD)
+        body.append(pages.record_html(groups, tr, names, left_out, replay))
         return Fragment("\n".join(body), plain(view.title), encoded(view.image))
 
     # ---- the replay ------------------------------------------------------------------------------
@@ -179,9 +182,9 @@ class Site:
         return await self.replays.of(table)
 
     async def step(self, table: TableRow, replay: Replay, n: int, tr: Lang, picture: bool = False) -> Fragment:
-        """The game after ``n`` actions: the move that led there, the table, every hand (the
-        picture encoded only when asked for)."""
-        key = ("step", table.id, n, tr.language, picture)
+        """The game after ``n`` actions: the move that led there, the table, every hand as someone
+        looking on sees it (the picture encoded only when asked for)."""
+        key = ("step", table.id, n, tr.language, pages.chosen(tr), picture)
 
         async def draw() -> Fragment:
             with drawing(picture):
@@ -209,7 +212,8 @@ class Site:
             view = ui.table_view(engine.public_view(), names, tr)
             view.title = f"{render.game_title(table, tr)} · {view.title}" if view.title else render.game_title(table, tr)
         image = self.href(table.id, f"/replay/{n}.png", lang=tr.language) if view.image else None
-        hands = [pages.hand_html(labels[s], ui.prompt(engine, s, names, tr)) for s in range(len(table.seats))]
+        # Each seat seen from outside (``onlooker``): its DM's words are its player's ("Your hand").
+        hands = [pages.hand_html(labels[s], ui.onlooker(engine, s, names, tr)) for s in range(len(table.seats))]
         body = pages.step_html(move, lines, pages.view_html(view, image, pages.mentions(table, tr), tr), hands, tr)
         return Fragment(body, plain(view.title), encoded(view.image))
 
@@ -249,25 +253,11 @@ def encoded(image: bytes | None) -> bytes | None:
 
 
 def record_lines(table: TableRow, engine: Engine, rows: list[Any], tr: Lang) -> list[tuple[int, list[str]]]:
-    """The public record's lines by deal, as the thread shows them (``bot/tables/record.py``):
-    the game's lines for its events, the platform's notes; the closing line is the result above."""
-    ui = REGISTRY[table.game]
-    names = render.seat_names(table, tr)
-    public = engine.public_view()
+    """The public record's lines by deal, as the thread shows them (``bot/tables/record_lines``
+    draws both): the game's lines for its events, the platform's notes, each seat named as it was
+    then; the closing line is the result above, and what waits for a later event waits here too."""
+    units = draw(rows, REGISTRY[table.game], engine.public_view(), table.seats, tr, lambda _names: "")
     groups: dict[int, list[str]] = {}
-    batch: list[Event] = []
-    deal = 0
-    for row in rows:
-        if row["kind"] == "event":
-            if not batch:
-                deal = row["deal"]
-            batch.append(Event(row["code"], json.loads(row["data"])))
-            continue
-        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
-        batch = []
-        if row["kind"] == "note":
-            params = ui.format_params(json.loads(row["data"]), names)
-            groups.setdefault(row["deal"], []).append(tr(row["code"], **params))
-    if batch:
-        groups.setdefault(deal, []).extend(ui.record(batch, public, names, tr))
+    for unit in units:
+        groups.setdefault(unit.deal, []).extend(line for line in unit.lines if line)
     return [(d, lines) for d, lines in sorted(groups.items()) if lines]

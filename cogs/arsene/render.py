@@ -194,6 +194,10 @@ class ArseneUI(GameUI):
         return count(tr, "chips", score)
 
     # ---- private prompts ------------------------------------------------------------------------
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        hand = engine.observation(seat)["hand"]
+        return self.held(engine, seat, hand, [label(c) for c in hand], names, tr)
+
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         obs = engine.observation(seat)
         legal = engine.legal_actions(seat)

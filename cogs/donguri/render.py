@@ -85,6 +85,13 @@ class DonguriUI(GameUI):
         greyed = [f"play:{card}" for card in engine.observation(seat)["hand"]]
         return self.refusals(engine, seat, [action for action in greyed if action not in legal], names, tr)
 
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        obs = engine.observation(seat)
+        hand = obs["hand"]
+        view = self.held(engine, seat, hand, [card_label(c, obs["players"]) for c in hand], names, tr)
+        view.text += "\n" + tr("donguri.onlooker.points", player=names[seat], points=obs["taken_points"])
+        return view
+
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         obs = engine.observation(seat)
         n = obs["players"]

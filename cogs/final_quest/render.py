@@ -230,6 +230,18 @@ class FinalQuestUI(GameUI):
         return tr(f"{G}.view.seat_line", marks=marks, n=seat + 1, player=player, info=" · ".join(parts))
 
     # ---- the private prompt -------------------------------------------------------------------
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        """The hand (the cards the table knows starred), and the rebuttal cards shown to the seat alone."""
+        obs = engine.observation(seat)
+        shown = set(obs["public_cards"][seat])
+        view = self.held(engine, seat, obs["hand"], [num(c) + ("*" if c in shown else "") for c in obs["hand"]], names, tr)
+        if shown:
+            view.text += " " + tr(f"{G}.prompt.shown_mark")
+        if obs["rebuttals_seen"]:
+            seen = tr.join(tr(f"{G}.prompt.secret_card", card=num(c), player=names[s]) for c, s in obs["rebuttals_seen"].items())
+            view.text += "\n" + tr(f"{G}.onlooker.secret_cards", player=names[seat], cards=seen)
+        return view
+
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         assert isinstance(engine, FinalQuestEngine)
         obs = engine.observation(seat)

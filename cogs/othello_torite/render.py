@@ -156,6 +156,16 @@ class OthelloToriteUI(GameUI):
         return tr(f"{G}.view.discs", count=score)
 
     # ---- the private prompt -------------------------------------------------------------------
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        """No hidden disc: the seat's colour, its discs on the board and left, and the marker."""
+        obs = engine.observation(seat)
+        left = obs["discs_left"][seat]
+        lines = [tr(f"{G}.onlooker.status", player=names[seat], disc=DISC[seat], colour=colour_word(obs, seat, tr),
+                    count=obs["scores"][seat], red=left["red"], blue=left["blue"])]
+        if obs["phase"] != "over" and obs["marker"] == seat:
+            lines.append(tr(f"{G}.prompt.marker_other", player=names[seat]))
+        return Prompt("\n".join(lines))
+
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         assert isinstance(engine, OthelloToriteEngine)
         obs = engine.observation(seat)

@@ -201,6 +201,10 @@ class SaizenUI(GameUI):
         return tr("saizen.count.tricks", count=score)
 
     # ---- a seat's prompt ---------------------------------------------------------------------
+    def onlooker(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
+        hand = engine.observation(seat)["hand"]
+        return self.held(engine, seat, hand, [cards.label(c) for c in hand], names, tr)
+
     def prompt(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> Prompt:
         obs = engine.observation(seat)
         legal = engine.legal_actions(seat)

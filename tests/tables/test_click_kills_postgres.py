@@ -16,8 +16,8 @@ from tests.support import audit
 from tests.support.bot_process import TOKEN, BotProcess, bot_processes
 from tests.support.discord_interactions import DEFERRED_UPDATE
 from tests.support.fake_discord import FakeDiscord
-from tests.support.players import TAKEN, UNANSWERED, Click, Players
 from tests.support.patience import patient
+from tests.support.players import TAKEN, UNANSWERED, Click, Players
 from tests.support.postgres import fresh_database
 
 SETTLE = 6.0

@@ -105,7 +105,7 @@ async def test_the_replay_steps_by_keyboard_to_the_engines_final_state(tables, s
             expected = render.table_view(table, final, tr)
             shown = {
                 "title": await text_of(page, to_html(expected.title, {})),
-                "hands": [await text_of(page, to_html(REGISTRY[game].prompt(final, s, names, tr).text))
+                "hands": [await text_of(page, to_html(REGISTRY[game].onlooker(final, s, names, tr).text))
                           for s in range(len(table.seats))],
             }
             await page.wait_for_function(

@@ -59,7 +59,9 @@ async def test_the_finished_table_message_links_to_its_replay(simcord_env, simco
     async with client(site) as web:  # the proxy in front takes the prefix off
         page = await web.get(link["url"].removeprefix(PUBLIC_URL))
         assert page.status == 200
-        assert f'href="/tabletop{site.path(table.id)}?lang=en"' in await page.text(), "links keep the prefix"
+        text = await page.text()
+        assert f'href="/tabletop{site.path(table.id)}"' in text, "links keep the prefix (and add no language)"
+        assert "/tabletop/static/replay.js?v=" in text
 
 
 async def test_a_table_where_everyone_cannot_look_is_not_listed(simcord_env, simcord_bot):

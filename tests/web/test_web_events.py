@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import html
 import io
 import json
 import re
@@ -77,7 +78,13 @@ async def test_an_elimination_event_shows_its_bracket_and_who_goes_on(tables, si
         bracket = text.split('<ol class="bracket">')[1].split("</ol></section>")[0]
         rounds = re.findall(r"<h3>Round (\d+)</h3>", bracket)
         assert rounds == ["1", "2"]
-        assert bracket.count("goes on") == 2 + 1, "one of each table of two goes on, and the final's winner"
+        assert bracket.count("goes on") == 2, "one of each table of two goes on; nobody goes on from the final"
+        final = bracket.split("<h3>Round 2</h3>")[1]
+        winner = tournament.name_of((await tables.events.ranking.standings(tournament))[0].player)
+        assert "goes on" not in final and final.count("wins the event") == 1
+        assert f'<li class="on">{html.escape(winner)} <span class="advanced">wins the event</span></li>' in final
+        ja = await (await web.get(site.event_path(tournament.id) + "?lang=ja")).text()
+        assert ja.split('<ol class="bracket">')[1].count("優勝") == 1
         for name in ("challonge-participants.csv", "challonge-matches.csv"):
             answer = await web.get(site.event_path(tournament.id, "/" + name))
             assert answer.status == 200 and answer.content_type == "text/csv"

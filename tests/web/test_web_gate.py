@@ -111,7 +111,7 @@ async def test_html_is_compressed_for_readers_who_take_gzip_and_has_a_validator(
     async with client(site) as web:
         plain = await web.get(site.path(table_id), headers={"Accept-Encoding": "identity"}, auto_decompress=False)
         body = await plain.read()
-        assert "Content-Encoding" not in plain.headers and plain.headers["Vary"] == "Accept-Encoding"
+        assert "Content-Encoding" not in plain.headers and "Accept-Encoding" in plain.headers["Vary"]
         packed = await web.get(site.path(table_id), headers={"Accept-Encoding": "gzip, br"}, auto_decompress=False)
         assert packed.headers["Content-Encoding"] == "gzip"
         assert gzip.decompress(await packed.read()) == body

@@ -1,6 +1,7 @@
 """The replay of every game steps through the stored game exactly: step N is the engine replayed to
-N (the same public view, every seat's view, whose turn), its page shows every seat's hand as that
-seat's own DM showed it, and the last step is the game's end with its stored result."""
+N (the same public view, every seat's view, whose turn), its page shows every seat's hand as
+someone looking on sees it (named, never "your hand"), and the last step is the game's end with its
+stored result."""
 
 from __future__ import annotations
 
@@ -51,8 +52,19 @@ async def test_every_step_of_the_replay_is_the_engine_replayed_to_it(tables, sit
             step = await answer.json()
             assert (step["step"], step["total"]) == (n, len(log))
             state = REGISTRY[game].engine.replay(len(table.seats), table.seed, table.options, log[:n])
-            for seat in range(len(table.seats)):  # every hand, as that seat's DM showed it
-                assert to_html(ui.prompt(state, seat, names, tr).text) in step["html"], (n, seat)
+            hands = re.findall(r'<article class="hand">.*?</article>', step["html"], re.S)
+            assert len(hands) == len(table.seats)
+            for seat, hand in enumerate(hands):  # every hand, seen from outside: named, never "your"
+                assert to_html(ui.onlooker(state, seat, names, tr).text) in hand, (n, seat)
+                assert html.escape(names[seat]) in hand.split("</h3>")[1], "the text names its seat"
+                assert not re.search(r"\b[Yy]ou(r|rs)?\b", html.unescape(hand)), (n, seat, hand)
+                held = state.observation(seat).get("hand")
+                if held:  # every card it holds, the ones it could play marked
+                    assert hand.count("<li") == len(held), (n, seat)
+                    legal = set(state.legal_actions(seat))
+                    assert hand.count('<li class="playable">') == len({a for a in legal if a.removeprefix("play:") in held})
+            ja = await (await web.get(site.path(table_id, f"/replay/{n}.json") + "?lang=ja")).json()
+            assert "あなた" not in ja["html"] and ja["html"].count('<article class="hand">') == len(table.seats)
             if n:
                 acting = names[log[n - 1][0]]
                 assert re.search(rf'<p class="move">{re.escape(html.escape(acting))} played ', step["html"])
@@ -80,3 +92,27 @@ async def test_the_replay_page_has_its_controls_and_each_deals_scores(tables, si
     for deal in range(1, 7):
         assert f"Deal {deal} scored" in scores
     assert "ディールごとの得点" in ja and "手目" in ja and "🏁 <strong>最終結果</strong>" in ja
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_no_hand_is_shown_while_the_game_is_played(tables, site, game):
+    table_id = await seated_table(tables, game, seed=21)
+    await play(tables, table_id, 4, seed=22)
+    async with client(site) as web:
+        for language in ("en", "ja"):
+            page = await (await web.get(site.path(table_id) + f"?lang={language}")).text()
+            assert '<article class="hand">' not in page and "/replay" not in page
+            for path in ("/replay", "/replay/2.json", "/replay/0.json"):
+                assert (await web.get(site.path(table_id, path) + f"?lang={language}")).status == 404, path
+
+
+def test_a_game_that_says_nothing_of_its_own_shows_a_seats_choices_in_the_third_person():
+    from bot.core.games import Choice, GameUI, Prompt
+
+    class Plain(GameUI):
+        def prompt(self, engine, seat, names, tr):
+            return Prompt("**Your turn.**", [Choice("a", "Ace"), Choice(None, "King")])
+
+    seen = Plain().onlooker(None, 1, ["alice", "bob"], Lang("en"))
+    assert seen.text == "What bob may choose from:" and [c.label for c in seen.choices] == ["Ace", "King"]
+    assert Plain().onlooker(None, 0, ["alice", "bob"], Lang("ja")).text == "aliceが選べるもの:"

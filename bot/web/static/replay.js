@@ -8,7 +8,11 @@
   var position = document.getElementById("position");
   if (!main || !view || !slider) return;
   var total = Number(slider.max);
-  var lang = main.dataset.lang;
+  var lang = main.dataset.lang;  // the steps are drawn in the page's language
+  // The address keeps a language only if the reader chose one (?lang=): a shared link opens in the
+  // language of whoever follows it.
+  var chosen = new URLSearchParams(location.search).get("lang");
+  var suffix = chosen ? "&lang=" + encodeURIComponent(chosen) : "";
   var steps = {};
   var current = Number(slider.value);
 
@@ -26,7 +30,7 @@
   function links(n) {
     var targets = { first: 0, previous: Math.max(n - 1, 0), next: Math.min(n + 1, total), last: total };
     document.querySelectorAll("[data-go]").forEach(function (a) {
-      a.href = "?step=" + targets[a.dataset.go] + "&lang=" + lang;
+      a.href = "?step=" + targets[a.dataset.go] + suffix;
       a.setAttribute("aria-disabled", targets[a.dataset.go] === n ? "true" : "false");
     });
   }
@@ -37,7 +41,7 @@
     slider.value = n;
     position.textContent = main.dataset.position.replace("{step}", n).replace("{total}", total);
     links(n);
-    history.replaceState(null, "", "?step=" + n + "&lang=" + lang);
+    history.replaceState(null, "", "?step=" + n + suffix);
     load(n).then(function (data) {
       if (n !== current) return;
       view.innerHTML = data.html;
