@@ -463,6 +463,13 @@ class Store:
             (channel_id, channel_id),
         )
 
+    async def tables_in_server(self, guild_id: int, limit: int = 60) -> list[TableRow]:
+        """The server's tables in the lobby or running, newest first (``/tables``): no other
+        server's."""
+        return await self._tables(
+            "WHERE guild_id = ? AND status IN ('lobby', 'running') ORDER BY id DESC LIMIT ?", (guild_id, limit)
+        )
+
     async def tables_of_user(self, user_id: int) -> list[TableRow]:
         rows = await self.db.fetch(
             "SELECT t.* FROM game_tables t JOIN seats s ON s.table_id = t.id"
