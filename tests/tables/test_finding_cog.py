@@ -135,3 +135,25 @@ async def test_with_pages_on_each_table_links_to_its_page(simcord_env, simcord_b
     assert f"[ページ]({PUBLIC_URL}{simcord_bot.site.path(2)})" in ja_text and page not in ja_text
     await english.settings(web=False)
     assert "[page]" not in reply_text(await english.members[1].slash(english.channel, "tables"))
+
+
+async def test_a_member_refuses_challenges_with_notifications_in_either_language(
+    simcord_env, simcord_bot, client_locales
+):
+    english, ja_server = await two_servers(simcord_env, client_locales)
+    bob, hana = english.members[1], ja_server.members[1]
+    shown = reply_text(await bob.slash(english.channel, "notifications"))
+    assert "Challenges accepted" in shown and "When away" in shown, "both choices, the defaults"
+    refused = await bob.slash(english.channel, "notifications", challenges="refuse")
+    assert refused.ephemeral and reply_text(refused).startswith("🛡️ **Challenges refused**")
+    assert "When away" not in reply_text(refused), "only what changed"
+    assert await simcord_bot.store.invitations.refusing([bob.id, hana.id]) == {bob.id}
+    assert "Challenges refused" in reply_text(await bob.slash(english.channel, "notifications"))
+
+    both = reply_text(await hana.slash(ja_server.channel, "notifications", mode="never", challenges="refuse"))
+    assert "対戦の申し込みを断る" in both and "Never" not in both and japanese(both)
+    assert await simcord_bot.store.invitations.refusing([hana.id]) == {hana.id}
+    assert (await simcord_bot.store.notices.modes([hana.id])) == {hana.id: "never"}
+    again = reply_text(await hana.slash(ja_server.channel, "notifications", challenges="accept"))
+    assert "対戦の申し込みを受け付ける" in again
+    assert await simcord_bot.store.invitations.refusing([hana.id]) == set()
