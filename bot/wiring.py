@@ -43,6 +43,7 @@ from bot.tables.deferred import Deferred
 from bot.tables.delivery import Delivery
 from bot.tables.desk import Desk
 from bot.tables.ending import EndDesk
+from bot.tables.finding import TableList
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.legend import Legend
@@ -223,6 +224,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),
+        TableList(store, desk, hooks),
         TournamentCommands(tournaments, desk, delivery, settings, scheduler.rearm),
         RatingCommands(ratings, desk, site.rating_page),
         SettingsCommands(settings, desk),

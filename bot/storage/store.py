@@ -19,6 +19,7 @@ from bot.storage import dialect
 from bot.storage.clicks import ClickRows
 from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
+from bot.storage.invitations import Guest, InvitationRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
@@ -101,6 +102,9 @@ class TableRow:
     computer_level: str = "normal"  # for seats that chose none (migration 022)
     #: Each member's seat -> how long their last few moves took, newest last (migration 028).
     think: dict[int, list[float]] = field(default_factory=dict)
+    #: An invite-only lobby's members invited and their answers; empty: open to all (migration 030).
+    guests: list[Guest] = field(default_factory=list)
+    invites_lapse: float | None = None  # when the unanswered invitations lapse
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -110,6 +114,10 @@ class TableRow:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.position for s in self.seats if s.user_id == user_id), None)
+
+    def guest(self, user_id: int) -> Guest | None:
+        """The member's invitation to this lobby, if they have one."""
+        return next((g for g in self.guests if g.user_id == user_id), None)
 
 
 ROW_FIELDS = {f.name for f in dataclasses.fields(TableRow)}
@@ -128,6 +136,8 @@ def encoded(fields: dict[str, Any]) -> dict[str, Any]:
     for key in ("options", "turn_seats", "ping_seats"):
         if key in out:
             out[key] = json.dumps(out[key])
+    if "guests" in out:
+        out["guests"] = json.dumps([[g.user_id, g.name, g.state] for g in out["guests"]])
     if "think" in out:
         out["think"] = json.dumps({str(seat): times for seat, times in sorted(out["think"].items())})
     if "waits" in out:
@@ -177,6 +187,7 @@ class Store:
         self.rematches = Rematches(db)
         self.servers = ServerRows(db, purged=self.purged)
         self.endings = EndRows(db)
+        self.invitations = InvitationRows(db)
 
     def purged(self) -> None:
         """A server's tables are about to be deleted, or a transaction was rolled back: what is
@@ -215,7 +226,7 @@ class Store:
     # ---- tables -----------------------------------------------------------------------------
     async def create_table(self, **fields: Any) -> int:
         return await insert_row(
-            self.db, "game_tables", {**fields, "options": json.dumps(fields.get("options", {}))}
+            self.db, "game_tables", {**encoded(fields), "options": json.dumps(fields.get("options", {}))}
         )
 
     async def update_table(self, table_id: int, **fields: Any) -> None:
@@ -249,6 +260,7 @@ class Store:
         data["ping_seats"] = json.loads(data["ping_seats"])
         data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}
         data["think"] = {int(seat): times for seat, times in json.loads(data["think"]).items()}
+        data["guests"] = [Guest(user, name, state) for user, name, state in json.loads(data["guests"])]
         table = TableRow(**data)
         if seats_json is not None:
             table.seats = [Seat(p, u, n, bool(a), t, lv, r) for p, u, n, a, t, lv, r in json.loads(seats_json)]
@@ -461,6 +473,13 @@ class Store:
         return await self._tables(
             "WHERE status IN ('lobby', 'running') AND (thread_id = ? OR channel_id = ?) ORDER BY id DESC",
             (channel_id, channel_id),
+        )
+
+    async def tables_in_server(self, guild_id: int, limit: int = 60) -> list[TableRow]:
+        """The server's tables in the lobby or running, newest first (``/tables``): no other
+        server's."""
+        return await self._tables(
+            "WHERE guild_id = ? AND status IN ('lobby', 'running') ORDER BY id DESC LIMIT ?", (guild_id, limit)
         )
 
     async def tables_of_user(self, user_id: int) -> list[TableRow]:

@@ -151,6 +151,7 @@ class PlayerCommands(commands.Cog):
         "cmd.notifications",
         "When to tell you it is your turn: always, when you are away, or never",
         mode="Always, when away (the default) or never; leave it out to see your choice",
+        challenges="Whether members may invite you to their tables (challenges)",
     )
     @app_commands.choices(
         mode=[
@@ -161,17 +162,35 @@ class PlayerCommands(commands.Cog):
                 name=locale_str("When I am away (the default)", key="cmd.notifications.mode.away"), value="away"
             ),
             app_commands.Choice(name=locale_str("Never", key="cmd.notifications.mode.never"), value="never"),
-        ]
+        ],
+        challenges=[
+            app_commands.Choice(
+                name=locale_str("Accept challenges (the default)", key="cmd.notifications.challenges.accept"),
+                value="accept",
+            ),
+            app_commands.Choice(
+                name=locale_str("Refuse challenges", key="cmd.notifications.challenges.refuse"), value="refuse"
+            ),
+        ],
     )
-    async def notifications(self, interaction: Interaction, mode: str | None = None) -> None:
+    async def notifications(
+        self, interaction: Interaction, mode: str | None = None, challenges: str | None = None
+    ) -> None:
         tr = member_lang(interaction)
-        if mode is None:
-            chosen = (await self.store.notices.modes([interaction.user.id])).get(interaction.user.id, DEFAULT_MODE)
-            text = tr("settings.notices_now", setting=self.explain(chosen, tr))
-        else:
-            await self.store.notices.set_mode(interaction.user.id, mode)
-            text = self.explain(mode, tr)
-        await interaction.response.send_message(text, ephemeral=True)
+        user_id = interaction.user.id
+        lines = []
+        if mode is not None:
+            await self.store.notices.set_mode(user_id, mode)
+            lines.append(self.explain(mode, tr))
+        if challenges is not None:
+            await self.store.invitations.set_challenges(user_id, challenges == "accept")
+            lines.append(tr(f"settings.challenges_{challenges}"))
+        if not lines:
+            chosen = (await self.store.notices.modes([user_id])).get(user_id, DEFAULT_MODE)
+            refusing = user_id in await self.store.invitations.refusing([user_id])
+            lines.append(tr("settings.notices_now", setting=self.explain(chosen, tr)))
+            lines.append(tr("settings.challenges_refuse" if refusing else "settings.challenges_accept"))
+        await interaction.response.send_message("\n\n".join(lines), ephemeral=True)
 
     def explain(self, mode: str, tr: Lang) -> str:
         return tr(f"settings.notices_{mode}", grace=render.clock_name(self.grace, tr))

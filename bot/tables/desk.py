@@ -214,7 +214,7 @@ class Desk:
             await self.delivery.mark(table.id, TABLE_MESSAGE, fingerprint(rendered), clicked=True)
             await self.delivery.drawn(table)
         else:
-            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}"))
+            await self.reply(interaction, member_lang(interaction)(f"lobby.done.{done}", id=table.id, url=jump_url(table)))
 
     @staticmethod
     def on_table_message(interaction: Interaction, table: TableRow) -> bool:

@@ -15,6 +15,7 @@ from bot.core.engine import Engine
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES
+from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
 from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES, computer_name
@@ -25,6 +26,24 @@ def bad_size(cls: type[Engine]) -> UserError:
     if cls.min_players == cls.max_players:
         return UserError("error.fixed_size", count=cls.min_players)
     return UserError("error.bad_size", min=cls.min_players, max=cls.max_players)
+
+
+def answered(table: TableRow, user_id: int, state: str) -> list[Guest]:
+    """The table's invitations with this member's answer."""
+    return [Guest(g.user_id, g.name, state) if g.user_id == user_id else g for g in table.guests]
+
+
+def invited(table: TableRow, user_id: int) -> list[Guest] | None:
+    """Whether the member may join an invite-only lobby: its host and its guests may, unless the
+    guest's invitation lapsed. The invitations as a join leaves them (None: unchanged)."""
+    if not table.guests or user_id == table.host_id:
+        return None
+    guest = table.guest(user_id)
+    if guest is None:
+        raise UserError("error.invite_only")
+    if guest.state == LAPSED:
+        raise UserError("error.invite_lapsed")
+    return None if guest.state == ACCEPTED else answered(table, user_id, ACCEPTED)
 
 
 class LobbyOps:
@@ -46,13 +65,18 @@ class LobbyOps:
         clock: int | None = None,
         on_timeout: str = "computer_turn",
         level: str = "normal",
+        guests: Sequence[Guest] = (),
+        invites_lapse: float | None = None,
     ) -> TableRow:
         """A table in the lobby with its host seated. ``clock`` and ``on_timeout`` are what the lobby
         starts with (the host may change them); a computer playing for a player who did not choose
-        one plays at ``level``."""
+        one plays at ``level``. With ``guests`` only they (and the host) may join, until
+        ``invites_lapse``."""
         cls = REGISTRY[game].engine
         if not cls.min_players <= size <= cls.max_players:
             raise bad_size(cls)
+        if len(guests) >= size:
+            raise UserError("error.invite_too_many", count=size - 1)
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -66,6 +90,8 @@ class LobbyOps:
             clock=clock,
             on_timeout=on_timeout,
             computer_level=level,
+            guests=list(guests),
+            invites_lapse=invites_lapse if guests else None,
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
@@ -124,10 +150,38 @@ class LobbyOps:
             table = await self._lobby(table_id)
             if table.seat_of(user[0]) is not None:
                 raise UserError("error.already_seated")
+            guests = invited(table, user[0])
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
-            await self._reseat(table, [*table.seats, Seat(0, user[0], user[1], level=table.computer_level)])
+            seats = [*table.seats, Seat(0, user[0], user[1], level=table.computer_level)]
+            await self._reseat(table, seats, guests=guests)
             return await self.tables.table(table_id)
+
+    async def decline(self, table_id: int, user_id: int) -> TableRow:
+        """An invited member declines: the lobby shows it; the seat stays free for another guest."""
+        async with self.tables.locked(table_id):
+            table = await self._lobby(table_id)
+            guest = table.guest(user_id)
+            if guest is None:
+                raise UserError("error.not_invited")
+            if guest.state == LAPSED:
+                raise UserError("error.invite_lapsed")
+            if guest.state != PENDING:
+                raise UserError("error.invite_answered")
+            await self.store.bump(table_id, guests=answered(table, user_id, DECLINED))
+            return await self.tables.table(table_id)
+
+    async def lapse(self, table_id: int, now: float) -> list[Guest] | None:
+        """The lobby's unanswered invitations lapse, if their time has come and nobody (another
+        process) did it first: those who had not answered, else None."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            if table.status != "lobby" or table.invites_lapse is None or table.invites_lapse > now:
+                return None
+            late = [g for g in table.guests if g.state == PENDING]
+            guests = [Guest(g.user_id, g.name, LAPSED if g.state == PENDING else g.state) for g in table.guests]
+            await self.store.bump(table_id, guests=guests, invites_lapse=None)
+            return late
 
     async def leave(self, table_id: int, user_id: int) -> TableRow:
         async with self.tables.locked(table_id):
@@ -171,12 +225,12 @@ class LobbyOps:
             self.tables.forget(table_id)
             return await self.tables.table(table_id)
 
-    async def _reseat(self, table: TableRow, seats: list[Seat]) -> None:
+    async def _reseat(self, table: TableRow, seats: list[Seat], **fields: Any) -> None:
         async with self.store.transaction():
             await self.store.set_seats(
                 table.id, [Seat(i, s.user_id, s.name, level=s.level) for i, s in enumerate(seats)]
             )
-            await self.store.bump(table.id)
+            await self.store.bump(table.id, **{k: v for k, v in fields.items() if v is not None})
 
     def ready_to_start(self, table: TableRow) -> bool:
         return table.status == "lobby" and len(table.seats) >= table.size

@@ -103,6 +103,10 @@ class Moves:
     async def configure(self, table_id: int, member_id: int, setting: str, value: Any) -> Lobby:
         return self._changed(await self.lobby.configure(table_id, member_id, setting, value))
 
+    async def decline(self, table_id: int, member_id: int) -> Lobby:
+        """An invited member declines the invitation."""
+        return self._changed(await self.lobby.decline(table_id, member_id))
+
     async def cancel(self, table_id: int, member_id: int) -> Lobby:
         return self._changed(await self.lobby.cancel(table_id, member_id))
 

@@ -150,6 +150,7 @@ def test_an_invalid_japanese_name_is_left_out(monkeypatch):
 
 OUR_ROOTS = (
     "bot.tables.commands",
+    "bot.tables.finding",
     "bot.tables.settings_command",
     "bot.events.commands",
     "bot.ratings.commands",
@@ -184,6 +185,7 @@ async def test_every_platform_and_donguri_command_is_synced_with_japanese(simcor
     assert ours == {
         "table",
         "mygames",
+        "tables",
         "notifications",
         "donguri",
         "arsene",
