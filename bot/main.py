@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
+    for handler in logging.getLogger().handlers:  # the level holds here too: see ``LogCounters.install``
+        handler.setLevel(config.log_level)
     apply_endpoint_overrides(dict(os.environ))
     try:
         asyncio.run(run(config))

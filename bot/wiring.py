@@ -177,10 +177,10 @@ async def build(client: commands.Bot, config: Config) -> Services:
     session = aiohttp.ClientSession()
     delivery = Delivery(
         client, config, store, service, settings, budgets, languages, speech, hooks, scheduler.rearm, session,
-        scheduler.soon,
+        scheduler.soon, metrics,
     )
     computers = Computers(service, config, delivery.moved, metrics)
-    moves = Moves(service, lobby, delivery.moved, delivery.request)
+    moves = Moves(service, lobby, delivery.moved, delivery.request, metrics)
     deferred = Deferred(store, moves, delivery, client.is_closed)
     desk = Desk(service, moves, delivery, arrivals, languages, deferred)
     rematches = RematchOps(service)
@@ -220,7 +220,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     queued = lambda: len(worker.queue) + len(worker.timers) + len(worker.running)  # noqa: E731
     health = Health(page_rows, gateway, queued, metrics, gate)
     groups: list[RouteGroup] = [event_pages, BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
-    web = WebServer(site, feed, config.web_host, config.web_port, groups, gate) if config.web_port else None
+    metrics.watch_viewers(lambda: sum(topic.viewers for topic in feed.topics.values()))
+    web = WebServer(site, feed, config.web_host, config.web_port, groups, gate, metrics) if config.web_port else None
     cogs: list[commands.Cog] = [
         TableCommands(store, seat_ops, delivery, desk),
         PlayerCommands(client, store, config.notice_grace),

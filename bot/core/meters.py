@@ -20,10 +20,20 @@ class Meters(Protocol):
     def decided(self, game: str, level: str, seconds: float) -> None:
         """A computer of ``level`` chose its move at a table of ``game`` in ``seconds``."""
 
-    def called(self, kind: str, outcome: str) -> None:
-        """A call to Discord's REST API ended: ``kind`` is its route ("PATCH /channels/{channel_id}"),
-        ``outcome`` "ok", the HTTP status of an error ("403", "429" once discord.py gave up
-        retrying), or "failed" (no answer: a timeout, a broken connection)."""
+    def called(self, kind: str, outcome: str, seconds: float = 0.0) -> None:
+        """A call to Discord's REST API ended after ``seconds``: ``kind`` is its route ("PATCH
+        /channels/{channel_id}"), ``outcome`` "ok", the HTTP status of an error ("403", "429" once
+        discord.py gave up retrying), or "failed" (no answer: a timeout, a broken connection)."""
+
+    def committed(self, game: str, seconds: float) -> None:
+        """A member's move at a table of ``game`` was committed ``seconds`` after it entered (the
+        wait for the table's lock included)."""
+
+    def shown(self, seconds: float) -> None:
+        """Every Discord surface of a table showed a committed move ``seconds`` after its commit."""
+
+    def served(self, route: str, seconds: float) -> None:
+        """A web page of ``route`` (its pattern, "/t/{token}") was answered in ``seconds``."""
 
 
 class NoMeters:
@@ -35,7 +45,16 @@ class NoMeters:
     def decided(self, game: str, level: str, seconds: float) -> None:
         pass
 
-    def called(self, kind: str, outcome: str) -> None:
+    def called(self, kind: str, outcome: str, seconds: float = 0.0) -> None:
+        pass
+
+    def committed(self, game: str, seconds: float) -> None:
+        pass
+
+    def shown(self, seconds: float) -> None:
+        pass
+
+    def served(self, route: str, seconds: float) -> None:
         pass
 
 

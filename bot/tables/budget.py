@@ -213,6 +213,7 @@ class Budgets:
         async def metered(route: Any, **kwargs: Any) -> Any:
             kind = f"{route.method} {route.path}"  # the route's pattern: a few dozen kinds, no ids
             outcome = "failed"
+            started = time.perf_counter()
             try:
                 result = await request(route, **kwargs)
                 outcome = "ok"
@@ -221,7 +222,7 @@ class Budgets:
                 outcome = str(exc.status)
                 raise
             finally:
-                self.meters.called(kind, outcome)
+                self.meters.called(kind, outcome, time.perf_counter() - started)
 
         @functools.wraps(request)
         async def counted(route: Any, **kwargs: Any) -> Any:

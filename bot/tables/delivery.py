@@ -13,6 +13,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ from bot.core.config import Config
 from bot.core.engine import Engine
 from bot.core.i18n import Lang
 from bot.core.mentions import message_parameters, pinging
+from bot.core.meters import NO_METERS, Meters
 from bot.storage.outbox import SendIntents
 from bot.storage.store import Store, TableRow
 from bot.tables import rematch, render
@@ -92,8 +94,11 @@ class Delivery:
         rearm: Callable[[], Awaitable[None]],
         session: aiohttp.ClientSession,
         soon: Callable[[float], bool] | None = None,
+        meters: Meters = NO_METERS,
     ) -> None:
         self.client = client
+        self.meters = meters  # commit -> every surface shown
+        self.committed: dict[int, float] = {}  # table id -> when its oldest move not yet shown was committed
         self.config = config
         self.store = store
         self.service = service
@@ -146,6 +151,7 @@ class Delivery:
         """A move was committed: the hands at once (the next player waits for theirs), then the
         rest of the table's surfaces in turn with the other tables'."""
         self.worker.request(table_id, urgent=True)
+        self.committed.setdefault(table_id, time.perf_counter())
         self.hooks.table_changed(table_id)
 
     async def refresh(self, table_id: int) -> None:
@@ -212,6 +218,9 @@ class Delivery:
             self.worker.request(table.id, delay=max(min(delays), 0.05))
             return
         self.attempts.pop(table.id, None)
+        committed = self.committed.pop(table.id, None)
+        if committed is not None:
+            self.meters.shown(time.perf_counter() - committed)
         # An ended table's last turn notices, too young to delete: it stays marked until they go.
         linger = self.notices.lingering.pop(table.id, None)
         if linger is not None:
@@ -235,6 +244,7 @@ class Delivery:
                 await self.rearm()
 
     def forget(self, table_id: int) -> None:
+        self.committed.pop(table_id, None)
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
         self.hand_lane.forget(table_id)

@@ -14,11 +14,13 @@ beforehand (``Delivery.answers``), so it is not drawn twice.
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.engine import Engine, Event
+from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import TableRow
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.service import TableService
@@ -53,8 +55,10 @@ class Moves:
         lobby: LobbyOps,
         moved: Callable[[int], None],
         changed: Callable[[int], None],
+        meters: Meters = NO_METERS,
     ) -> None:
         self.service = service
+        self.meters = meters
         self.lobby = lobby
         self.moved = moved  # the delivery worker, after a move or a start: the hands first
         self.changed = changed  # the delivery worker, after a lobby change
@@ -74,9 +78,12 @@ class Moves:
         and committed, or refused unchanged (a UserError or IllegalAction says why). ``check`` may
         refuse it first, on the row read under the table's lock. ``request``: the front end's id
         for it (a click's), so that asking again applies it once (``Played.again`` then)."""
+        entered = time.perf_counter()
         outcome = await self.service.act(
             table_id, member_id, seen, action, check=check, also=also, request=request
         )
+        if not outcome.again:
+            self.meters.committed(outcome.table.game, time.perf_counter() - entered)
         seat = outcome.table.seat_of(member_id)
         assert seat is not None  # the move was this member's: act found their seat
         # Played again (a click left behind by a process that died after its commit): that process

@@ -12,12 +12,14 @@ import contextlib
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from aiohttp import web
 
 from bot.core.i18n import LANGUAGES, Lang
+from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.web import assets, pages
@@ -125,8 +127,9 @@ def gated(request: web.Request) -> bool:
 
 
 class Routes:
-    def __init__(self, site: Site, feed: LiveFeed, gate: PageGate | None = None) -> None:
+    def __init__(self, site: Site, feed: LiveFeed, gate: PageGate | None = None, meters: Meters = NO_METERS) -> None:
         self.site = site
+        self.meters = meters
         self.feed = feed
         self.gate = gate or PageGate()
         self.closing = False
@@ -263,6 +266,7 @@ class Routes:
     # ---- errors and headers --------------------------------------------------------------------------
     @web.middleware
     async def answers(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        started = time.perf_counter()
         task = asyncio.current_task()
         assert task is not None
         self.serving.add(task)  # the server's closing waits for it
@@ -283,7 +287,11 @@ class Routes:
             self.serving.discard(task)
         for key, value in HEADERS.items():
             response.headers.setdefault(key, value)
-        return finish(request, response)
+        answered = finish(request, response)
+        resource = request.match_info.route.resource
+        if response.content_type != EVENT_STREAM["Content-Type"]:  # a stream lasts as long as its viewer
+            self.meters.served(resource.canonical if resource else "other", time.perf_counter() - started)
+        return answered
 
     def error(self, request: web.Request, status: int, key: str) -> web.Response:
         code = request.query.get("lang")
@@ -292,9 +300,10 @@ class Routes:
 
 
 def create_app(
-    site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = (), gate: PageGate | None = None
+    site: Site, feed: LiveFeed, groups: Sequence[RouteGroup] = (), gate: PageGate | None = None,
+    meters: Meters = NO_METERS,
 ) -> tuple[web.Application, Routes]:
-    routes = Routes(site, feed, gate)
+    routes = Routes(site, feed, gate, meters)
     app = web.Application(middlewares=[routes.answers])
     token = r"{token:[0-9]+-[A-Za-z0-9_-]+}"
     app.router.add_get("/", routes.home)
@@ -321,8 +330,9 @@ class WebServer:
         port: int,
         groups: Sequence[RouteGroup] = (),
         gate: PageGate | None = None,
+        meters: Meters = NO_METERS,
     ) -> None:
-        self.app, self.routes = create_app(site, feed, groups, gate)
+        self.app, self.routes = create_app(site, feed, groups, gate, meters)
         self.groups = groups
         self.feed = feed
         self.host = host
