@@ -35,7 +35,7 @@ from bot.ratings.commands import autocomplete_game
 from bot.tables.clock import now
 from bot.tables.member_locale import member_lang
 from bot.tables.opening import display
-from bot.tables.permissions import require_for_table
+from bot.tables.permissions import granted, require_for_table
 
 if TYPE_CHECKING:
     from bot.events.desk import TournamentDesk
@@ -131,6 +131,7 @@ def create_command(
             own_channel = REGISTRY[game].channel_mode == "channel"
             category = settings.category(guild, chosen, game).value if own_channel else None
             require_for_table(tr, guild.me, channel, own_channel, category)
+            pinned = granted(guild.me, channel).pin_messages  # the live standings, pinned when it may
             language = settings.language(chosen, interaction.guild_locale)
             tournament = await tournaments.service.create(
                 guild_id=interaction.guild.id,
@@ -163,7 +164,10 @@ def create_command(
             await interaction.response.defer(ephemeral=True, thinking=True)
             await tournaments.post(tournament)
             await rearm()
-            await interaction.followup.send(tr("tournament.created", id=tournament.id), ephemeral=True)
+            told = [tr("tournament.created", id=tournament.id)]
+            if not pinned:
+                told.append(tr("tournament.created_unpinned", permission=tr("permission.pin_messages")))
+            await interaction.followup.send("\n".join(told), ephemeral=True)
 
         await table_desk.guarded(interaction, None, work())
 

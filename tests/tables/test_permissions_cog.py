@@ -181,3 +181,19 @@ async def test_an_automatic_next_round_waits_for_the_permissions_and_next_opens_
     await srv.admin.slash(srv.channel, "tournament next")
     tournament = await simcord_bot.tournaments.service.get(event_id)
     assert tournament.round == 2 and len(table_messages(srv.channel)) == 2
+
+
+async def test_a_tournament_without_pin_messages_is_created_and_its_organizer_told_the_standings_stay_unpinned(
+    simcord_env, simcord_bot
+):
+    srv = server(simcord_env)
+    srv.deny_bot(srv.channel, "pin_messages")
+    await simcord_env.settle()
+    created = await srv.admin.slash(srv.channel, "tournament create", game="donguri", name="Cup")
+    text = answer(created)
+    assert "is open for sign-up" in text
+    assert "Its standings message will stay unpinned: I am missing **Pin Messages** in this channel." in text
+    srv.allow_bot(srv.channel)
+    await simcord_env.settle()
+    again = await srv.admin.slash(srv.channel, "tournament create", game="saizen", name="Second")
+    assert "is open for sign-up" in answer(again) and "unpinned" not in answer(again)
