@@ -9,7 +9,8 @@ answer (from whichever process finished it), no table is stuck or stale, every r
 there once and every seat has one hand DM per deal.
 
 ``PG_CRASH_KILLS`` (default 3), ``PG_CRASH_TABLES`` (4), ``PG_CRASH_SEED`` (31) and
-``PG_CRASH_SPREAD`` (the share of clicks sent to any process, 0.5) make a longer run:
+``PG_CRASH_SPREAD`` (the share of clicks sent to any process, 0.5), ``PG_CRASH_SLOW`` (the share
+of moves held 2.5 s before their commit, so deferred: 0.05) make a longer run:
 ``PG_CRASH_KILLS=30 PG_CRASH_TABLES=8 pytest tests/tables/test_crash_postgres.py``.
 """
 
@@ -31,6 +32,8 @@ KILLS = int(os.environ.get("PG_CRASH_KILLS", "3"))
 TABLES = int(os.environ.get("PG_CRASH_TABLES", "4"))
 SEED = int(os.environ.get("PG_CRASH_SEED", "31"))
 SPREAD = float(os.environ.get("PG_CRASH_SPREAD", "0.5"))
+#: The share of moves held 2.5 s inside their transaction: deferred, and some killed before the commit.
+SLOW = float(os.environ.get("PG_CRASH_SLOW", "0.05"))
 PROCESSES = 3
 SETTLE = 8.0  # seconds without a REST call: every process's work has ended, a dead one's finished
 
@@ -45,6 +48,8 @@ def shards(fake: FakeDiscord, root, url: str) -> list[BotProcess]:
     for i in range(PROCESSES):
         (bot,) = bot_processes(fake, root, [f"shard{i}"], url, f"shard_count = {PROCESSES}", f"shard_ids = [{i}]")
         bot.shard = i
+        if SLOW:
+            bot.env["TABLETOP_HOLD_AT"] = f"click.before_commit~{SLOW}=2.5"
         bots.append(bot)
     return bots
 
@@ -83,6 +88,7 @@ async def test_three_processes_killed_at_random_keep_every_answered_click(tmp_pa
             deferred = sum(1 for c in players.clicks if c.sent is not None and c.sent.response_type == 6)
             print(f"kills {KILLS}, tables {TABLES}: clicks {dict(outcomes)}, deferred {deferred}")
             assert outcomes["taken"] > 8 * len(tables), f"only {outcomes['taken']} moves were played"
+            assert not SLOW or deferred, "some clicks were deferred, as slow moves are"
             report = {
                 "answered clicks missing from the log, or doubled": audit.lost_or_doubled(players.clicks, truths),
                 "deferred clicks never answered": audit.unanswered_deferrals(players.clicks),
