@@ -7,11 +7,41 @@ messages), each member's DM channel with the bot and their language (their turn 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from bot.storage import dialect
 from bot.storage.database import Database, Row
 
 KEPT = 20_000  # seats whose hand DM rows a process keeps in memory
+
+
+def remember(kept: OrderedDict[int, Any], key: int, value: Any) -> None:
+    kept[key] = value
+    kept.move_to_end(key)
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+
+
+class Patched:
+    """A row read before, with some of its columns since written (a ``Row``)."""
+
+    def __init__(self, row: Row | None, fields: dict[str, Any]) -> None:
+        self.names = list(row.keys()) if row is not None else list(fields)
+        before = list(row) if row is not None else [None] * len(self.names)
+        self.values = [fields.get(name, value) for name, value in zip(self.names, before, strict=True)]
+
+    def __getitem__(self, key: int | str, /) -> Any:
+        return self.values[key if isinstance(key, int) else self.names.index(key)]
+
+    def keys(self) -> Iterable[str]:
+        return list(self.names)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
 
 
 class Surfaces:
@@ -24,6 +54,11 @@ class Surfaces:
         self.remembers = not db.shared
         self.writes = 0  # a read that overlapped a write is not kept
         self.kept: OrderedDict[tuple[int, int], dict[int, Row | None]] = OrderedDict()
+        #: table id -> its record's last message row, and the ids of all its messages
+        self.last_records: OrderedDict[int, Row | None] = OrderedDict()
+        self.record_messages: OrderedDict[int, set[int]] = OrderedDict()
+        if self.remembers:
+            db.rolled_back.append(self.forget)  # a write kept below may have been undone
 
     def _wrote(self, table_id: int, seat: int | None = None) -> None:
         self.writes += 1
@@ -33,10 +68,21 @@ class Surfaces:
             for key in [k for k in self.kept if k[0] == table_id]:
                 del self.kept[key]
 
+    def _patch(self, table_id: int, seat: int, fields: dict[str, Any]) -> None:
+        self.writes += 1
+        deals = self.kept.get((table_id, seat))
+        if deals is None:
+            return
+        for deal, row in deals.items():
+            if row is not None:
+                deals[deal] = Patched(row, fields)
+
     def forget(self) -> None:
         """Tables deleted (a server purged): nothing kept stays."""
         self.writes += 1
         self.kept.clear()
+        self.last_records.clear()
+        self.record_messages.clear()
 
     async def delivery(self, table_id: int, seat: int, deal: int) -> Row | None:
         """A seat's hand DM of one deal, with the token of the member's last click on a DM
@@ -62,7 +108,12 @@ class Surfaces:
     async def keep_token(
         self, table_id: int, seat: int, private: bool, message_id: int, token: str, until: float, shows: str | None
     ) -> None:
-        self._wrote(table_id, seat)
+        """A member's last click on a DM: kept beside the seat's hand DM rows read before (the pass
+        after the click reads them), so they need no read again."""
+        if private:
+            self._wrote(table_id, seat)
+        else:
+            self._patch(table_id, seat, {"token": token, "token_message": message_id, "token_until": until})
         await self.db.execute(
             dialect.upsert(
                 "click_tokens",
@@ -130,24 +181,48 @@ class Surfaces:
         return row is not None
 
     async def last_record(self, table_id: int) -> Row | None:
-        return await self.db.fetchrow("SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,))
+        if table_id in self.last_records:
+            return self.last_records[table_id]
+        writes = self.writes
+        row = await self.db.fetchrow("SELECT * FROM records WHERE table_id = ? ORDER BY part DESC LIMIT 1", (table_id,))
+        if self.remembers and writes == self.writes:
+            remember(self.last_records, table_id, row)
+        return row
 
     async def record_ids(self, table_id: int) -> set[int]:
         """The record's messages stored so far."""
+        if table_id in self.record_messages:
+            return set(self.record_messages[table_id])
+        writes = self.writes
         rows = await self.db.fetch(
             "SELECT message_id FROM records WHERE table_id = ? AND message_id IS NOT NULL", (table_id,)
         )
-        return {r["message_id"] for r in rows}
+        ids = {r["message_id"] for r in rows}
+        if self.remembers and writes == self.writes:
+            remember(self.record_messages, table_id, set(ids))
+        return ids
 
     async def set_record(
         self, table_id: int, part: int, deal: int, message_id: int | None, lines: str, closed: bool = False
     ) -> None:
+        """The record's message ``part``; a process alone on its database keeps it as the last one
+        and its id among the record's, so the record's next lines read neither."""
+        self.writes += 1
         await self.db.execute(
             dialect.upsert(
                 "records", ("table_id", "part", "deal", "message_id", "lines", "closed"), ("table_id", "part")
             ),
             (table_id, part, deal, message_id, lines, int(closed)),
         )
+        if not self.remembers:
+            return
+        last = self.last_records.get(table_id)
+        if table_id in self.last_records and (last is None or part >= last["part"]):
+            fields = {"table_id": table_id, "part": part, "deal": deal, "message_id": message_id, "lines": lines,
+                      "closed": int(closed)}
+            self.last_records[table_id] = Patched(last, fields)
+        if message_id is not None and table_id in self.record_messages:
+            self.record_messages[table_id].add(message_id)
 
     async def dm_channel(self, user_id: int) -> int | None:
         channel: int | None = await self.db.fetchval("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
