@@ -43,6 +43,16 @@ COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
 FIELD_MAX = 1024  # characters of an embed field
 
 
+def answer_choices(tr: Lang) -> list[Choice]:
+    """YES, NO, and a way to decline a question that YES or NO cannot answer: the ruling lets it
+    lapse, and without the button a person would have to let the clock run out."""
+    return [
+        Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
+        Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
+        Choice("decline", tr(f"{G}.action.decline"), style="secondary"),
+    ]
+
+
 class FinalQuestUI(GameUI):
     game_id = G
     engine = FinalQuestEngine
@@ -105,10 +115,7 @@ class FinalQuestUI(GameUI):
         """YES / NO on the table message; the engine refuses everyone but the asked seat."""
         if public["phase"] != PHASE_ANSWER:
             return []
-        return [
-            Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
-            Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
-        ]
+        return answer_choices(tr)
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
@@ -274,10 +281,7 @@ class FinalQuestUI(GameUI):
             lines.append(result_line(obs, names, tr))
         elif phase == PHASE_ANSWER and pending["seat"] == seat:
             lines.append(tr(f"{G}.prompt.asked", player=names[pending["asker"]]))
-            choices = [
-                Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
-                Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
-            ]
+            choices = answer_choices(tr)
         elif phase == PHASE_REBUTTAL and pending["seat"] == seat:
             lines.append(self.rebuttal_text(obs, names, tr))
             choices = [

@@ -79,11 +79,11 @@ def test_asker_only_rebuttal_card_is_only_in_the_askers_and_targets_prompts():
     assert UI.record(e.apply(0, "end"), e.public_view(), NAMES, TR) == ["Turn 2 (round 1): ben to play."]
 
 
-def test_yes_no_buttons_only_while_a_free_question_waits():
+def test_answer_buttons_only_while_a_free_question_waits():
     e = table(HANDS, centre=13, first=3)
     assert UI.public_choices(e.public_view(), NAMES, TR) == []
     e.apply(3, "ask:1")
-    assert [c.action for c in UI.public_choices(e.public_view(), NAMES, TR)] == ["answer:yes", "answer:no"]
+    assert [c.action for c in UI.public_choices(e.public_view(), NAMES, TR)] == ["answer:yes", "answer:no", "decline"]
     assert UI.speakers(e.public_view()) == {3}
     e.apply(1, "answer:yes")
     assert UI.public_choices(e.public_view(), NAMES, TR) == []
