@@ -43,6 +43,12 @@ COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
 FIELD_MAX = 1024  # characters of an embed field
 
 
+def hand_marks(hand: list[str], shown: set[str], tr: Lang) -> list[str]:
+    """The hand's numbers, each card the table knows marked in words: a bare ``*`` inside the
+    bold hand line paired up with the next one as Markdown and vanished."""
+    return [tr(f"{G}.prompt.known_card", card=num(c)) if c in shown else num(c) for c in hand]
+
+
 def answer_choices(tr: Lang) -> list[Choice]:
     """YES, NO, and a way to decline a question that YES or NO cannot answer: the ruling lets it
     lapse, and without the button a person would have to let the clock run out."""
@@ -241,7 +247,7 @@ class FinalQuestUI(GameUI):
         """The hand (the cards the table knows starred), and the rebuttal cards shown to the seat alone."""
         obs = engine.observation(seat)
         shown = set(obs["public_cards"][seat])
-        view = self.held(engine, seat, obs["hand"], [num(c) + ("*" if c in shown else "") for c in obs["hand"]], names, tr)
+        view = self.held(engine, seat, obs["hand"], hand_marks(obs["hand"], shown, tr), names, tr)
         if shown:
             view.text += " " + tr(f"{G}.prompt.shown_mark")
         if obs["rebuttals_seen"]:
@@ -311,8 +317,7 @@ class FinalQuestUI(GameUI):
     @staticmethod
     def hand_line(obs: dict[str, Any], tr: Lang) -> str:
         shown = set(obs["public_cards"][obs["seat"]])
-        cards = [num(c) + ("*" if c in shown else "") for c in obs["hand"]]
-        line = tr(f"{G}.hand", cards=" · ".join(cards))
+        line = tr(f"{G}.hand", cards=" · ".join(hand_marks(obs["hand"], shown, tr)))
         if shown:
             line += " " + tr(f"{G}.prompt.shown_mark")
         return line
