@@ -93,7 +93,7 @@ class SettingsCommands(commands.Cog):
         table_channels="Channels where tables may be opened, e.g. #games #cards (default: anywhere)",
         clock="The turn clock new tables start with (the host may change it)",
         on_timeout="What happens when a player runs out of time",
-        computer_level="How strong a computer is that plays for a player out of time",
+        computer_level="Level of the computer that plays for a player who runs out of time",
         thread_pings="Turn notices mention the players in the table's thread",
         web="This server's games on the bot's web pages",
         reset="Put one setting back to its default",

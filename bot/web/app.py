@@ -228,7 +228,7 @@ class Routes:
             self.site.result_html(table, tr),
             pages.controls_html(step, replay.length, tr),
             f'<div id="step-view">{fragment.html}</div>',
-            pages.scores_html(self.site.deal_ends(table, replay, tr), tr),
+            pages.scores_html(self.site.deal_ends(table, replay, tr), tr, table.game),
             pages.links_html([
                 (tr("web.table"), self.site.href(table.id, lang=pages.chosen(tr))),
                 (tr("web.export"), self.site.href(table.id, "/export.json")),

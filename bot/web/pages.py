@@ -142,8 +142,20 @@ def latest(groups: list[tuple[int, list[str]]], limit: int) -> tuple[list[tuple[
     return kept, sum(len(lines) for _, lines in groups) - sum(len(lines) for _, lines in kept)
 
 
+def game_text(game: str, key: str, tr: Lang, **params: Any) -> str:
+    """A platform text in the game's own words where the game has them (``<game>.<key>``): Saizen
+    plays rounds, not deals."""
+    own = f"{game}.{key}"
+    return tr(own if tr.has(own) else key, **params)
+
+
 def record_html(
-    groups: list[tuple[int, list[str]]], tr: Lang, names: dict[int, str], left_out: int = 0, replay: str | None = None
+    groups: list[tuple[int, list[str]]],
+    tr: Lang,
+    names: dict[int, str],
+    left_out: int = 0,
+    replay: str | None = None,
+    game: str = "",
 ) -> str:
     """The record's lines, by deal when there are several (the latest open); ``left_out`` earlier
     lines are counted, and ``replay`` (a finished game's) links where they all are."""
@@ -161,7 +173,7 @@ def record_html(
             parts.append(items)
             continue
         opened = " open" if i == len(groups) - 1 else ""
-        parts.append(f"<details{opened}><summary>{escape(tr('web.deal', deal=deal))}</summary>{items}</details>")
+        parts.append(f"<details{opened}><summary>{escape(game_text(game, 'web.deal', tr, deal=deal))}</summary>{items}</details>")
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -246,13 +258,15 @@ def controls_html(step: int, total: int, tr: Lang) -> str:
     ])
 
 
-def scores_html(deals: list[tuple[int, int, list[str]]], tr: Lang) -> str:
-    """Each deal's closing lines (its scores, in the game's own words), linked to their step."""
+def scores_html(deals: list[tuple[int, int, list[str]]], tr: Lang, game: str = "") -> str:
+    """Each deal's closing lines (its scores, in the game's own words), linked to their step; a
+    game of one part has its result, not "scores by deal" over a single item."""
     if not deals:
         return ""
     items = []
     for deal, step, lines in deals:
         text = "".join(f"<div>{to_html(line)}</div>" for line in lines)
-        name = tr("web.deal", deal=deal) if len(deals) > 1 else tr("web.replay.end")
+        name = game_text(game, "web.deal", tr, deal=deal) if len(deals) > 1 else tr("web.replay.end")
         items.append(f'<li><a href="?step={step}" data-step="{step}">{escape(name)}</a>{text}</li>')
-    return f'<section class="scores"><h2>{escape(tr("web.replay.scores"))}</h2><ol>{"".join(items)}</ol></section>'
+    heading = game_text(game, "web.replay.scores", tr) if len(deals) > 1 else tr("web.replay.result")
+    return f'<section class="scores"><h2>{escape(heading)}</h2><ol>{"".join(items)}</ol></section>'

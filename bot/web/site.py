@@ -174,7 +174,7 @@ class Site:
         if replay:
             body.append(pages.links_html([(tr("button.replay"), replay), (tr("web.export"), self.href(table.id, "/export.json"))]))
         groups, left_out = pages.latest(record_lines(table, engine, rows, tr), RECORD)
-        body.append(pages.record_html(groups, tr, names, left_out, replay))
+        body.append(pages.record_html(groups, tr, names, left_out, replay, table.game))
         return Fragment("\n".join(body), plain(view.title), encoded(view.image))
 
     # ---- the replay ------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ Turn player, phase ``turn`` (exactly one main action per turn, ``show`` and ``en
     show:<n>                     show own card n to everyone (not while the table knows it is there)
     end                          end the turn (only after the main action)
 Asked seat, phase ``answer``: ``answer:yes`` / ``answer:no`` (nobody else may act), or ``decline``
-    when the seat cannot read the free question (a computer plays it): the question lapses and
-    the asker takes another main action. Nobody answers a question it cannot read at random.
+    when the question cannot be answered YES or NO, or the seat cannot read it (a computer plays
+    it, or the clock ran out): the question lapses and the asker takes another main action.
+    Nobody answers a question it cannot read at random.
 Final Quest target, phase ``rebuttal``: ``rebut:<n>`` (a held card that was not named) / ``reveal``.
 """
 

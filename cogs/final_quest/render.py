@@ -43,6 +43,22 @@ COLOURS = (0x2F7D4F, 0x4285F4, 0xF57C00)  # running, team A won, team B won
 FIELD_MAX = 1024  # characters of an embed field
 
 
+def hand_marks(hand: list[str], shown: set[str], tr: Lang) -> list[str]:
+    """The hand's numbers, each card the table knows marked in words: a bare ``*`` inside the
+    bold hand line paired up with the next one as Markdown and vanished."""
+    return [tr(f"{G}.prompt.known_card", card=num(c)) if c in shown else num(c) for c in hand]
+
+
+def answer_choices(tr: Lang) -> list[Choice]:
+    """YES, NO, and a way to decline a question that YES or NO cannot answer: the ruling lets it
+    lapse, and without the button a person would have to let the clock run out."""
+    return [
+        Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
+        Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
+        Choice("decline", tr(f"{G}.action.decline"), style="secondary"),
+    ]
+
+
 class FinalQuestUI(GameUI):
     game_id = G
     engine = FinalQuestEngine
@@ -105,10 +121,7 @@ class FinalQuestUI(GameUI):
         """YES / NO on the table message; the engine refuses everyone but the asked seat."""
         if public["phase"] != PHASE_ANSWER:
             return []
-        return [
-            Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
-            Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
-        ]
+        return answer_choices(tr)
 
     # ---- the public table ---------------------------------------------------------------------
     def table_view(self, public: dict[str, Any], names: list[str], tr: Lang) -> TableView:
@@ -234,7 +247,7 @@ class FinalQuestUI(GameUI):
         """The hand (the cards the table knows starred), and the rebuttal cards shown to the seat alone."""
         obs = engine.observation(seat)
         shown = set(obs["public_cards"][seat])
-        view = self.held(engine, seat, obs["hand"], [num(c) + ("*" if c in shown else "") for c in obs["hand"]], names, tr)
+        view = self.held(engine, seat, obs["hand"], hand_marks(obs["hand"], shown, tr), names, tr)
         if shown:
             view.text += " " + tr(f"{G}.prompt.shown_mark")
         if obs["rebuttals_seen"]:
@@ -274,10 +287,7 @@ class FinalQuestUI(GameUI):
             lines.append(result_line(obs, names, tr))
         elif phase == PHASE_ANSWER and pending["seat"] == seat:
             lines.append(tr(f"{G}.prompt.asked", player=names[pending["asker"]]))
-            choices = [
-                Choice("answer:yes", tr(f"{G}.action.answer_yes"), style="success"),
-                Choice("answer:no", tr(f"{G}.action.answer_no"), style="danger"),
-            ]
+            choices = answer_choices(tr)
         elif phase == PHASE_REBUTTAL and pending["seat"] == seat:
             lines.append(self.rebuttal_text(obs, names, tr))
             choices = [
@@ -307,8 +317,7 @@ class FinalQuestUI(GameUI):
     @staticmethod
     def hand_line(obs: dict[str, Any], tr: Lang) -> str:
         shown = set(obs["public_cards"][obs["seat"]])
-        cards = [num(c) + ("*" if c in shown else "") for c in obs["hand"]]
-        line = tr(f"{G}.hand", cards=" · ".join(cards))
+        line = tr(f"{G}.hand", cards=" · ".join(hand_marks(obs["hand"], shown, tr)))
         if shown:
             line += " " + tr(f"{G}.prompt.shown_mark")
         return line

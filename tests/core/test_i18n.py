@@ -241,7 +241,7 @@ async def test_a_donguri_table_in_japanese(simcord_env, client_locales):
     )
 
     opened = await taro.slash(channel, "donguri new", players=3, length="short")
-    assert opened.ephemeral and reply_text(opened).startswith("卓を開きました")
+    assert opened.ephemeral and reply_text(opened).startswith("卓を立てました")
     lobby = latest_table(channel)
     text = embed_text(lobby)
     assert "どんぐりと山猫" in text and "卓 #1" in text and "短め" in text

@@ -229,8 +229,9 @@ def test_arsene_rules_say_an_exempted_player_takes_no_token_again():
 
 def test_othello_rules_say_what_the_follower_plays_after_the_leader_passes():
     ja, en = rules_text("othello_torite", "tricks", "ja"), rules_text("othello_torite", "tricks", "en")
-    assert "リーダーが置けずにパスした場合は、後手は赤と青のどちらの駒を置いても構いません" in ja
-    assert "後手。そのトリックでリーダーでない方のことで、白とは限りません" in ja, "後手 defined once (#6)"
+    assert "リーダーが置けずにパスした場合は、フォロー側は赤と青のどちらの駒を置いても構いません" in ja
+    assert "フォロー側。そのトリックでリーダーでない方のことで、白とは限りません" in ja, "defined once (#6)"
+    assert not [k for k in catalog("ja") if k.startswith("othello_torite.") and "後手" in catalog("ja")[k]], "後手 is White (#14)"
     assert "If the leader has to pass, the follower may place either suit" in en
     # Black leads and cannot place; White may then place blue on f1 and red on h6: both suits.
     engine, events = position({"g1": "Bb", "h1": "Wr", "h7": "Bb", "h8": "Wb"})
@@ -329,3 +330,17 @@ def test_a_bad_option_is_named_as_the_member_sees_it(game, options, ja, en, monk
         checked_options(game, options)
     assert Lang("ja")(refused.value.key, **refused.value.params) == ja
     assert Lang("en")(refused.value.key, **refused.value.params) == en
+
+
+def test_one_concept_one_word():
+    """Review 2026-11-28 #12-#16, #29-#32: 「各回戦」 for a limit, 「全n回戦」 for a count, 主催者,
+    既定, 卓を立てる for a player's table, コンピューター in option names."""
+    ja = catalog("ja")
+    assert ja["tournament.round_hours"].startswith("各回戦は最大") and "1回戦" not in ja["cmd.tournament.opt.round_hours.description"]
+    assert ja["tournament.rounds"]["other"].format(count=3) == "全3回戦"
+    words = {"初期値": "既定", "大会運営": "主催者", "到達ラウンド": "到達した回戦"}
+    assert not [(k, w) for k, text in japanese_texts() for w in words if w in text]
+    assert ja["server.name.organizer_role"] == ja["cmd.settings.organizer_role.name"] == "主催者ロール"
+    assert ja["cmd.settings.computer_level.name"] == ja["cmd.tournament.opt.computer_level.name"] == "コンピューターの強さ"
+    opening = [k for k, text in japanese_texts() if re.search(r"卓を開(く|き|け)", text) and "tournament" not in k]
+    assert not opening, f"a player's table is 立てる: {opening}"

@@ -66,7 +66,7 @@ async def test_settings_in_japanese(simcord_env, simcord_bot, client_locales):
     client_locales[srv.admin.id] = "ja"
     shown = await srv.settings(computer_level="easy")
     assert shown.response.content == "CPUの強さを保存しました。"
-    assert field(shown, "卓のメッセージの言語") == "サーバーの言語に合わせる: 日本語 · *初期値*"
+    assert field(shown, "卓のメッセージの言語") == "サーバーの言語に合わせる: 日本語 · *既定*"
     assert field(shown, "CPUの強さ").endswith("· *このサーバーで設定*")
     assert shown.response.embeds[0].title == "将棋部 の設定"
 

@@ -94,6 +94,26 @@ async def test_the_replay_page_has_its_controls_and_each_deals_scores(tables, si
     assert "ディールごとの得点" in ja and "手目" in ja and "🏁 <strong>最終結果</strong>" in ja
 
 
+@pytest.mark.parametrize(
+    ("game", "en", "ja"),
+    [
+        ("saizen", ("Scores by round", "Round 1", "Round 3"), ("ラウンドごとの得点", "ラウンド 1", "ラウンド 3")),
+        ("othello_torite", ("<h2>Result</h2>", "The end of the game"), ("<h2>結果</h2>", "ゲームの終わり")),
+    ],
+)
+async def test_the_replays_scores_count_in_the_games_own_parts(tables, site, game, en, ja):
+    """Review #10: Saizen plays rounds, not deals; a game of one part has a result, not scores by deal."""
+    table_id = await seated_table(tables, game, seed=21)
+    await play(tables, table_id, seed=22)
+    async with client(site) as web:
+        pages = {lang: await (await web.get(site.path(table_id, "/replay") + f"?lang={lang}")).text() for lang in ("en", "ja")}
+    for language, expected in (("en", en), ("ja", ja)):
+        scores = pages[language].split('<section class="scores">')[1].split("</section>")[0]
+        assert all(text in scores for text in expected), (language, scores)
+        assert "Deal" not in scores and "ディール" not in scores
+    assert "<h2>What each player holds</h2>" in pages["en"] and "<h2>各プレイヤーの手元</h2>" in pages["ja"]
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 async def test_no_hand_is_shown_while_the_game_is_played(tables, site, game):
     table_id = await seated_table(tables, game, seed=21)

@@ -149,12 +149,12 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
         f"❓ **{active.name}** asks {target.mention}: Is your highest card a face card? @\u200beveryone"
     ]
     table = fq.table_message(channel)
-    assert labels(table) == ["My hand / Play", "?", "YES", "NO"]
+    assert labels(table) == ["My hand / Play", "?", "YES", "NO", "Not a YES/NO question"]
     assert fq.to_act(world, channel) == [target]
     assert f"Waiting for **{target.name}** to answer YES or NO" in embed_text(table)
     question = f"❓ **{active.name}** asks: “Is your highest card a face card? @\u200beveryone”"
     assert question in embed_text(table), "the open question is on the table message itself"
-    assert labels(fq.prompt(target)) == ["YES", "NO"]
+    assert labels(fq.prompt(target)) == ["YES", "NO", "Not a YES/NO question"]
 
     await refused_click(bystander, table, "It is not your turn", label="YES")
     await refused_click(active, table, "It is not your turn", label="NO")
@@ -171,6 +171,25 @@ async def test_free_question_yes_no_buttons_only_for_the_asked_member(simcord_en
     assert len(enabled_ids(fq.prompt(active))) == 4, "after the action: show cards or end the turn"
     again = await active.slash(channel, f"{fq.GAME} check", player=target, question="sum_even")
     assert "already taken your action" in again.response.content
+
+
+async def test_a_person_declines_a_question_that_yes_or_no_cannot_answer_and_it_lapses(simcord_env):
+    """Ruling 2026-11-26: the asked person may decline; nothing is recorded and the asker acts again."""
+    world, channel, active, (target, bystander, _) = await fq.started_turn(simcord_env)
+    await active.slash(channel, f"{fq.GAME} ask", player=target, question="Which card do you like best?")
+    assert "decline with **Not a YES/NO question**" in fq.prompt_text(target)
+    await refused_click(bystander, fq.table_message(channel), "It is not your turn", label="Not a YES/NO question")
+    assert fq.to_act(world, channel) == [target]
+
+    await fq.click_dm(target, "Not a YES/NO question")
+    record = fq.record_text(channel)
+    assert f"The question to {target.name} lapses unanswered: {active.name} takes another action." in record
+    assert f"{target.name} answers" not in record
+    assert fq.to_act(world, channel) == [active]
+    table = fq.table_message(channel)
+    assert labels(table) == ["My hand / Play", "?"] and "asks: “" not in embed_text(table)
+    checked = await active.slash(channel, f"{fq.GAME} check", player=target, question="sum_even")
+    assert checked.response.content == "Done.", "the lapsed question was not the turn's action"
 
 
 async def test_checked_questions_are_answered_truthfully_and_checked_first(simcord_env):

@@ -273,7 +273,7 @@ async def test_an_absent_player_asked_a_free_question_lets_it_lapse_instead_of_g
     assert fq.to_act(world, channel) == [target]
     await simcord_env.advance_time(61)
     record = fq.record_text(channel)
-    assert f"{target.name} does not answer free questions, so the question lapses" in record
+    assert f"The question to {target.name} lapses unanswered: {active.name} takes another action." in record
     assert f"{target.name} answers" not in record
     assert fq.to_act(world, channel) == [active]
     assert (

@@ -79,11 +79,11 @@ def test_asker_only_rebuttal_card_is_only_in_the_askers_and_targets_prompts():
     assert UI.record(e.apply(0, "end"), e.public_view(), NAMES, TR) == ["Turn 2 (round 1): ben to play."]
 
 
-def test_yes_no_buttons_only_while_a_free_question_waits():
+def test_answer_buttons_only_while_a_free_question_waits():
     e = table(HANDS, centre=13, first=3)
     assert UI.public_choices(e.public_view(), NAMES, TR) == []
     e.apply(3, "ask:1")
-    assert [c.action for c in UI.public_choices(e.public_view(), NAMES, TR)] == ["answer:yes", "answer:no"]
+    assert [c.action for c in UI.public_choices(e.public_view(), NAMES, TR)] == ["answer:yes", "answer:no", "decline"]
     assert UI.speakers(e.public_view()) == {3}
     e.apply(1, "answer:yes")
     assert UI.public_choices(e.public_view(), NAMES, TR) == []
@@ -107,6 +107,21 @@ def test_turn_prompt_greys_what_is_not_playable_and_says_why():
     assert [c.action for c in after.choices] == [None, None, None, "show:1", "show:2", "show:3", "end"]
     assert "already taken your action" in after.text
     assert "“Do you hold 8?”" in after.text and "Answer: **YES**" in after.text
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_known_cards_are_marked_in_words_so_markdown_cannot_eat_the_marks(language):
+    """Two known cards once read ``**Your hand: 1* · 2* · 3**``: Discord paired the stars as italics."""
+    tr = Lang(language)
+    e = table(HANDS, centre=13, first=0)
+    e.apply(0, "show:1")
+    e.apply(0, "show:2")
+    hand = UI.prompt(e, 0, NAMES, tr).text.splitlines()[0]
+    known = [tr("final_quest.prompt.known_card", card=n) for n in ("1", "2")]
+    assert hand == tr("final_quest.hand", cards=" · ".join([*known, "3"])) + " " + tr("final_quest.prompt.shown_mark")
+    assert hand.count("*") == 4, "only the bold pair: no bare mark left for Markdown"
+    onlooker = UI.onlooker(e, 0, NAMES, tr)
+    assert [c.label for c in onlooker.choices] == [*known, "3"]
 
 
 def test_game_over_has_no_speakers_and_shows_every_hand():
