@@ -47,6 +47,7 @@ def tie_texts(rows: list[Standing], tr: Lang) -> dict[int, str]:
             key: tie_breaks.decimals([getattr(r, key) for r in group], 2 if key != "opponents" else 1)
             for key in ("points", "opponents", "place")
         }
+        places["direct"] = tie_breaks.decimals([r.direct for r in group], 0)
         for row, shown in zip(group, keys, strict=True):
             values = []
             for key in shown:

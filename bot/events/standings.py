@@ -3,7 +3,9 @@
 Nothing here is stored: the standings are rebuilt from every player's ``Finish`` rows whenever
 they are shown, so a corrected result or a dropped player can never leave stale totals behind.
 Every tie is broken by a fixed list of keys ending in a seeded lot, so the same tournament always
-prints the same order and a rank is never shared.
+prints the same order and a rank is never shared. Head-to-head comes right after the opponents'
+average: in a round robin everyone tied has the same opponents' average, so there the direct
+result is in effect the first tie-break, and in a Swiss it follows the strength of schedule.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
+
+from bot.events.head_to_head import mini_table
 
 #: Floating-point sums of shared points (e.g. thirds) can differ in the last bit for equal values;
 #: keys are rounded to this many decimals before comparing so such values still tie.
@@ -108,17 +112,19 @@ class Standing:
     player: int
     points: float
     opponents: float  # tie-break 1: average current points of the opponents faced
-    wins: int  # tie-break 2: number of first places (shared firsts count)
-    place: float  # tie-break 3: average relative place, 0.0 = always first, 1.0 = always last
-    rating: float  # tie-break 4: conservative rating given by the caller
+    wins: int  # tie-break 3: number of first places (shared firsts count)
+    place: float  # tie-break 4: average relative place, 0.0 = always first, 1.0 = always last
+    rating: float  # tie-break 5: conservative rating given by the caller
     played: int  # tables played (byes excluded)
     byes: int
     reached: int  # highest round played or byed (used by elimination)
     dropped: bool
+    # tie-break 2: the head-to-head score among those tied on points and opponents (head_to_head)
+    direct: float = 0.0
 
 
 #: The order ties are broken in, for the help text.
-TIE_BREAKS = ("points", "opponents", "wins", "place", "rating", "lot")
+TIE_BREAKS = ("points", "opponents", "direct", "wins", "place", "rating", "lot")
 
 
 def standings(
@@ -145,7 +151,7 @@ def standings(
     random.Random(seed).shuffle(lots)
     lot = {player: i for i, player in enumerate(lots)}
 
-    rows: list[tuple[tuple, Standing]] = []
+    rows: list[tuple[tuple, tuple, Standing]] = []
     for player in dict.fromkeys(players):
         own = [f for f in finishes if f.player == player]
         tables = [f for f in own if not f.bye]
@@ -164,20 +170,25 @@ def standings(
             reached=max((f.round for f in own), default=0),
             dropped=player in dropped,
         )
-        key: tuple[float, ...] = (
-            -round(standing.points, PRECISION),
-            -round(standing.opponents, PRECISION),
-            -standing.wins,
-            round(standing.place, PRECISION),
-            -round(standing.rating, PRECISION),
-            lot[player],
-        )
+        head: tuple[float, ...] = (-round(standing.points, PRECISION), -round(standing.opponents, PRECISION))
         if elimination:
-            key = (-standing.reached, last_place(own, standing.reached)) + key
-        rows.append(((standing.dropped,) + key, standing))
+            head = (-standing.reached, last_place(own, standing.reached)) + head
+        tail = (-standing.wins, round(standing.place, PRECISION), -round(standing.rating, PRECISION), lot[player])
+        rows.append(((standing.dropped,) + head, tail, standing))
 
-    rows.sort(key=lambda row: row[0])
-    return [replace(standing, rank=i) for i, (_, standing) in enumerate(rows, start=1)]
+    tied: dict[tuple, list[int]] = {}
+    for head, _, standing in rows:
+        tied.setdefault(head, []).append(standing.player)
+    direct: dict[int, float] = {}
+    for group in tied.values():
+        if len(group) > 1:
+            direct |= mini_table(group, finishes)
+    ranked = sorted(
+        ((head + (-direct.get(s.player, 0.0),) + tail, replace(s, direct=direct.get(s.player, 0.0)))
+         for head, tail, s in rows),
+        key=lambda row: row[0],
+    )
+    return [replace(standing, rank=i) for i, (_, standing) in enumerate(ranked, start=1)]
 
 
 def last_place(own: list[Finish], reached: int) -> float:

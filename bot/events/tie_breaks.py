@@ -19,6 +19,7 @@ from bot.events.standings import PRECISION, TIE_BREAKS, Standing
 VALUES: dict[str, Callable[[Standing], float]] = {
     "points": lambda s: round(s.points, PRECISION),
     "opponents": lambda s: round(s.opponents, PRECISION),
+    "direct": lambda s: round(s.direct, PRECISION),
     "wins": lambda s: float(s.wins),
     "place": lambda s: round(s.place, PRECISION),
     "rating": lambda s: round(s.rating, PRECISION),

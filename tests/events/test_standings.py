@@ -104,16 +104,19 @@ def test_equal_opponents_leave_it_to_the_number_of_wins():
 
 
 def test_equal_wins_leave_it_to_the_average_place():
-    # Second and third score the same here, so only the place tells 1 (second) from 2 (third).
-    finishes = table(1, [3, 1, 2, 4], points=[3, 1, 1, 0])
-    result = standings([1, 2, 3, 4], finishes, {2: 10.0}, seed=1)
+    # Second and third score the same here, so only the place tells 1 (second at one table) from 2
+    # (third at another; they never met, so head-to-head cannot).
+    points = [3, 1, 1, 0]
+    finishes = table(1, [3, 1, 5, 6], points=points) + table(1, [4, 7, 2, 8], points=points)
+    result = standings(list(range(1, 9)), finishes, {2: 10.0}, seed=1)
     rows = by_player(result)
     assert rows[1].points == rows[2].points == 1
     assert rows[1].opponents == rows[2].opponents
+    assert rows[1].direct == rows[2].direct == 0
     assert rows[1].wins == rows[2].wins == 0
     assert rows[1].place == pytest.approx(1 / 3)
     assert rows[2].place == pytest.approx(2 / 3)
-    assert order(result) == [3, 1, 2, 4]
+    assert order(result).index(1) < order(result).index(2)
 
 
 def test_equal_places_leave_it_to_the_rating():
@@ -133,7 +136,7 @@ def test_an_exact_tie_is_decided_by_a_seeded_lot():
 
 
 def test_tie_breaks_are_listed_in_the_order_they_apply():
-    assert TIE_BREAKS == ("points", "opponents", "wins", "place", "rating", "lot")
+    assert TIE_BREAKS == ("points", "opponents", "direct", "wins", "place", "rating", "lot")
 
 
 # ---- byes, drops, absent players --------------------------------------------------------------
