@@ -3,6 +3,7 @@ then its message and thread, or a channel of its own for games with speaking tur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -14,6 +15,7 @@ from bot.core.i18n import Lang, has
 from bot.core.interaction import Interaction
 from bot.core.options import shown_name
 from bot.tables import render
+from bot.tables.invitations import INVITES_LAPSE, guests_of
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import home_permissions, require_for_table
 from bot.tables.speech import OVERWRITES, speech_mode
@@ -63,11 +65,19 @@ class Opening:
         size: int,
         options: dict[str, Any],
         rated: bool = False,
+        invited: Sequence[discord.abc.User] = (),
     ) -> None:
-        await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
+        work = self._open(interaction, game, size, options, rated, invited)
+        await self.desk.guarded(interaction, None, work)
 
     async def _open(
-        self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
+        self,
+        interaction: Interaction,
+        game: str,
+        size: int,
+        options: dict[str, Any],
+        rated: bool,
+        invited: Sequence[discord.abc.User],
     ) -> None:
         tr = member_lang(interaction)
         channel, guild = interaction.channel, interaction.guild
@@ -84,6 +94,7 @@ class Opening:
         speech = speech_mode(home_permissions(guild.me, channel, category)) if own_channel else None
         language = self.settings.language(settings, interaction.guild_locale)
         lang = Lang(language)
+        guests = await guests_of(interaction, channel, invited, self.service.store, tr)
         table = await self.lobby.open(
             game,
             guild_id=guild.id,
@@ -96,6 +107,8 @@ class Opening:
             clock=settings.clock,
             on_timeout=settings.on_timeout,
             level=settings.computer_level,
+            guests=guests,
+            invites_lapse=self.service.now() + INVITES_LAPSE,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
