@@ -51,3 +51,17 @@ async def guests_of(
         names = tr.join(m.mention for m in members if m.id in refusing)
         raise UserError("error.invite_refused", members=names, count=len(refusing))
     return [Guest(m.id, m.display_name) for m in members]
+
+
+def invited_lines(guests: Sequence[Guest], unreached: Sequence[Guest], lapse: float | None, tr: Lang) -> list[str]:
+    """What the host is told once the invitations are sent: to whom, until when; and whom no DM
+    reached, so that the host tells them."""
+    missed = {g.user_id for g in unreached}
+    reached = [f"<@{g.user_id}>" for g in guests if g.user_id not in missed]
+    lines = []
+    if reached:
+        at = f"<t:{int(lapse)}:R>" if lapse is not None else "—"
+        lines.append(tr("lobby.invited", members=tr.join(reached), count=len(reached), at=at))
+    if unreached:
+        lines.append(tr("lobby.unreached", members=tr.join(f"<@{g.user_id}>" for g in unreached), count=len(missed)))
+    return lines

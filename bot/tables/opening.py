@@ -15,7 +15,7 @@ from bot.core.i18n import Lang, has
 from bot.core.interaction import Interaction
 from bot.core.options import shown_name
 from bot.tables import render
-from bot.tables.invitations import INVITES_LAPSE, guests_of
+from bot.tables.invitations import INVITES_LAPSE, guests_of, invited_lines
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import home_permissions, require_for_table
 from bot.tables.speech import OVERWRITES, speech_mode
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
+    from bot.tables.invite_desk import InviteDesk
     from bot.tables.lobby_ops import LobbyOps
     from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
@@ -50,13 +51,20 @@ def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
 
 class Opening:
     def __init__(
-        self, settings: ServerSettings, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
+        self,
+        settings: ServerSettings,
+        service: TableService,
+        lobby: LobbyOps,
+        delivery: Delivery,
+        desk: Desk,
+        invites: InviteDesk,
     ) -> None:
         self.settings = settings  # the server's: where tables open, their language, clock, category
         self.service = service
         self.lobby = lobby
         self.delivery = delivery
         self.desk = desk  # answers the interaction, whatever happens
+        self.invites = invites  # an invite-only table's DMs, sent once its message is up
 
     async def open_table(
         self,
@@ -125,7 +133,11 @@ class Opening:
                 )
                 thread_id = thread.id
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
-        await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
+        lines = [tr("lobby.opened", url=message.jump_url)]
+        if table.guests:
+            unreached = await self.invites.send(await self.service.table(table.id))
+            lines += invited_lines(table.guests, unreached, table.invites_lapse, tr)
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then
