@@ -21,10 +21,6 @@ from bot.storage.invitations import Guest
 if TYPE_CHECKING:
     from bot.storage.store import Store
 
-#: How long an invitation waits for its answer before it lapses (the host is told).
-INVITES_LAPSE = 24 * 3600.0
-
-
 async def guests_of(
     interaction: Interaction,
     channel: discord.TextChannel | discord.Thread,

@@ -15,7 +15,7 @@ from bot.core.i18n import Lang, has
 from bot.core.interaction import Interaction
 from bot.core.options import shown_name
 from bot.tables import render
-from bot.tables.invitations import INVITES_LAPSE, guests_of, invited_lines
+from bot.tables.invitations import guests_of, invited_lines
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import home_permissions, require_for_table
 from bot.tables.speech import OVERWRITES, speech_mode
@@ -116,7 +116,7 @@ class Opening:
             on_timeout=settings.on_timeout,
             level=settings.computer_level,
             guests=guests,
-            invites_lapse=self.service.now() + INVITES_LAPSE,
+            invites_lapse=self.service.now() + settings.invite_lapse,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
@@ -137,6 +137,7 @@ class Opening:
         if table.guests:
             unreached = await self.invites.send(await self.service.table(table.id))
             lines += invited_lines(table.guests, unreached, table.invites_lapse, tr)
+            await self.delivery.rearm()  # the clock, for when they lapse
         await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
