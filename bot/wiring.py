@@ -37,7 +37,7 @@ from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
 from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
-from bot.tables.components import legend_items, table_items
+from bot.tables.components import invite_items, legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.deferred import Deferred
 from bot.tables.delivery import Delivery
@@ -46,7 +46,9 @@ from bot.tables.ending import EndDesk
 from bot.tables.finding import TableList
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
+from bot.tables.invite_desk import InviteDesk
 from bot.tables.legend import Legend
+from bot.tables.lobby_clocks import InviteLapses
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.moves import Moves
@@ -185,7 +187,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     desk = Desk(service, moves, delivery, arrivals, languages, deferred)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
-    opening = Opening(settings, service, lobby, delivery, desk)
+    invites = InviteDesk(client, service, delivery, desk)
+    opening = Opening(settings, service, lobby, delivery, desk, invites)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
     # The web pages read what tables and events commit; their messages link to their pages.
@@ -201,7 +204,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)
     scheduler.sources += [
-        TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request)
+        TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request),
+        InviteLapses(lobby, delivery),
     ]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
     guilds = Guilds(store, settings, seat_ops, events, clock_now)
@@ -232,7 +236,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     ]
     for module in game_modules():
         cogs.append(importlib.import_module(module).cog(desk, opening))
-    items = table_items(desk, ending) + legend_items(Legend(service, desk)) + event_items(tournaments)
+    items = table_items(desk, ending) + invite_items(invites) + legend_items(Legend(service, desk))
+    items += event_items(tournaments)
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
         speech, moves, deferred, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,

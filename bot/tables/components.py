@@ -9,7 +9,8 @@ answered by ``unclaimed``.
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:help:<table>`` the table's **?**;
-``tt:ev:<verb>:<tournament>`` tournament buttons.
+``tt:ev:<verb>:<tournament>`` tournament buttons; ``tt:inv:accept:<table>`` and
+``tt:inv:decline:<table>`` an invitation DM's answers.
 
 A client may send any menu value (and a modified client any id): each item reads its own
 strictly (``component_input``), and answers a click that no message of ours could have sent
@@ -33,6 +34,7 @@ from bot.tables.component_input import Refused
 if TYPE_CHECKING:
     from bot.tables.desk import Desk
     from bot.tables.ending import EndDesk
+    from bot.tables.invite_desk import InviteDesk
     from bot.tables.legend import Legend
 
 Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
@@ -121,6 +123,16 @@ class EndButton(VerbButton, template=r"tt:(?P<verb>rematch|decline|rules):(?P<id
 
     async def run(self, interaction: Interaction) -> None:
         await self.handler.on_end_button(interaction, self.verb, self.target)
+
+
+class InviteButton(VerbButton, template=r"tt:inv:(?P<verb>accept|decline):(?P<id>[0-9]+)"):
+    """An invitation DM's **Accept** and **Decline** (``invite_desk.py``)."""
+
+    prefix = "tt:inv:"
+    handler: ClassVar[InviteDesk]
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_invite_button(interaction, self.verb, self.target)
 
 
 class LevelButton(
@@ -285,6 +297,11 @@ def static_view(*items: discord.ui.Item[Any]) -> discord.ui.View:
 def table_items(desk: Desk, ending: EndDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
     """The table components, each bound to the desk that handles its clicks."""
     return [bound(cls, desk) for cls in ALL] + [bound(EndButton, ending)]
+
+
+def invite_items(invites: InviteDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
+    """An invitation DM's answers, bound to what handles them."""
+    return [bound(InviteButton, invites)]
 
 
 def legend_items(legend: Legend) -> list[type[discord.ui.DynamicItem[Any]]]:

@@ -105,7 +105,10 @@ class TableList(commands.Cog):
 
     @staticmethod
     def may_join(table: TableRow, user_id: int) -> bool:
-        """Whether the list offers this member a Join button (the join itself checks again)."""
+        """Whether the list offers this member a Join button (the join itself checks again): not
+        on an invite-only lobby they are not invited to."""
+        if table.guests and table.guest(user_id) is None:
+            return False
         return table.seat_of(user_id) is None and len(table.seats) < table.size
 
     async def links(self, table: TableRow, tr: Lang) -> str:
@@ -116,6 +119,8 @@ class TableList(commands.Cog):
     async def lobby_line(self, table: TableRow, tr: Lang) -> str:
         ui = REGISTRY[table.game]
         options = " · ".join(filter(None, ui.option_summary(table.options, table.size, tr).splitlines()))
+        if table.guests:
+            options = f"{options} · {tr('tables.invite_only')}" if options else tr("tables.invite_only")
         return tr(
             "tables.lobby_line",
             game=tr(f"{table.game}.name"),

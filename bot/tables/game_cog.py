@@ -12,6 +12,7 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
@@ -26,6 +27,14 @@ if TYPE_CHECKING:
 
 #: A game whose host chooses the table size offers four seats unless told otherwise.
 DEFAULT_SIZE = 4
+#: ``/<game> new``'s members to invite (``invite:``), as many as the game has seats besides the host's.
+INVITES = ("invite", "invite2", "invite3")
+#: Their texts, shared by every game (``cmd.new.<option>``).
+INVITE_TEXTS = {
+    "invite": ("Invite a member: only those invited (and you) may join", "cmd.new.invite"),
+    "invite2": ("Invite another member", "cmd.new.invite2"),
+    "invite3": ("Invite a third member", "cmd.new.invite3"),
+}
 
 GameCommand = app_commands.Command["GameCog", ..., None]
 
@@ -58,18 +67,30 @@ def new_command(
     game: str, engine: type[Engine], description: str, *, players: int | tuple[int, int, str]
 ) -> GameCommand:
     """``/<game> new``: the engine's declared options and ``rated``; and ``players``, given as
-    ``(fewest, most, its description)`` where the host chooses the table size, else the fixed size."""
+    ``(fewest, most, its description)`` where the host chooses the table size, else the fixed size;
+    then up to three members to invite (an invite-only table), no more than the game's other seats.
+    A member option gives a ``discord.User`` for someone outside the server: the opening refuses
+    them by name rather than discord.py failing the command."""
     fixed = players if isinstance(players, int) else DEFAULT_SIZE
+    invites = INVITES[: max(engine.max_players - 1, 0)]
 
     @method
     async def new(
-        self: GameCog, interaction: Interaction, players: int = fixed, rated: bool = False, **options: Any
+        self: GameCog,
+        interaction: Interaction,
+        players: int = fixed,
+        rated: bool = False,
+        invite: discord.User | None = None,
+        invite2: discord.User | None = None,
+        invite3: discord.User | None = None,
+        **options: Any,
     ) -> None:
-        await self.opening.open_table(interaction, game, players, options, rated=rated)
+        invited = [m for m in (invite, invite2, invite3) if m is not None]
+        await self.opening.open_table(interaction, game, players, options, rated=rated, invited=invited)
 
     signature = inspect.signature(new)
-    params = list(signature.parameters.values())
-    texts = {}
+    params = [p for p in signature.parameters.values() if p.name not in INVITES or p.name in invites]
+    texts: dict[str, Any] = {name: INVITE_TEXTS[name] for name in invites}
     if isinstance(players, int):
         params = [p for p in params if p.name != "players"]
     else:

@@ -3,6 +3,7 @@ then its message and thread, or a channel of its own for games with speaking tur
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import discord
@@ -14,6 +15,7 @@ from bot.core.i18n import Lang, has
 from bot.core.interaction import Interaction
 from bot.core.options import shown_name
 from bot.tables import render
+from bot.tables.invitations import guests_of, invited_lines
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import home_permissions, require_for_table
 from bot.tables.speech import OVERWRITES, speech_mode
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
+    from bot.tables.invite_desk import InviteDesk
     from bot.tables.lobby_ops import LobbyOps
     from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
@@ -48,13 +51,20 @@ def checked_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
 
 class Opening:
     def __init__(
-        self, settings: ServerSettings, service: TableService, lobby: LobbyOps, delivery: Delivery, desk: Desk
+        self,
+        settings: ServerSettings,
+        service: TableService,
+        lobby: LobbyOps,
+        delivery: Delivery,
+        desk: Desk,
+        invites: InviteDesk,
     ) -> None:
         self.settings = settings  # the server's: where tables open, their language, clock, category
         self.service = service
         self.lobby = lobby
         self.delivery = delivery
         self.desk = desk  # answers the interaction, whatever happens
+        self.invites = invites  # an invite-only table's DMs, sent once its message is up
 
     async def open_table(
         self,
@@ -63,11 +73,19 @@ class Opening:
         size: int,
         options: dict[str, Any],
         rated: bool = False,
+        invited: Sequence[discord.abc.User] = (),
     ) -> None:
-        await self.desk.guarded(interaction, None, self._open(interaction, game, size, options, rated))
+        work = self._open(interaction, game, size, options, rated, invited)
+        await self.desk.guarded(interaction, None, work)
 
     async def _open(
-        self, interaction: Interaction, game: str, size: int, options: dict[str, Any], rated: bool
+        self,
+        interaction: Interaction,
+        game: str,
+        size: int,
+        options: dict[str, Any],
+        rated: bool,
+        invited: Sequence[discord.abc.User],
     ) -> None:
         tr = member_lang(interaction)
         channel, guild = interaction.channel, interaction.guild
@@ -84,6 +102,7 @@ class Opening:
         speech = speech_mode(home_permissions(guild.me, channel, category)) if own_channel else None
         language = self.settings.language(settings, interaction.guild_locale)
         lang = Lang(language)
+        guests = await guests_of(interaction, channel, invited, self.service.store, tr)
         table = await self.lobby.open(
             game,
             guild_id=guild.id,
@@ -96,6 +115,8 @@ class Opening:
             clock=settings.clock,
             on_timeout=settings.on_timeout,
             level=settings.computer_level,
+            guests=guests,
+            invites_lapse=self.service.now() + settings.invite_lapse,
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
@@ -112,7 +133,12 @@ class Opening:
                 )
                 thread_id = thread.id
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
-        await interaction.followup.send(tr("lobby.opened", url=message.jump_url), ephemeral=True)
+        lines = [tr("lobby.opened", url=message.jump_url)]
+        if table.guests:
+            unreached = await self.invites.send(await self.service.table(table.id))
+            lines += invited_lines(table.guests, unreached, table.invites_lapse, tr)
+            await self.delivery.rearm()  # the clock, for when they lapse
+        await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then

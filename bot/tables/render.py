@@ -27,6 +27,7 @@ from bot.tables.components import (
     TableButton,
     static_view,
 )
+from bot.tables.invite_render import guest_lines
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 from bot.tables.terms import COMPUTER, computer_number
 
@@ -149,13 +150,15 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
     cls = ui.engine
     players = "\n".join(f"{i + 1}. {seat_label(s, tr)}" for i, s in enumerate(table.seats)) or "—"
     embed = discord.Embed(title=game_title(table, tr), colour=0x5865F2)
-    embed.description = tr("lobby.intro", host=f"<@{table.host_id}>")
+    embed.description = tr("lobby.intro_invited" if table.guests else "lobby.intro", host=f"<@{table.host_id}>")
     summary = ui.option_summary(table.options, table.size, tr)
     if summary:
         embed.add_field(name=tr("lobby.options"), value=summary, inline=False)
     embed.add_field(
         name=tr("lobby.players", count=len(table.seats), size=table.size), value=players, inline=False
     )
+    if table.guests:
+        embed.add_field(name=tr("lobby.guests"), value=guest_lines(table, tr)[:1024], inline=False)
     if table.clock:
         policy = tr(f"clock.policy.{table.on_timeout}")
         clock = tr("lobby.clock", clock=clock_name(table.clock, tr), policy=policy)

@@ -34,6 +34,8 @@ INTERVAL = 15.0  # seconds between two reads of the counter, at most
 CACHED = 10_000  # servers whose settings are kept in memory
 #: The most channels a server may name for its tables.
 MAX_CHANNELS = 25
+#: How long an invitation may wait for its answer: an hour to a week.
+INVITE_LAPSES = (3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
 T = TypeVar("T")
 
 
@@ -59,6 +61,8 @@ class Settings:
     thread_pings: bool = True
     #: The server's games have pages on the bot's web server.
     web: bool = True
+    #: How long an invitation to a table waits for its answer (seconds).
+    invite_lapse: int = 86400
     chosen: frozenset[str] = frozenset()
 
     def is_default(self, name: str) -> bool:
@@ -85,6 +89,7 @@ def checked(name: str, value: Any) -> Any:
         "computer_level": lambda v: v in LEVELS,
         "thread_pings": lambda v: isinstance(v, bool),
         "web": lambda v: isinstance(v, bool),
+        "invite_lapse": lambda v: v in INVITE_LAPSES,
     }
     if name not in ok or not ok[name](value):
         raise UserError("error.bad_setting")

@@ -23,7 +23,7 @@ from bot.core.translator import choice, choices, command
 from bot.tables.member_locale import member_lang
 from bot.tables.permissions import missing_for_table, named
 from bot.tables.render import clock_name
-from bot.tables.server_settings import MAX_CHANNELS, NAMES, Settings
+from bot.tables.server_settings import INVITE_LAPSES, MAX_CHANNELS, NAMES, Settings
 from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ LANGUAGE_CHOICES = [
 CLOCK_CHOICES = [choice("cmd.settings.clock.none", NO_CLOCK)] + [choice(f"cmd.clock.c{c}", c) for c in CLOCKS]
 POLICY_CHOICES = choices("cmd.tournament.policy", TIMEOUT_POLICIES)
 LEVEL_CHOICES = choices("cmd.tournament.level", LEVELS)
+LAPSE_CHOICES = [choice(f"cmd.clock.c{c}", c) for c in INVITE_LAPSES]
 RESET_CHOICES = choices("server.name", NAMES)
 
 
@@ -96,6 +97,7 @@ class SettingsCommands(commands.Cog):
         computer_level="Level of the computer that plays for a player who runs out of time",
         thread_pings="Turn notices mention the players in the table's thread",
         web="This server's games on the bot's web pages",
+        invite_lapse="How long an invitation to a table waits for its answer",
         reset="Put one setting back to its default",
     )
     @app_commands.choices(
@@ -103,6 +105,7 @@ class SettingsCommands(commands.Cog):
         clock=CLOCK_CHOICES,
         on_timeout=POLICY_CHOICES,
         computer_level=LEVEL_CHOICES,
+        invite_lapse=LAPSE_CHOICES,
         reset=RESET_CHOICES,
     )
     async def show_or_change(
@@ -117,6 +120,7 @@ class SettingsCommands(commands.Cog):
         computer_level: str | None = None,
         thread_pings: bool | None = None,
         web: bool | None = None,
+        invite_lapse: int | None = None,
         reset: str | None = None,
     ) -> None:
         async def work() -> None:
@@ -149,6 +153,8 @@ class SettingsCommands(commands.Cog):
             for name, flag in (("thread_pings", thread_pings), ("web", web)):
                 if flag is not None:
                     values[name] = flag
+            if invite_lapse is not None:
+                values["invite_lapse"] = invite_lapse
             if reset is not None:
                 if reset in values:
                     raise UserError("server.error.reset_and_set", setting=member_lang(interaction)(f"server.name.{reset}"))
@@ -199,8 +205,8 @@ class SettingsCommands(commands.Cog):
             channels = self.settings.table_channels(guild, chosen)
             text = tr.join(c.mention for c in channels.value) if channels.value else tr("server.anywhere")
             return text, channels.gone
-        if name == "clock":
-            return clock_name(chosen.clock, tr), False
+        if name in ("clock", "invite_lapse"):
+            return clock_name(getattr(chosen, name), tr), False
         if name == "on_timeout":
             return tr(f"cmd.tournament.policy.{chosen.on_timeout}"), False
         if name == "computer_level":

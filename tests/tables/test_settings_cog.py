@@ -33,6 +33,7 @@ async def test_settings_shows_each_value_and_whether_it_is_the_default(simcord_e
         "Computer level": f"Normal {DEFAULT}",
         "Turn pings in the table's thread": f"On {DEFAULT}",
         "Web pages": f"On {DEFAULT}",
+        "Invitations lapse after": f"1 day {DEFAULT}",
     }
     staff = srv.guild.create_role("staff")
     tables = srv.guild.create_category("Card tables")
