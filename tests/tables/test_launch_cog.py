@@ -3,14 +3,16 @@ config says the application has an Activity (``activity = true``), never otherwi
 opens no Activity (a table in a thread, a click in a DM) the member is told where to open it, in
 their language, and the table is remembered for the channel where they can.
 
-SimCord knows no ``LAUNCH_ACTIVITY`` answer (callback type 12): the launch itself is tested against
-the loopback fake Discord (``test_launch_process.py``).
+SimCord 3.2.1 knows neither the ``LAUNCH_ACTIVITY`` answer (callback type 12) nor Entry Point
+commands: the launch itself and the sync that keeps the Entry Point command are tested against the
+loopback fake Discord (``test_launch_process.py``), and here the commands sync as without one.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from bot.tables import entry_point
 from tests.support.forged import forge
 from tests.support.table import (
     components,
@@ -27,9 +29,10 @@ OFF = pytest.mark.parametrize("bot_config", [False], indirect=True)
 
 
 @pytest.fixture
-def bot_config(bot_config, request):
+def bot_config(bot_config, request, monkeypatch):
     """Activities on, unless a test is given ``False`` (``OFF``)."""
     bot_config.activity = getattr(request, "param", True)
+    monkeypatch.setattr(entry_point, "with_entry_point", lambda tree: tree.sync())
     return bot_config
 
 
