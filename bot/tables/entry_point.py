@@ -7,8 +7,9 @@ have renamed or described it since. discord.py syncs by one bulk overwrite of ev
 built from the commands the bot declares, which has none of type 4; Discord refuses an overwrite
 that would drop the Entry Point command (50240). So with ``activity = true`` the sync reads the
 application's commands first and sends its Entry Point command along as it is (or the default one,
-made here, when it has none). Without it, a refusal for that reason is met the same way, so that a
-bot whose owner enabled Activities before setting ``activity`` still starts.
+made here, when it has none), unless the application has no Activity after all (its ``EMBEDDED``
+flag: Discord refuses an Entry Point command then). Without it, a refusal for that reason is met
+the same way, so that a bot whose owner enabled Activities before setting ``activity`` still starts.
 
 Guild commands (``test_guild_id``) never include it: an Entry Point command is global only.
 """
@@ -69,6 +70,9 @@ async def with_entry_point(tree: Tree) -> list[app_commands.AppCommand]:
     client = tree.client
     if client.application_id is None:
         raise app_commands.MissingApplicationID
+    if not client.application_flags.embedded:  # Discord would refuse an Entry Point command
+        log.warning("activity = true, but the application has no Activity: enable it (see docs/activity.md)")
+        return await tree.sync()
     translator = tree.translator
     payload = [
         await command.get_translated_payload(tree, translator) if translator else command.to_dict(tree)

@@ -121,3 +121,9 @@ async def test_without_an_activity_the_sync_is_one_overwrite(tmp_path):
         assert not fake.calls_to("GET", f"/applications/{fake.application_id}/commands")
         assert len(fake.calls_to("PUT", f"/applications/{fake.application_id}/commands")) == 1
         assert fake.app_commands.entry_point() is None and not fake.app_commands.refused
+
+
+async def test_activity_set_without_an_activity_syncs_as_before(tmp_path):
+    async with bot_on(tmp_path, "activity = true", activities=False) as (fake, bot):
+        assert fake.app_commands.entry_point() is None and not fake.app_commands.refused
+        assert any("the application has no Activity" in line for line in bot.lines), "the owner is told"
