@@ -63,14 +63,16 @@ async def sync_commands(tree: Tree, config: Config) -> list[app_commands.AppComm
         if exc.code != ENTRY_POINT_DROPPED:
             raise
         log.warning("the application has an Activity: its Entry Point command is kept (see docs/activity.md)")
-        return await with_entry_point(tree)
+        return await with_entry_point(tree, refused=True)
 
 
-async def with_entry_point(tree: Tree) -> list[app_commands.AppCommand]:
+async def with_entry_point(tree: Tree, refused: bool = False) -> list[app_commands.AppCommand]:
+    """``refused``: Discord refused the plain sync for the Entry Point command it dropped, which
+    the application has then, whatever its flags say."""
     client = tree.client
     if client.application_id is None:
         raise app_commands.MissingApplicationID
-    if not client.application_flags.embedded:  # Discord would refuse an Entry Point command
+    if not refused and not client.application_flags.embedded:  # Discord would refuse one
         log.warning("activity = true, but the application has no Activity: enable it (see docs/activity.md)")
         return await tree.sync()
     translator = tree.translator
