@@ -146,3 +146,18 @@ async def test_a_press_on_another_servers_table_or_a_finished_one_launches_nothi
     store = simcord_bot.store
     assert await store.launched_table(other.members[0].id, other.guild.id, other.channel.id) is None
     assert await store.launched_table(world.members[0].id, world.guild.id, world.channel.id) is None
+
+
+async def test_a_press_once_the_activity_is_off_says_so(simcord_env, simcord_bot, bot_config, restart, client_locales):
+    world = make_world(simcord_env)
+    alice = world.members[0]
+    client_locales[alice.id] = "ja"
+    lobby = await open_table(world, alice, "donguri", players=3, length="short")
+    tid = table_id(lobby)
+    bot_config.activity = False
+    fresh = await restart()
+    told = await forge(alice, table_message(world), f"tt:play:{tid}", carried=True)
+    assert told.ephemeral and told.response.content.startswith("このボットのアクティビティは現在使えません。")
+    assert await fresh.store.launched_table(alice.id, world.guild.id, world.channel.id) is None
+    await world.members[1].click(table_message(world), label="Join")
+    assert not play_ids(table_message(world)), "the lobby drawn again has no button"
