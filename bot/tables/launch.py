@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import discord
 
+from bot.core import faults
 from bot.core.errors import UserError
 from bot.core.interaction import Interaction
 from bot.storage.launches import LaunchRows
@@ -86,6 +87,7 @@ class Launcher:
             await self.desk.reply(interaction, tr("activity.launch.thread", channel=f"<#{parent}>", app=app))
             return
         await self.remember(interaction, table, interaction.channel_id or table.channel_id)
+        await faults.point("launch.before_answer")
         async with answering(interaction):  # a deferral under way goes out first, or not at all
             launching = not interaction.response.is_done()
             if launching:

@@ -11,13 +11,15 @@ from contextlib import asynccontextmanager
 
 from tests.support.bot_process import TOKEN, BotProcess
 from tests.support.discord_commands import ENTRY_POINT, ENTRY_POINT_DROPPED
-from tests.support.discord_interactions import LAUNCH
+from tests.support.discord_interactions import DEFERRED_UPDATE, LAUNCH
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players
 
 
 @asynccontextmanager
-async def bot_on(tmp_path, *config_lines: str, activities: bool = True, entry_point: bool = True):
+async def bot_on(
+    tmp_path, *config_lines: str, activities: bool = True, entry_point: bool = True, env: dict[str, str] | None = None
+):
     """A fake Discord whose application has an Activity (and its Entry Point command, unless the
     owner deleted it), with the real bot started on it."""
     async with FakeDiscord(token=TOKEN) as fake:
@@ -26,6 +28,7 @@ async def bot_on(tmp_path, *config_lines: str, activities: bool = True, entry_po
         if not entry_point:
             fake.app_commands.global_commands.clear()
         bot = BotProcess(fake, tmp_path, *config_lines)
+        bot.env.update(env or {})
         try:
             await bot.start_ready()
             yield fake, bot
@@ -59,6 +62,20 @@ async def test_play_in_discord_launches_the_activity_at_the_table(tmp_path):
         assert launches(bot) == [remembered], "one row per member and channel"
         await fake.quiet(0.5, timeout=30)
         assert not fake.problems and not bot.errors(), (fake.problems, bot.errors()[:20])
+
+
+async def test_a_press_deferred_under_load_is_told_to_press_again(tmp_path):
+    slow = {"TABLETOP_HOLD_AT": "launch.before_answer=2.5"}  # past the 2 s after which a click is deferred
+    async with bot_on(tmp_path, "activity = true", env=slow) as (fake, bot):
+        players = Players(fake, random.Random(48))
+        table = await players.started_donguri("busy")
+        member = table.players[0]
+        sent = await fake.click(member, players.table_message(table), f"tt:play:{table.id}")
+        assert await sent.wait(4.0) and sent.response_type == DEFERRED_UPDATE, "acknowledged in time"
+        await fake.wait_until(lambda: sent.said, timeout=10, what="the follow-up")
+        assert sent.said == ["The bot was too busy to open the Activity in time. Press **Play in Discord** again."]
+        assert launches(bot) == [(int(member.id), int(fake.guild.id), int(table.channel.id), table.id)]
+        assert not fake.app_commands.launched and not bot.errors()
 
 
 async def test_in_a_thread_nothing_is_launched_and_the_member_is_told(tmp_path):
