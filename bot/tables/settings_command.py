@@ -96,7 +96,7 @@ class SettingsCommands(commands.Cog):
         on_timeout="What happens when a player runs out of time",
         computer_level="Level of the computer that plays for a player who runs out of time",
         thread_pings="Turn notices mention the players in the table's thread",
-        web="This server's games on the bot's web pages",
+        web="Show this server's games on the bot's web pages",
         invite_lapse="How long an invitation to a table waits for its answer",
         reset="Put one setting back to its default",
     )

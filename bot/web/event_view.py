@@ -86,10 +86,13 @@ def status_html(t: Tournament, ranked: list[Standing], teams: bool, tr: Lang) ->
         if top:
             won = [t.name_of(p) for p in ([e.user_id for e in t.entrants if e.team == top[0].player] if teams else [top[0].player])]
     winner = tr("tournament.winner", names=tr.join(won), count=len(won)) if won else ""
-    # As the event's message names them (``words.organizer``); an older event's mention as an
-    # entrant's name, else in words.
-    known = {**names(t), t.organizer_id: names(t).get(t.organizer_id, tr("web.event.organizer"))}
-    text = tr(f"tournament.state.{t.status}", round=t.round, count=t.round, organizer=organizer(t), winner=winner)
+    # As the event's message names them (``words.organizer``), an older event's mention as an
+    # entrant's name; an organizer known by neither is left out ("Organizer: the organizer").
+    known = names(t)
+    key = f"tournament.state.{t.status}"
+    if not t.organizer_name and t.organizer_id not in known and tr.has(f"web.event.state.{t.status}"):
+        key = f"web.event.state.{t.status}"
+    text = tr(key, round=t.round, count=t.round, organizer=organizer(t), winner=winner)
     return f'<p class="status">{to_html(text.strip(), known)}</p>'
 
 

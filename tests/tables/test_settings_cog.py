@@ -137,7 +137,7 @@ async def test_a_channel_list_is_checked_channel_by_channel(simcord_env, simcord
     elsewhere = simcord_env.create_guild("Another server").create_text_channel("theirs")
     voice = srv.guild.create_voice_channel("voice")
     cases = {
-        f"{srv.channel.mention} {elsewhere.mention}": f"{elsewhere.mention} is not part of this server",
+        f"{srv.channel.mention} {elsewhere.mention}": f"{elsewhere.mention} is not in this server",
         f"{voice.mention}": f"{voice.mention} is not a text channel",
         "games cards": "“games” is not a channel: name channels like #games",
         " , ": "Name at least one channel, like #games",
