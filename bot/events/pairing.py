@@ -15,7 +15,8 @@ from itertools import combinations
 from math import ceil
 
 from bot.events import swiss_search
-from bot.events.swiss_search import PAIRING_MODES, colour_need, colour_order  # noqa: F401 (re-exported)
+from bot.events.colours import colour_need, colour_order  # noqa: F401 (re-exported)
+from bot.events.swiss_search import PAIRING_MODES  # noqa: F401 (re-exported)
 
 PairCost = Callable[[int, int], int]
 _RESTARTS = 5  # extra greedy passes per round-robin round; more barely helped in trials
@@ -97,8 +98,8 @@ def swiss(
     ``mode`` "repeats": a repeat meeting costs more than any difference in standing, so the seating
     has the fewest repeats possible. "standings": a repeat costs as much as ``place_value`` points of
     spread within a table, so late rounds still seat the leaders together. Which tables are short is
-    part of the search. ``colours`` (two-seat tables): each unit's past seats, to avoid seating two
-    units who must both have the same seat. Tables are listed best first, each in standing order;
+    part of the search. ``colours`` (two-seat tables): each unit's past seats, so that nobody gets a
+    third seat running or two more of one seat where a seating allows it (bot/events/colours.py). Tables are listed best first, each in standing order;
     the seed only breaks exact ties, so the same inputs always give the same round.
     """
     sizes, bye_count = table_sizes(len(order), size, min_size)
