@@ -42,11 +42,12 @@ def met_counts(tables_history: list[list[int]]) -> Counter:
 
 
 def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
-    """Seat as many units as possible, with tables as close to ``size`` as they can be.
+    """Seat as many units as possible, at tables of ``size`` where they can be.
 
     Order of preference: fewest byes, then the smallest shortfall of the smallest table (two tables
-    one seat short beat one table two seats short), then the most even sizes, then fewest short
-    tables. Returns (sizes largest first, number of byes).
+    one seat short beat one table two seats short), then the fewest short tables (30 at tables of
+    4: six of 4 and two of 3, not ten of 3: a short table may play a different game), then the
+    most even short tables. Returns (sizes largest first, number of byes).
     """
     if not 2 <= min_size <= size:
         raise ValueError(f"need 2 <= min_size <= size, got min_size={min_size}, size={size}")
@@ -58,13 +59,18 @@ def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
             break
         options = []
         for count in range(ceil(seated / size), seated // min_size + 1):
-            # The most even split of `seated` into `count` tables is the best one for this count.
-            small, extra = divmod(seated, count)
-            if small + (1 if extra else 0) > size or small < min_size:
-                continue
-            sizes = [small + 1] * extra + [small] * (count - extra)
-            short = sum(1 for s in sizes if s < size)
-            options.append((size - sizes[-1], sizes[0] - sizes[-1], short, sizes))
+            for full in range(count + 1):
+                short, left = count - full, seated - full * size
+                if short == 0:
+                    if left == 0:
+                        options.append((0, 0, 0, [size] * count))
+                    continue
+                # The short tables' most even split is the best one for this many full tables.
+                small, extra = divmod(left, short)
+                if small < min_size or small + (1 if extra else 0) > size - 1:
+                    continue
+                sizes = [size] * full + [small + 1] * extra + [small] * (short - extra)
+                options.append((size - small, short, (1 if extra else 0), sizes))
         if options:
             return min(options)[-1], byes
     return [], n
