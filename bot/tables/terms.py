@@ -12,6 +12,8 @@ LEVELS = ("easy", "normal", "hard")
 CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
 TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
 REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
+LOBBY_IDLE = 86400  # a lobby nobody joins this long closes
+IDLE = "idle"  # why such a lobby was closed (``TableRow.closed_why``)
 
 
 def computer_name(number: int) -> str:

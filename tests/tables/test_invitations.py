@@ -7,6 +7,7 @@ import pytest
 
 from bot.core.errors import UserError
 from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
+from bot.tables.lobby_ops import closing_time
 
 HOST, BOB, CAROL, DAVE = 1, 2, 3, 4
 
@@ -85,3 +86,12 @@ async def test_a_member_refuses_challenges(world):
     assert await world.store.invitations.refusing([BOB, CAROL]) == {BOB}
     await world.store.invitations.set_challenges(BOB, accept=True)
     assert await world.store.invitations.refusing([BOB]) == set()
+
+
+def test_a_lobby_closes_a_day_after_its_last_join_and_waits_for_its_invitations():
+    day = 86400.0
+    assert closing_time(1000.0, None) == 1000.0 + day, "no invitations: a day"
+    assert closing_time(1000.0, 1000.0 + 3600) == 1000.0 + day, "invitations of an hour: still a day"
+    assert closing_time(1000.0, 1000.0 + 3 * day) == 1000.0 + 3 * day, "three days of invitations: it waits"
+    assert closing_time(1000.0, 1000.0 + day - 0.5) == 1000.0 + day - 0.5, "the same moment: at their lapse"
+    assert closing_time(1000.0, 1000.0 + 3600, joined=True) == 1000.0 + 3600 + day, "joined: a day past the lapse"
