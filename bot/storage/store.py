@@ -108,6 +108,7 @@ class TableRow:
     invites_lapse: float | None = None  # when the unanswered invitations lapse
     lobby_closes: float | None = None  # when a lobby nobody joins closes (migration 031)
     closed_why: str | None = None  # "idle": closed so, by the bot; None: by its host
+    lfg_at: float | None = None  # when the server's role is called for it, still short (migration 032)
     seats: list[Seat] = field(default_factory=list)
 
     @property

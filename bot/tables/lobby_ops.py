@@ -18,7 +18,7 @@ from bot.core.i18n import LANGUAGES
 from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
-from bot.tables.terms import CLOCKS, IDLE, LEVELS, LOBBY_IDLE, TIMEOUT_POLICIES, computer_name
+from bot.tables.terms import CLOCKS, IDLE, LEVELS, LFG_AFTER, LOBBY_IDLE, TIMEOUT_POLICIES, computer_name
 
 #: Two due times this close are one: a lobby closing then does not first say its invitations lapsed.
 SAME_TIME = 60.0
@@ -92,6 +92,7 @@ class LobbyOps:
         if len(guests) >= size:
             raise UserError("error.invite_too_many", count=size - 1)
         lapse = invites_lapse if guests else None
+        now = self.tables.now()
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -107,7 +108,8 @@ class LobbyOps:
             computer_level=level,
             guests=list(guests),
             invites_lapse=lapse,
-            lobby_closes=closing_time(self.tables.now(), lapse),
+            lobby_closes=closing_time(now, lapse),
+            lfg_at=None if guests else now + LFG_AFTER,  # an invite-only lobby calls nobody
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
