@@ -48,7 +48,8 @@ from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.invite_desk import InviteDesk
 from bot.tables.legend import Legend
-from bot.tables.lobby_clocks import InviteLapses
+from bot.tables.lfg import LfgCalls
+from bot.tables.lobby_clocks import IdleLobbies, InviteLapses
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.moves import Moves
@@ -205,7 +206,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     hooks.finished.append(tournaments.on_table_finished)
     scheduler.sources += [
         TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request),
-        InviteLapses(lobby, delivery),
+        IdleLobbies(lobby, delivery), InviteLapses(lobby, delivery), LfgCalls(store, delivery),
     ]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
     guilds = Guilds(store, settings, seat_ops, events, clock_now)

@@ -20,6 +20,7 @@ from bot.storage.clicks import ClickRows
 from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
+from bot.storage.lobbies import LobbyRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
@@ -105,6 +106,9 @@ class TableRow:
     #: An invite-only lobby's members invited and their answers; empty: open to all (migration 030).
     guests: list[Guest] = field(default_factory=list)
     invites_lapse: float | None = None  # when the unanswered invitations lapse
+    lobby_closes: float | None = None  # when a lobby nobody joins closes (migration 031)
+    closed_why: str | None = None  # "idle": closed so, by the bot; None: by its host
+    lfg_at: float | None = None  # when the server's role is called for it, still short (migration 032)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -188,6 +192,7 @@ class Store:
         self.servers = ServerRows(db, purged=self.purged)
         self.endings = EndRows(db)
         self.invitations = InvitationRows(db)
+        self.lobbies = LobbyRows(db)
 
     def purged(self) -> None:
         """A server's tables are about to be deleted, or a transaction was rolled back: what is

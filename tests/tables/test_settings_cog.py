@@ -34,6 +34,7 @@ async def test_settings_shows_each_value_and_whether_it_is_the_default(simcord_e
         "Turn pings in the table's thread": f"On {DEFAULT}",
         "Web pages": f"On {DEFAULT}",
         "Invitations lapse after": f"1 day {DEFAULT}",
+        "Call for players": f"None: lobbies call nobody {DEFAULT}",
     }
     staff = srv.guild.create_role("staff")
     tables = srv.guild.create_category("Card tables")
