@@ -1,0 +1,206 @@
+"""The table as a Discord Activity: the JSON API its page calls, under ``/activity/api/``.
+
+A member signs in once (``POST token``: the SDK's code for Discord's access token and a session,
+``activity_auth``); every later request names the session in a header (``Authorization: Bearer``
+or ``X-Session``; a stream or a picture, which a browser opens without headers, may put it in the
+query instead). A refusal is JSON, ``{"error": {"code", "message"}}``, with the catalog key as its
+code and the member's language for its words: 401 for a session missing, forged or ended; 403 for
+a table of another server, a seat not theirs or a turn not theirs; 409 for a move from a table that
+has moved on; 400 for an illegal move or a body that is not what the API takes (nothing changes).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.core.engine import IllegalAction
+from bot.core.errors import UserError
+from bot.core.i18n import LANGUAGES, Lang, language_of
+from bot.tables import render
+from bot.tables.service import TableService
+from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
+
+if TYPE_CHECKING:
+    from bot.web.app import Routes
+
+API = "/activity/api"
+MAX_BODY = 4096  # bytes: every body the API takes is a few dozen
+CODE = re.compile(r"^[A-Za-z0-9._~-]{1,256}$")
+INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+LOCALE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2,4})?$")
+NUMBER = re.compile(r"^[1-9][0-9]{0,18}$")
+NO_STORE = {"Cache-Control": "no-store"}
+#: Member requests: 30 at once, then 5 a second; sign-ins per address: 10 at once, then 1 a second.
+RATE, BURST = 5.0, 30.0
+SIGN_IN_RATE, SIGN_IN_BURST = 1.0, 10.0
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class ActivityRoutes:
+    """The Activity's API, beside the pages (a ``RouteGroup``)."""
+
+    def __init__(self, sessions: Sessions, sign_in: DiscordSignIn, service: TableService) -> None:
+        self.sessions = sessions
+        self.discord = sign_in
+        self.service = service
+        self.requests = Buckets(RATE, BURST)
+        self.sign_ins = Buckets(SIGN_IN_RATE, SIGN_IN_BURST)
+
+    def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
+        self.pages = pages
+        router.add_post(f"{API}/token", self.api(self.token))
+        router.add_get(f"{API}/me", self.api(self.me))
+
+    async def close(self) -> None:
+        pass
+
+    # ---- plumbing --------------------------------------------------------------------------------
+    def api(self, handler: Handler) -> Handler:
+        """``handler``, its refusals answered as JSON in the asker's language."""
+
+        async def answer(request: web.Request) -> web.StreamResponse:
+            try:
+                return await handler(request)
+            except Refused as exc:
+                response = refusal(reader(request, None), exc.status, exc.code, exc.code)
+                if exc.retry_after is not None:
+                    response.headers["Retry-After"] = str(max(1, math.ceil(exc.retry_after)))
+                return response
+            except UserError as exc:
+                tr = reader(request, None)
+                return refusal(tr, user_status(exc.key), exc.key, tr(exc.key, **exc.params))
+            except IllegalAction as exc:
+                return await self.illegal(request, exc)
+
+        return answer
+
+    async def illegal(self, request: web.Request, exc: IllegalAction) -> web.Response:
+        """A move the rules refuse, in the game's words: 403 when it was not the member's turn."""
+        table = await self.service.table(int(request.match_info["table"]))
+        tr = reader(request, table.language)
+        key = f"{table.game}.error.{exc.code}"
+        code = key if tr.has(key) else f"error.{exc.code}"
+        text = render.refusal(table.game, exc, render.seat_names(table, tr), tr)
+        return refusal(tr, 403 if exc.code == "not_your_turn" else 400, code, text)
+
+    def session(self, request: web.Request, query: bool = False) -> Session:
+        """The asker's session, from a header (or, for a stream or a picture, ``?session=``); each
+        member's requests are counted (``Buckets``)."""
+        token = request.headers.get("X-Session") or bearer(request.headers.get("Authorization", ""))
+        if not token and query:
+            token = request.query.get("session")
+        session = self.sessions.read(token)
+        wait = self.requests.take(session.member_id)
+        if wait:
+            raise Refused(429, "activity.rate_limited", wait)
+        return session
+
+    # ---- signing in ------------------------------------------------------------------------------
+    async def token(self, request: web.Request) -> web.StreamResponse:
+        """``{code, instance_id?}`` -> ``{access_token, session, expires_in, member}``: the code
+        exchanged at Discord with the client secret, which never leaves this server."""
+        wait = self.sign_ins.take(request.remote)
+        if wait:
+            raise Refused(429, "activity.rate_limited", wait)
+        body = await json_body(request)
+        code, instance = body.get("code"), body.get("instance_id")
+        if not isinstance(code, str) or not CODE.match(code):
+            raise Refused(400, "activity.bad_request")
+        if instance is not None and (not isinstance(instance, str) or not INSTANCE.match(instance)):
+            raise Refused(400, "activity.bad_request")
+        access, member = await self.discord.sign_in(code, instance)
+        session = self.sessions.issue(member.id, member.name, member.guild_id, member.channel_id)
+        return web.json_response(
+            {
+                "access_token": access,
+                "session": session,
+                "expires_in": int(self.sessions.life),
+                "member": {"id": str(member.id), "name": member.name},
+                "guild": None if member.guild_id is None else str(member.guild_id),
+                "channel": None if member.channel_id is None else str(member.channel_id),
+            },
+            headers=NO_STORE,
+        )
+
+    async def me(self, request: web.Request) -> web.StreamResponse:
+        """Who the session is for, where, and until when."""
+        session = self.session(request)
+        return web.json_response(
+            {
+                "member": {"id": str(session.member_id), "name": session.name},
+                "guild": None if session.guild_id is None else str(session.guild_id),
+                "channel": None if session.channel_id is None else str(session.channel_id),
+                "expires": int(session.expires),
+            },
+            headers=NO_STORE,
+        )
+
+
+# ---- reading requests ------------------------------------------------------------------------------
+def bearer(header: str) -> str | None:
+    scheme, _, value = header.partition(" ")
+    return value.strip() or None if scheme.lower() == "bearer" else None
+
+
+async def json_body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object; anything else (too long, not JSON, not an object) is refused 400."""
+    if request.content_type != "application/json":
+        raise Refused(400, "activity.bad_request")
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise Refused(400, "activity.bad_request")
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise Refused(400, "activity.bad_request")
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "activity.bad_request") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "activity.bad_request")
+    return body
+
+
+def reader(request: web.Request, default: str | None) -> Lang:
+    """The member's language: ``?locale=`` (``en``, ``ja``, or a Discord locale such as ``en-US``),
+    else their browser's, else ``default`` (the table's)."""
+    values = request.query.getall("locale", [])
+    if len(values) == 1 and LOCALE.match(values[0]):
+        return Lang(language_of(values[0]))
+    header = request.headers.get("Accept-Language", "")
+    first = header.split(",")[0].split(";")[0].strip()
+    if first and LOCALE.match(first):
+        return Lang(language_of(first))
+    return Lang(default if default in LANGUAGES else "en")
+
+
+def locale_checked(request: web.Request) -> None:
+    """A ``locale`` given twice or malformed is a bad request (a reader's fallback is not)."""
+    values = request.query.getall("locale", [])
+    if len(values) > 1 or (values and not LOCALE.match(values[0])):
+        raise Refused(400, "activity.bad_request")
+
+
+def user_status(key: str) -> int:
+    """The HTTP status of a refusal the platform gives as a ``UserError``."""
+    if key == "error.no_such_table":
+        return 404
+    if key in FORBIDDEN:
+        return 403
+    return 409  # the table is not in a state for it: stale, closed, full, paused …
+
+
+FORBIDDEN = frozenset({
+    "error.wrong_server", "error.not_seated", "error.host_only", "error.host_cannot_leave", "error.invite_only",
+    "error.not_invited", "error.invite_lapsed",
+})
+
+
+def refusal(tr: Lang, status: int, code: str, text: str) -> web.Response:
+    message = tr(text) if text == code and tr.has(code) else text
+    return web.json_response({"error": {"code": code, "message": message}}, status=status, headers=NO_STORE)
