@@ -21,15 +21,21 @@ from aiohttp import web
 
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
+from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES, Lang, language_of
+from bot.storage.store import TableRow
 from bot.tables import render
+from bot.tables.component_input import MAX_ID
+from bot.tables.deferred import check_place
 from bot.tables.service import TableService
 from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
+from bot.web.activity_state import States
 
 if TYPE_CHECKING:
     from bot.web.app import Routes
 
 API = "/activity/api"
+TABLE = "{table:[1-9][0-9]{0,18}}"
 MAX_BODY = 4096  # bytes: every body the API takes is a few dozen
 CODE = re.compile(r"^[A-Za-z0-9._~-]{1,256}$")
 INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
@@ -49,6 +55,7 @@ class ActivityRoutes:
         self.sessions = sessions
         self.discord = sign_in
         self.service = service
+        self.states = States(service.store, service)
         self.requests = Buckets(RATE, BURST)
         self.sign_ins = Buckets(SIGN_IN_RATE, SIGN_IN_BURST)
 
@@ -56,6 +63,9 @@ class ActivityRoutes:
         self.pages = pages
         router.add_post(f"{API}/token", self.api(self.token))
         router.add_get(f"{API}/me", self.api(self.me))
+        router.add_get(f"{API}/table/{TABLE}", self.api(self.state))
+        router.add_get(f"{API}/table/{TABLE}/table.png", self.api(self.table_picture))
+        router.add_get(f"{API}/table/{TABLE}/hand.png", self.api(self.hand_picture))
 
     async def close(self) -> None:
         pass
@@ -100,6 +110,55 @@ class ActivityRoutes:
         if wait:
             raise Refused(429, "activity.rate_limited", wait)
         return session
+
+    async def table(self, request: web.Request, session: Session) -> tuple[TableRow, Lang]:
+        """The table the request names, if the member may see it from where the Activity runs,
+        and the language to show it in. The Activity's server is the one Discord confirmed at
+        sign-in; a ``?guild=`` naming another is refused, as is a table of another server (403).
+        A session no instance confirmed sees only tables where its member is seated, as a DM does."""
+        locale_checked(request)
+        asked = request.query.getall("guild", [])
+        if len(asked) > 1 or (asked and not NUMBER.match(asked[0])):
+            raise Refused(400, "activity.bad_request")
+        if asked and session.guild_id is not None and int(asked[0]) != session.guild_id:
+            raise Refused(403, "activity.wrong_guild")
+        table_id = int(request.match_info["table"])
+        if table_id > MAX_ID:
+            raise UserError("error.no_such_table")
+        table = await self.service.table(table_id)
+        if asked and table.guild_id is not None and table.guild_id != int(asked[0]):
+            raise UserError("error.wrong_server")
+        check_place(session.guild_id, session.member_id, table)
+        return table, reader(request, table.language)
+
+    # ---- the table -------------------------------------------------------------------------------
+    async def state(self, request: web.Request) -> web.StreamResponse:
+        """The table as the member sees it: everything public, and their own hand only."""
+        session = self.session(request)
+        table, tr = await self.table(request, session)
+        return web.json_response(await self.states.of(table, session.member_id, tr), headers=NO_STORE)
+
+    async def table_picture(self, request: web.Request) -> web.StreamResponse:
+        """The table's picture, as its page shows it (``?v=``: the version, for the browser's cache)."""
+        session = self.session(request, query=True)
+        table, tr = await self.table(request, session)
+        fragment = await self.pages.site.live(table, tr, picture=True)
+        if fragment.image is None:
+            raise Refused(404, "activity.picture_none")
+        return web.Response(body=fragment.image, content_type="image/png", headers=NO_STORE)
+
+    async def hand_picture(self, request: web.Request) -> web.StreamResponse:
+        """The picture of the member's own prompt (a board with their moves marked), theirs only."""
+        session = self.session(request, query=True)
+        table, tr = await self.table(request, session)
+        seat = table.seat_of(session.member_id)
+        engine = await self.states.engine(table)
+        image = None
+        if seat is not None and engine is not None:
+            image = REGISTRY[table.game].prompt(engine, seat, render.seat_names(table, tr), tr).image
+        if image is None:
+            raise Refused(404, "activity.picture_none")
+        return web.Response(body=image, content_type="image/png", headers=NO_STORE)
 
     # ---- signing in ------------------------------------------------------------------------------
     async def token(self, request: web.Request) -> web.StreamResponse:
