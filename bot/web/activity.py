@@ -25,9 +25,11 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import LANGUAGES, Lang, language_of
 from bot.storage.store import TableRow
 from bot.tables import render
-from bot.tables.component_input import MAX_ID
+from bot.tables.component_input import ACTION, MAX_ID
 from bot.tables.deferred import check_place
+from bot.tables.moves import Lobby, Moves
 from bot.tables.service import TableService
+from bot.tables.terms import LEVELS
 from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
 from bot.web.activity_state import States
 
@@ -41,6 +43,8 @@ CODE = re.compile(r"^[A-Za-z0-9._~-]{1,256}$")
 INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
 LOCALE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2,4})?$")
 NUMBER = re.compile(r"^[1-9][0-9]{0,18}$")
+REQUEST = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # a move's id, the Activity's own: asked again, played once
+LOBBY = ("join", "leave", "start", "computer")
 NO_STORE = {"Cache-Control": "no-store"}
 #: Member requests: 30 at once, then 5 a second; sign-ins per address: 10 at once, then 1 a second.
 RATE, BURST = 5.0, 30.0
@@ -51,10 +55,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 class ActivityRoutes:
     """The Activity's API, beside the pages (a ``RouteGroup``)."""
 
-    def __init__(self, sessions: Sessions, sign_in: DiscordSignIn, service: TableService) -> None:
+    def __init__(self, sessions: Sessions, sign_in: DiscordSignIn, service: TableService, moves: Moves) -> None:
         self.sessions = sessions
         self.discord = sign_in
         self.service = service
+        self.moves = moves  # the move service a Discord button calls too: one path for a change
         self.states = States(service.store, service)
         self.requests = Buckets(RATE, BURST)
         self.sign_ins = Buckets(SIGN_IN_RATE, SIGN_IN_BURST)
@@ -66,6 +71,9 @@ class ActivityRoutes:
         router.add_get(f"{API}/table/{TABLE}", self.api(self.state))
         router.add_get(f"{API}/table/{TABLE}/table.png", self.api(self.table_picture))
         router.add_get(f"{API}/table/{TABLE}/hand.png", self.api(self.hand_picture))
+        router.add_post(f"{API}/table/{TABLE}/move", self.api(self.move))
+        for verb in LOBBY:
+            router.add_post(f"{API}/table/{TABLE}/{verb}", self.api(self.lobby_change(verb)))
 
     async def close(self) -> None:
         pass
@@ -159,6 +167,57 @@ class ActivityRoutes:
         if image is None:
             raise Refused(404, "activity.picture_none")
         return web.Response(body=image, content_type="image/png", headers=NO_STORE)
+
+    # ---- changes ---------------------------------------------------------------------------------
+    async def move(self, request: web.Request) -> web.StreamResponse:
+        """``{seen, action, request?}``: the member's move, made from the game after ``seen``
+        actions, through the move service as a button's is (the same checks, the same transaction,
+        the same refusals); ``request``, the Activity's id for it, makes asking again harmless.
+        Answers the member's state after it (``again``: it had been played already)."""
+        session = self.session(request)  # a header only: a cookie or a link never changes a table
+        body = await json_body(request)
+        seen, action, asked = body.get("seen"), body.get("action"), body.get("request")
+        if not isinstance(seen, int) or isinstance(seen, bool) or not 0 <= seen <= MAX_ID:
+            raise Refused(400, "activity.bad_request")
+        if not isinstance(action, str) or not ACTION.fullmatch(action):
+            raise Refused(400, "activity.bad_request")
+        if asked is not None and (not isinstance(asked, str) or not REQUEST.match(asked)):
+            raise Refused(400, "activity.bad_request")
+        table, tr = await self.table(request, session)
+        member, guild = session.member_id, session.guild_id
+        played = await self.moves.play(
+            table.id, member, seen, action,
+            check=lambda row: check_place(guild, member, row),  # again on the row read under the lock
+            request=None if asked is None else f"activity:{member}:{asked}",
+        )
+        state = await self.states.of(played.table, member, tr, played.engine)
+        return web.json_response({**state, "again": played.again}, headers=NO_STORE)
+
+    def lobby_change(self, verb: str) -> Handler:
+        async def change(request: web.Request) -> web.StreamResponse:
+            """Join, leave, start, or seat a computer (``{level}``), as the lobby's buttons do."""
+            session = self.session(request)
+            body = await json_body(request)
+            level = body.get("level", "normal")
+            if verb == "computer" and level not in LEVELS:
+                raise Refused(400, "activity.bad_request")
+            if session.guild_id is None:  # a lobby is its server's: the Activity must run there
+                raise Refused(403, "activity.no_instance")
+            table, tr = await self.table(request, session)
+            member = session.member_id
+            changed: Lobby
+            if verb == "join":
+                changed = await self.moves.join(table.id, member, session.name)
+            elif verb == "leave":
+                changed = await self.moves.leave(table.id, member)
+            elif verb == "start":
+                changed = await self.moves.start(table.id, member)
+            else:
+                changed = await self.moves.add_computer(table.id, member, str(level))
+            state = await self.states.of(changed.table, member, tr, changed.engine)
+            return web.json_response(state, headers=NO_STORE)
+
+        return change
 
     # ---- signing in ------------------------------------------------------------------------------
     async def token(self, request: web.Request) -> web.StreamResponse:

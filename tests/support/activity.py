@@ -89,8 +89,11 @@ def moves_of(platform: Platform, *hooks: Any) -> Moves:
 @contextlib.asynccontextmanager
 async def activity(site: Site, platform: Platform, poll: float = 0.05) -> AsyncIterator[Activity]:
     clock = Clock()
+    hooks: list[Any] = []  # the live feed's, once the server is up: a change wakes its streams at once
     async with FakeDiscord(token=TOKEN) as fake, aiohttp.ClientSession() as http:
         sign_in = DiscordSignIn(http, lambda: fake.api_base, lambda: int(fake.application_id), fake.oauth.client_secret, TOKEN)
-        routes = ActivityRoutes(Sessions(SECRET, now=clock), sign_in, platform.tables)
+        moves = moves_of(platform, lambda table_id: [hook(table_id) for hook in hooks])
+        routes = ActivityRoutes(Sessions(SECRET, now=clock), sign_in, platform.tables, moves)
         async with client(site, poll=poll, groups=[routes]) as web:
+            hooks.append(web.feed.changed)
             yield Activity(fake, web, routes, clock, platform)
