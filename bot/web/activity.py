@@ -11,9 +11,11 @@ has moved on; 400 for an illegal move or a body that is not what the API takes (
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +33,9 @@ from bot.tables.moves import Lobby, Moves
 from bot.tables.service import TableService
 from bot.tables.terms import LEVELS
 from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
-from bot.web.activity_state import States
+from bot.web.activity_state import OPEN, States
+from bot.web.app import ended_or_waited, event_stream
+from bot.web.live import shown
 
 if TYPE_CHECKING:
     from bot.web.app import Routes
@@ -45,6 +49,7 @@ LOCALE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2,4})?$")
 NUMBER = re.compile(r"^[1-9][0-9]{0,18}$")
 REQUEST = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # a move's id, the Activity's own: asked again, played once
 LOBBY = ("join", "leave", "start", "computer")
+STREAMS = 4  # a member's streams open at once (a tab or two, a reconnect overlapping the old one)
 NO_STORE = {"Cache-Control": "no-store"}
 #: Member requests: 30 at once, then 5 a second; sign-ins per address: 10 at once, then 1 a second.
 RATE, BURST = 5.0, 30.0
@@ -62,6 +67,7 @@ class ActivityRoutes:
         self.moves = moves  # the move service a Discord button calls too: one path for a change
         self.states = States(service.store, service)
         self.requests = Buckets(RATE, BURST)
+        self.streams: Counter[int] = Counter()  # member -> their streams open now
         self.sign_ins = Buckets(SIGN_IN_RATE, SIGN_IN_BURST)
 
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
@@ -71,6 +77,7 @@ class ActivityRoutes:
         router.add_get(f"{API}/table/{TABLE}", self.api(self.state))
         router.add_get(f"{API}/table/{TABLE}/table.png", self.api(self.table_picture))
         router.add_get(f"{API}/table/{TABLE}/hand.png", self.api(self.hand_picture))
+        router.add_get(f"{API}/table/{TABLE}/events", self.api(self.events))
         router.add_post(f"{API}/table/{TABLE}/move", self.api(self.move))
         for verb in LOBBY:
             router.add_post(f"{API}/table/{TABLE}/{verb}", self.api(self.lobby_change(verb)))
@@ -167,6 +174,49 @@ class ActivityRoutes:
         if image is None:
             raise Refused(404, "activity.picture_none")
         return web.Response(body=image, content_type="image/png", headers=NO_STORE)
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the member's state (``event: state``, its id the table's version) at
+        every version committed, whoever made it and through whatever surface, then ``end`` once
+        the table is over, or ``expired`` once the session is. A stream reopened with the version
+        it had (``Last-Event-ID``, or ``?v=``) gets only what came after. Each member's state is
+        drawn for them: a seat's hand goes down its own player's stream only."""
+        session = self.session(request, query=True)
+        table, tr = await self.table(request, session)
+        held = request.headers.get("Last-Event-ID") or request.query.get("v") or ""
+        if self.streams[session.member_id] >= STREAMS:
+            raise Refused(429, "activity.rate_limited", 1.0)
+        self.streams[session.member_id] += 1
+        try:
+            response = await event_stream(request)
+            with contextlib.suppress(ConnectionResetError):
+                await self.follow(response, table, session, tr, shown(table) if held == str(table.version) else None)
+            return response
+        finally:
+            self.streams[session.member_id] -= 1
+            if self.streams[session.member_id] <= 0:
+                del self.streams[session.member_id]
+
+    async def follow(self, response: web.StreamResponse, table: TableRow, session: Session, tr: Lang, sent: object) -> None:
+        member = session.member_id
+        async with self.pages.feed.watch(table) as topic:  # one read per change, however many watch
+            while not self.pages.closing:
+                changed, row = topic.changed, topic.row
+                if self.sessions.now() >= session.expires:
+                    await response.write(b"event: expired\ndata: {}\n\n")
+                    return
+                if shown(row) != sent:
+                    try:
+                        check_place(session.guild_id, member, row)  # a seat left since: still theirs to see?
+                    except UserError as exc:
+                        await response.write(f"event: refused\ndata: {json.dumps({'code': exc.key})}\n\n".encode())
+                        return
+                    state = await self.states.of(row, member, tr)
+                    data = json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+                    await response.write(f"id: {row.version}\nevent: state\ndata: {data}\n\n".encode())
+                    sent = shown(row)
+                if await ended_or_waited(response, row.status not in OPEN, changed):
+                    return
 
     # ---- changes ---------------------------------------------------------------------------------
     async def move(self, request: web.Request) -> web.StreamResponse:

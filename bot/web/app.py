@@ -121,8 +121,11 @@ def language(request: web.Request, default: str) -> Lang:
 
 def gated(request: web.Request) -> bool:
     """Whether a request draws a page (and takes its turn at the gate): not the operators' checks,
-    static files, or a live stream (whose drawings, one per version, every viewer shares)."""
+    static files, or a live stream (whose drawings, one per version, every viewer shares); nor the
+    Activity's changes (a move never waits for a page) or its streams (``bot/web/activity``)."""
     path = request.path
+    if path.startswith("/activity/") and (request.method != "GET" or path.endswith("/events")):
+        return False
     return not (path in UNGATED or path.startswith("/static/") or path.endswith("/live"))
 
 
