@@ -17,14 +17,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from bot.core.engine import IllegalAction
 from bot.core.errors import UserError
 from bot.core.games import REGISTRY
-from bot.core.i18n import LANGUAGES, Lang, language_of
+from bot.core.i18n import Lang
 from bot.storage.store import TableRow
 from bot.tables import render
 from bot.tables.component_input import ACTION, MAX_ID
@@ -32,25 +32,34 @@ from bot.tables.deferred import check_place
 from bot.tables.moves import Lobby, Moves
 from bot.tables.service import TableService
 from bot.tables.terms import LEVELS
+from bot.web import assets
 from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
+from bot.web.activity_requests import (
+    NO_STORE,
+    bearer,
+    json_body,
+    locale_checked,
+    reader,
+    refusal,
+    user_status,
+)
 from bot.web.activity_state import OPEN, States
 from bot.web.app import ended_or_waited, event_stream
 from bot.web.live import shown
+from bot.web.markup import escape
+from bot.web.pages import template
 
 if TYPE_CHECKING:
     from bot.web.app import Routes
 
 API = "/activity/api"
 TABLE = "{table:[1-9][0-9]{0,18}}"
-MAX_BODY = 4096  # bytes: every body the API takes is a few dozen
 CODE = re.compile(r"^[A-Za-z0-9._~-]{1,256}$")
 INSTANCE = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
-LOCALE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{2,4})?$")
 NUMBER = re.compile(r"^[1-9][0-9]{0,18}$")
 REQUEST = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # a move's id, the Activity's own: asked again, played once
 LOBBY = ("join", "leave", "start", "computer")
 STREAMS = 4  # a member's streams open at once (a tab or two, a reconnect overlapping the old one)
-NO_STORE = {"Cache-Control": "no-store"}
 #: Member requests: 30 at once, then 5 a second; sign-ins per address: 10 at once, then 1 a second.
 RATE, BURST = 5.0, 30.0
 SIGN_IN_RATE, SIGN_IN_BURST = 1.0, 10.0
@@ -72,6 +81,9 @@ class ActivityRoutes:
 
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
         self.pages = pages
+        router.add_get("/activity", self.to_page)
+        router.add_get("/activity/", self.page)
+        router.add_get(r"/activity/{name:activity\.js|style\.css|favicon\.svg}", pages.static)  # the pages' own files
         router.add_post(f"{API}/token", self.api(self.token))
         router.add_get(f"{API}/me", self.api(self.me))
         router.add_get(f"{API}/table/{TABLE}", self.api(self.state))
@@ -84,6 +96,24 @@ class ActivityRoutes:
 
     async def close(self) -> None:
         pass
+
+    # ---- the page --------------------------------------------------------------------------------
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        """The Activity's page. Its files and API are asked for by relative addresses, so it works
+        at ``/activity/`` here and at the root of Discord's proxy mapped to it."""
+        tr = reader(request, None)
+        text = template("activity.html").substitute(
+            lang=tr.language,
+            title=escape(tr("web.site")),
+            connecting=escape(tr("activity.label.connecting")),
+            style=assets.FILES["style.css"].version,
+            script=assets.FILES["activity.js"].version,
+            icon=assets.FILES["favicon.svg"].version,
+        )
+        return web.Response(text=text, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-cache"})
+
+    async def to_page(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=308, headers={"Location": "activity/"})
 
     # ---- plumbing --------------------------------------------------------------------------------
     def api(self, handler: Handler) -> Handler:
@@ -308,67 +338,3 @@ class ActivityRoutes:
             },
             headers=NO_STORE,
         )
-
-
-# ---- reading requests ------------------------------------------------------------------------------
-def bearer(header: str) -> str | None:
-    scheme, _, value = header.partition(" ")
-    return value.strip() or None if scheme.lower() == "bearer" else None
-
-
-async def json_body(request: web.Request) -> dict[str, Any]:
-    """The request's JSON object; anything else (too long, not JSON, not an object) is refused 400."""
-    if request.content_type != "application/json":
-        raise Refused(400, "activity.bad_request")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        raise Refused(400, "activity.bad_request")
-    raw = await request.content.read(MAX_BODY + 1)
-    if len(raw) > MAX_BODY:
-        raise Refused(400, "activity.bad_request")
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "activity.bad_request") from None
-    if not isinstance(body, dict):
-        raise Refused(400, "activity.bad_request")
-    return body
-
-
-def reader(request: web.Request, default: str | None) -> Lang:
-    """The member's language: ``?locale=`` (``en``, ``ja``, or a Discord locale such as ``en-US``),
-    else their browser's, else ``default`` (the table's)."""
-    values = request.query.getall("locale", [])
-    if len(values) == 1 and LOCALE.match(values[0]):
-        return Lang(language_of(values[0]))
-    header = request.headers.get("Accept-Language", "")
-    first = header.split(",")[0].split(";")[0].strip()
-    if first and LOCALE.match(first):
-        return Lang(language_of(first))
-    return Lang(default if default in LANGUAGES else "en")
-
-
-def locale_checked(request: web.Request) -> None:
-    """A ``locale`` given twice or malformed is a bad request (a reader's fallback is not)."""
-    values = request.query.getall("locale", [])
-    if len(values) > 1 or (values and not LOCALE.match(values[0])):
-        raise Refused(400, "activity.bad_request")
-
-
-def user_status(key: str) -> int:
-    """The HTTP status of a refusal the platform gives as a ``UserError``."""
-    if key == "error.no_such_table":
-        return 404
-    if key in FORBIDDEN:
-        return 403
-    return 409  # the table is not in a state for it: stale, closed, full, paused …
-
-
-FORBIDDEN = frozenset({
-    "error.wrong_server", "error.not_seated", "error.host_only", "error.host_cannot_leave", "error.invite_only",
-    "error.not_invited", "error.invite_lapsed",
-})
-
-
-def refusal(tr: Lang, status: int, code: str, text: str) -> web.Response:
-    message = tr(text) if text == code and tr.has(code) else text
-    return web.json_response({"error": {"code": code, "message": message}}, status=status, headers=NO_STORE)
