@@ -37,7 +37,7 @@ from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
 from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
-from bot.tables.components import invite_items, legend_items, table_items
+from bot.tables.components import invite_items, launch_items, legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.deferred import Deferred
 from bot.tables.delivery import Delivery
@@ -47,6 +47,7 @@ from bot.tables.finding import TableList
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.invite_desk import InviteDesk
+from bot.tables.launch import Launcher
 from bot.tables.legend import Legend
 from bot.tables.lfg import LfgCalls
 from bot.tables.lobby_clocks import IdleLobbies, InviteLapses
@@ -248,6 +249,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
         cogs.append(importlib.import_module(module).cog(desk, opening))
     items = table_items(desk, ending) + invite_items(invites) + legend_items(Legend(service, desk))
     items += event_items(tournaments)
+    items += launch_items(Launcher(client, service, desk, store.launches, config.activity, clock_now))
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
         speech, moves, deferred, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,

@@ -60,6 +60,9 @@ class Config:
     #: exchanges the code a member's Activity sends for their identity. Never sent to a browser.
     #: Empty: no Activity. ``DISCORD_CLIENT_SECRET`` in the environment overrides it.
     client_secret: str = ""
+    #: The application has an Activity set up in Discord's developer portal (docs/activity.md): table
+    #: messages offer **Play in Discord**, and the command sync keeps its Entry Point command.
+    activity: bool = False
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -77,7 +80,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace", "web_host", "web_port", "public_url", "web_pages", "web_secret", "client_secret"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace", "web_host", "web_port", "public_url", "web_pages", "web_secret", "client_secret", "activity"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -101,6 +104,7 @@ def parse(raw: dict[str, Any]) -> Config:
         web_pages=_expect(raw, "web_pages", bool, True),
         web_secret=_expect(raw, "web_secret", str, ""),
         client_secret=_expect(raw, "client_secret", str, ""),
+        activity=_expect(raw, "activity", bool, False),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")

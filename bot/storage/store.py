@@ -21,6 +21,7 @@ from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
 from bot.storage.lobbies import LobbyRows
+from bot.storage.launches import LaunchRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
@@ -193,6 +194,12 @@ class Store:
         self.endings = EndRows(db)
         self.invitations = InvitationRows(db)
         self.lobbies = LobbyRows(db)
+        self.launches = LaunchRows(db)  # the table each member launched the Activity from
+
+    async def launched_table(self, user_id: int, guild_id: int, channel_id: int) -> int | None:
+        """The table this member last pressed **Play in Discord** on, for an Activity running in
+        this channel (``launches.py``)."""
+        return await self.launches.launched_table(user_id, guild_id, channel_id)
 
     def purged(self) -> None:
         """A server's tables are about to be deleted, or a transaction was rolled back: what is

@@ -31,6 +31,7 @@ from typing import Any
 from aiohttp import web
 
 from tests.support import discord_interactions as ix
+from tests.support.discord_commands import AppCommands
 from tests.support.discord_gateway import Gateway
 from tests.support.discord_model import Channel, Message, Model, User, snowflake
 from tests.support.discord_oauth import OAuth, bearer
@@ -85,6 +86,7 @@ class FakeDiscord:
         self.channel = self.model.add_text_channel(self.guild, "games")
         self.owner = self.model.users[self.guild.owner_id].payload()
         self.session_id = "fake-session-" + snowflake()
+        self.app_commands = AppCommands(self)  # and the Activity: ``app_commands.enable_activities()``
 
         # What the bot did, in arrival order.
         self.calls: list[Call] = []
