@@ -20,8 +20,8 @@ from bot.storage.clicks import ClickRows
 from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
-from bot.storage.lobbies import LobbyRows
 from bot.storage.launches import LaunchRows
+from bot.storage.lobbies import LobbyRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
