@@ -49,7 +49,8 @@ from bot.tables.in_time import Arrivals
 from bot.tables.invite_desk import InviteDesk
 from bot.tables.launch import Launcher
 from bot.tables.legend import Legend
-from bot.tables.lobby_clocks import InviteLapses
+from bot.tables.lfg import LfgCalls
+from bot.tables.lobby_clocks import IdleLobbies, InviteLapses
 from bot.tables.lobby_ops import LobbyOps
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.moves import Moves
@@ -62,6 +63,8 @@ from bot.tables.service import TableService
 from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
+from bot.web.activity import ActivityRoutes
+from bot.web.activity_auth import DiscordSignIn, Sessions
 from bot.web.app import RouteGroup, WebServer
 from bot.web.boards import BoardRoutes
 from bot.web.event_pages import EventFeed, EventRoutes
@@ -206,7 +209,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     hooks.finished.append(tournaments.on_table_finished)
     scheduler.sources += [
         TableClocks(store, service, delivery, computers), tournaments, RematchClock(rematches, delivery.request),
-        InviteLapses(lobby, delivery),
+        IdleLobbies(lobby, delivery), InviteLapses(lobby, delivery), LfgCalls(store, delivery),
     ]
     sweep = Sweep(store, computers.worker.request, delivery.request, scheduler.rearm, client.is_closed, clock_now)
     guilds = Guilds(store, settings, seat_ops, events, clock_now)
@@ -225,6 +228,13 @@ async def build(client: commands.Bot, config: Config) -> Services:
     queued = lambda: len(worker.queue) + len(worker.timers) + len(worker.running)  # noqa: E731
     health = Health(page_rows, gateway, queued, metrics, gate)
     groups: list[RouteGroup] = [event_pages, BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
+    if config.web_port and config.client_secret:
+        # The table as a Discord Activity: members signed in through Discord's OAuth2 (the client
+        # secret stays here), moving through the same move service as the buttons.
+        sign_in = DiscordSignIn(
+            session, lambda: discord.http.Route.BASE, lambda: client.application_id, config.client_secret, config.token
+        )
+        groups.append(ActivityRoutes(Sessions(secret), sign_in, service, moves))
     metrics.watch_viewers(lambda: sum(topic.viewers for topic in feed.topics.values()))
     web = WebServer(site, feed, config.web_host, config.web_port, groups, gate, metrics) if config.web_port else None
     cogs: list[commands.Cog] = [

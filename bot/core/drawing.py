@@ -55,6 +55,11 @@ def unencoded() -> Iterator[None]:
         _encoding.reset(token)
 
 
+def encoding() -> bool:
+    """Whether ``png`` encodes here (not inside ``unencoded``): part of a cached picture's key."""
+    return _encoding.get()
+
+
 def png(image: Image.Image, compress_level: int = 3) -> bytes:
     """PNG bytes; a low compression level, as images are redrawn on every move."""
     if not _encoding.get():

@@ -13,9 +13,9 @@ from itertools import combinations
 
 from bot.core.errors import UserError
 from bot.events import fairness as fair
+from bot.events.colours import colour_need
 from bot.events.lookup import get_tournament
 from bot.events.seating import RoundSeating, awaiting_confirmation
-from bot.events.swiss_search import colour_need
 from bot.storage.events import LogEntry, RoundTable, Tournament, TournamentStore
 from bot.storage.locks import KeyedLocks
 

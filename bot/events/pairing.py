@@ -15,7 +15,8 @@ from itertools import combinations
 from math import ceil
 
 from bot.events import swiss_search
-from bot.events.swiss_search import PAIRING_MODES, colour_need, colour_order  # noqa: F401 (re-exported)
+from bot.events.colours import colour_need, colour_order  # noqa: F401 (re-exported)
+from bot.events.swiss_search import PAIRING_MODES  # noqa: F401 (re-exported)
 
 PairCost = Callable[[int, int], int]
 _RESTARTS = 5  # extra greedy passes per round-robin round; more barely helped in trials
@@ -41,11 +42,12 @@ def met_counts(tables_history: list[list[int]]) -> Counter:
 
 
 def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
-    """Seat as many units as possible, with tables as close to ``size`` as they can be.
+    """Seat as many units as possible, at tables of ``size`` where they can be.
 
     Order of preference: fewest byes, then the smallest shortfall of the smallest table (two tables
-    one seat short beat one table two seats short), then the most even sizes, then fewest short
-    tables. Returns (sizes largest first, number of byes).
+    one seat short beat one table two seats short), then the fewest short tables (30 at tables of
+    4: six of 4 and two of 3, not ten of 3: a short table may play a different game), then the
+    most even short tables. Returns (sizes largest first, number of byes).
     """
     if not 2 <= min_size <= size:
         raise ValueError(f"need 2 <= min_size <= size, got min_size={min_size}, size={size}")
@@ -57,13 +59,18 @@ def table_sizes(n: int, size: int, min_size: int) -> tuple[list[int], int]:
             break
         options = []
         for count in range(ceil(seated / size), seated // min_size + 1):
-            # The most even split of `seated` into `count` tables is the best one for this count.
-            small, extra = divmod(seated, count)
-            if small + (1 if extra else 0) > size or small < min_size:
-                continue
-            sizes = [small + 1] * extra + [small] * (count - extra)
-            short = sum(1 for s in sizes if s < size)
-            options.append((size - sizes[-1], sizes[0] - sizes[-1], short, sizes))
+            for full in range(count + 1):
+                short, left = count - full, seated - full * size
+                if short == 0:
+                    if left == 0:
+                        options.append((0, 0, 0, [size] * count))
+                    continue
+                # The short tables' most even split is the best one for this many full tables.
+                small, extra = divmod(left, short)
+                if small < min_size or small + (1 if extra else 0) > size - 1:
+                    continue
+                sizes = [size] * full + [small + 1] * extra + [small] * (short - extra)
+                options.append((size - small, short, (1 if extra else 0), sizes))
         if options:
             return min(options)[-1], byes
     return [], n
@@ -97,8 +104,8 @@ def swiss(
     ``mode`` "repeats": a repeat meeting costs more than any difference in standing, so the seating
     has the fewest repeats possible. "standings": a repeat costs as much as ``place_value`` points of
     spread within a table, so late rounds still seat the leaders together. Which tables are short is
-    part of the search. ``colours`` (two-seat tables): each unit's past seats, to avoid seating two
-    units who must both have the same seat. Tables are listed best first, each in standing order;
+    part of the search. ``colours`` (two-seat tables): each unit's past seats, so that nobody gets a
+    third seat running or two more of one seat where a seating allows it (bot/events/colours.py). Tables are listed best first, each in standing order;
     the seed only breaks exact ties, so the same inputs always give the same round.
     """
     sizes, bye_count = table_sizes(len(order), size, min_size)

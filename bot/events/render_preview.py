@@ -1,9 +1,12 @@
 """The organizer's look at a round's seating before its tables open: shown to them alone (an
 ephemeral answer), with the buttons to confirm it or seat it again. Each table lists its players
 in seat order with their points; at tables of two the seat each gets, and a warning where it is
-not the one they were due; the tablemates who met before; the byes; the swaps made so far."""
+not the one they were due; the tablemates who met before; the byes; the swaps made so far. Above
+them, how many tables of each size the round has, so a short table is no surprise."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 import discord
 
@@ -31,6 +34,10 @@ def pairings_message(look: Pairings, tr: Lang) -> Rendered:
     lines = [tr("tournament.preview.intro")]
     if two_seats(t):
         lines.append(seat_legend(t, tr))
+    sizes = Counter(len(row.players) for row in look.tables if row.number)
+    if sizes:
+        counted = (tr("tournament.preview.size", count=n, size=size) for size, n in sorted(sizes.items(), reverse=True))
+        lines.append(tr("tournament.preview.sizes", sizes=tr.join(counted)))
     blocks = []
     repeats = 0
     for row in look.tables:

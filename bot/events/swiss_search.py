@@ -1,8 +1,9 @@
 """Finding the best Swiss seating: which units share each table, given the sizes of the tables.
 
 A seating's cost adds, table by table, a weight per repeat meeting, the spread of standings points
-within the table, at two-seat tables a weight for two players due the same colour, and (far
-smaller, to settle ties and round 1) the spread of standing positions.
+within the table, at two-seat tables what the colours cost (bot/events/colours.py: a broken rule
+outweighs every spread), and (far smaller, to settle ties and round 1) the spread of standing
+positions.
 Costs are integers so every comparison is exact and every run gives the same tables.
 
 Small fields are searched exactly (branch and bound, tables of one size being interchangeable);
@@ -18,6 +19,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
+
+from bot.events.colours import ColourWeights, pair_cost
 
 EXACT_MAX = 16  # units; beyond this the exact search rarely finishes within its node budget
 NODE_BUDGET = 40_000
@@ -104,59 +107,34 @@ def seating_costs(
     # A lost wish to alternate costs less than any difference in points over the whole seating
     # (the smallest is half a place) and, where that leaves room, more than every position
     # difference together: of two seatings otherwise equal, the one giving more players their due
-    # colour wins.
+    # colour wins. The two rules of bot/events/colours.py outweigh everything but, in "repeats"
+    # mode, a repeat: an uneven count costs more than every spread, wish and (in "standings" mode)
+    # repeat of a seating together, a third seat running more than every uneven count.
     mild = max(1, min(scale, place // (2 * tables + 2)))
+    spread = max(value.values(), default=0) - min(value.values(), default=0)
+    spreads = tables * (scale * (spread + 1) + len(seated))
     if colours is not None:
+        repeats = place * tables * max(neighbours_met(neighbours), 1) if mode == "standings" else 0
+        uneven = spreads + 2 * mild * tables + repeats + 1
+        weights = ColourWeights(third=uneven * (len(seated) + 1), uneven=uneven, wish=mild)
         for a, b in combinations(seated, 2):
-            need_a, need_b = colour_need(colours.get(a, [])), colour_need(colours.get(b, []))
-            if need_a[1] == need_b[1] and min(need_a[0], need_b[0]) >= 1:
-                # Both are due the same seat: one of them will not have it.
-                low = min(need_a[0], need_b[0])
-                weight = place // 2 if need_a[0] == need_b[0] == 3 else place // 6 if low >= 2 else mild
+            weight = pair_cost(colours.get(a, []), colours.get(b, []), weights)
+            if weight:
                 clash.setdefault(a, {})[b] = clash.setdefault(b, {})[a] = weight
     if mode == "standings":
         repeat = place
     else:
-        spread = max(value.values(), default=0) - min(value.values(), default=0)
         clashes = sum(v for row in clash.values() for v in row.values())
-        repeat = tables * (scale * (spread + 1) + len(seated)) + clashes + 1
+        repeat = spreads + clashes + 1
     return Costs(value=value, pos=pos, met=neighbours, repeat=repeat, scale=scale, clash=clash)
 
 
 PAIRING_MODES = ("standings", "repeats")
 
 
-def colour_need(seats: list[int]) -> tuple[int, int]:
-    """(strength, seat) a unit should have next at a two-seat table, from the seats it had (0 or 1).
-    3: must (the same seat twice running, or two more of one seat); 2: should (one more of one
-    seat); 1: would like to alternate; 0: no history."""
-    if not seats:
-        return 0, 0
-    difference = seats.count(0) - seats.count(1)
-    if len(seats) >= 2 and seats[-1] == seats[-2]:
-        return 3, 1 - seats[-1]
-    if abs(difference) >= 2:
-        return 3, 1 if difference > 0 else 0
-    if difference:
-        return 2, 1 if difference > 0 else 0
-    return 1, 1 - seats[-1]
-
-
-def colour_order(table: list[int], colours: dict[int, list[int]], seed: int) -> list[int]:
-    """Who takes seat 0 (the first colour) at a two-seat table listed best first: both get what they
-    need when they differ; otherwise the stronger need wins, then the better standing; with no
-    history at all, a seeded coin."""
-    if len(table) != 2:
-        raise ValueError("colours are for two-seat tables")
-    first, second = table
-    need_a, need_b = colour_need(colours.get(first, [])), colour_need(colours.get(second, []))
-    if need_a[0] == need_b[0] == 0:
-        return list(table) if random.Random(seed).random() < 0.5 else [second, first]
-    if need_a[0] and need_b[0] and need_a[1] != need_b[1]:
-        return [first, second] if need_a[1] == 0 else [second, first]
-    winner, need = (first, need_a) if need_a[0] >= need_b[0] else (second, need_b)
-    other = second if winner == first else first
-    return [winner, other] if need[1] == 0 else [other, winner]
+def neighbours_met(neighbours: dict[int, dict[int, int]]) -> int:
+    """The most times two units met."""
+    return max((times for row in neighbours.values() for times in row.values()), default=0)
 
 
 # ---- local search ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Which table each member last launched the Activity from (migration 031): **Play in Discord**
+"""Which table each member last launched the Activity from (migration 035): **Play in Discord**
 writes it just before Discord opens the Activity, and the Activity's web side reads it back
 (``launched_table``) to open at that table rather than at a picker."""
 

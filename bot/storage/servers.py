@@ -17,7 +17,7 @@ from bot.storage.database import Database
 #: Tables whose rows belong to one server, by its ``guild_id``. A game table's seats, actions,
 #: record and Discord rows, and a tournament's entrants, seating and results, go with it
 #: (``ON DELETE CASCADE``).
-SERVER_TABLES = ("game_tables", "tournaments", "ratings", "rating_history", "server_settings")
+SERVER_TABLES = ("game_tables", "tournaments", "ratings", "rating_history", "server_settings", "lfg_calls")
 
 
 class ServerRows:

@@ -21,6 +21,7 @@ from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
 from bot.storage.launches import LaunchRows
+from bot.storage.lobbies import LobbyRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
@@ -106,6 +107,9 @@ class TableRow:
     #: An invite-only lobby's members invited and their answers; empty: open to all (migration 030).
     guests: list[Guest] = field(default_factory=list)
     invites_lapse: float | None = None  # when the unanswered invitations lapse
+    lobby_closes: float | None = None  # when a lobby nobody joins closes (migration 031)
+    closed_why: str | None = None  # "idle": closed so, by the bot; None: by its host
+    lfg_at: float | None = None  # when the server's role is called for it, still short (migration 032)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -189,6 +193,7 @@ class Store:
         self.servers = ServerRows(db, purged=self.purged)
         self.endings = EndRows(db)
         self.invitations = InvitationRows(db)
+        self.lobbies = LobbyRows(db)
         self.launches = LaunchRows(db)  # the table each member launched the Activity from
 
     async def launched_table(self, user_id: int, guild_id: int, channel_id: int) -> int | None:

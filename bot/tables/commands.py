@@ -149,8 +149,8 @@ class PlayerCommands(commands.Cog):
 
     @command(
         "cmd.notifications",
-        "When to tell you it is your turn: always, when you are away, or never",
-        mode="Always, when away (the default) or never; leave it out to see your choice",
+        "When to tell you it is your turn: always, only when your turn waits, or never",
+        mode="Always, only when your turn waits (the default) or never; leave it out to see your choice",
         challenges="Whether members may invite you to their tables (challenges)",
     )
     @app_commands.choices(
@@ -159,7 +159,7 @@ class PlayerCommands(commands.Cog):
                 name=locale_str("Always, as soon as my turn starts", key="cmd.notifications.mode.always"), value="always"
             ),
             app_commands.Choice(
-                name=locale_str("When I am away (the default)", key="cmd.notifications.mode.away"), value="away"
+                name=locale_str("Only when my turn waits (the default)", key="cmd.notifications.mode.away"), value="away"
             ),
             app_commands.Choice(name=locale_str("Never", key="cmd.notifications.mode.never"), value="never"),
         ],

@@ -17,6 +17,7 @@ Guild commands (``test_guild_id``) never include it: an Entry Point command is g
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -49,16 +50,24 @@ KEPT = (
 Tree = app_commands.CommandTree[Any]
 
 
-async def sync_commands(tree: Tree, config: Config) -> list[app_commands.AppCommand]:
+@dataclass
+class Synced:
+    """A command as Discord stored it: what the bot links to (``</name:id>``)."""
+
+    name: str
+    id: int
+
+
+async def sync_commands(tree: Tree, config: Config) -> list[Synced]:
     """Sync the bot's commands as ``CommandTree.sync`` does, the Entry Point command kept."""
     if config.test_guild_id:
         guild = discord.Object(id=config.test_guild_id)
         tree.copy_global_to(guild=guild)
-        return await tree.sync(guild=guild)
+        return [Synced(c.name, c.id) for c in await tree.sync(guild=guild)]
     if config.activity:
         return await with_entry_point(tree)
     try:
-        return await tree.sync()
+        return [Synced(c.name, c.id) for c in await tree.sync()]
     except discord.HTTPException as exc:
         if exc.code != ENTRY_POINT_DROPPED:
             raise
@@ -66,7 +75,7 @@ async def sync_commands(tree: Tree, config: Config) -> list[app_commands.AppComm
         return await with_entry_point(tree, refused=True)
 
 
-async def with_entry_point(tree: Tree, refused: bool = False) -> list[app_commands.AppCommand]:
+async def with_entry_point(tree: Tree, refused: bool = False) -> list[Synced]:
     """``refused``: Discord refused the plain sync for the Entry Point command it dropped, which
     the application has then, whatever its flags say."""
     client = tree.client
@@ -74,7 +83,7 @@ async def with_entry_point(tree: Tree, refused: bool = False) -> list[app_comman
         raise app_commands.MissingApplicationID
     if not refused and not client.application_flags.embedded:  # Discord would refuse one
         log.warning("activity = true, but the application has no Activity: enable it (see docs/activity.md)")
-        return await tree.sync()
+        return [Synced(c.name, c.id) for c in await tree.sync()]
     translator = tree.translator
     payload = [
         await command.get_translated_payload(tree, translator) if translator else command.to_dict(tree)
@@ -85,7 +94,7 @@ async def with_entry_point(tree: Tree, refused: bool = False) -> list[app_comman
     entry = next((c for c in existing if c.get("type") == ENTRY_POINT), None)
     payload.append(kept(entry) if entry is not None else default_entry_point())
     data = await client.http.bulk_upsert_global_commands(client.application_id, payload=payload)
-    return [app_commands.AppCommand(data=d, state=tree._state) for d in data]
+    return [Synced(d["name"], int(d["id"])) for d in data]
 
 
 def kept(command: dict[str, Any]) -> dict[str, Any]:

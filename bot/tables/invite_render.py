@@ -1,11 +1,13 @@
 """What an invite-only lobby shows of its invitations: each member invited and their answer, so
-that the host (and everyone reading the channel) sees whom the table still waits for."""
+that the host (and everyone reading the channel) sees whom the table still waits for; and why a
+lobby closed."""
 
 from __future__ import annotations
 
 from bot.core.i18n import Lang
 from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING
 from bot.storage.store import TableRow
+from bot.tables.terms import IDLE, LOBBY_IDLE
 
 MARKS = {ACCEPTED: "✅", DECLINED: "❌", PENDING: "⏳", LAPSED: "⌛"}
 
@@ -21,3 +23,13 @@ def guest_lines(table: TableRow, tr: Lang) -> str:
     if table.invites_lapse is not None and any(g.state == PENDING for g in table.guests):
         lines.append(tr("lobby.guests_lapse", at=f"<t:{int(table.invites_lapse)}:R>"))
     return "\n".join(lines)
+
+
+def closed_text(table: TableRow, tr: Lang) -> str:
+    """Why the table is closed: by its host; or by the bot, a lobby nobody joined for a day, or
+    none of whose guests joined (its invitations may have waited longer than a day)."""
+    if table.closed_why != IDLE:
+        return tr("table.cancelled")
+    if table.guests and not any(table.seat_of(g.user_id) is not None for g in table.guests):
+        return tr("table.closed_unanswered")
+    return tr("table.closed_idle", time=tr("clock.days", count=LOBBY_IDLE // 86400))

@@ -44,16 +44,22 @@ def answer(table: TableRow, engine: Engine, seat: int | None, tr: Lang) -> disco
     reasons for ``seat``'s own greyed choices, when a seated member asks during play)."""
     ui = REGISTRY[table.game]
     view = render.public_table(table, engine, tr)
+
+    def own(key: str, **params: str) -> str:
+        """The game's own words where it has them: Othello's discs are not greyed cards."""
+        game_key = f"{table.game}.{key}"
+        return tr(game_key if tr.has(game_key) else key, **params)
+
     marks = [f"• {tr(f'{key}.long')}" for key in view.legend] + [f"• {n}" for n in seat_notes(table, tr)]
     parts = [f"**{tr('help.marks')}**", "\n".join(marks) or tr("help.no_marks")]
-    parts += ["", f"**{tr('help.greyed')}**", tr(f"{table.game}.help.greyed")]
+    parts += ["", f"**{own('help.greyed_title')}**", tr(f"{table.game}.help.greyed")]
     if seat is not None and table.status == "running" and not engine.is_terminal():
         if seat in engine.to_act():
             reasons = ui.greyed(engine, seat, render.seat_names(table, tr), tr) or [tr("help.none_greyed")]
         else:
-            reasons = [tr("help.not_your_turn")]
+            reasons = [own("help.not_your_turn")]
         parts += ["", tr("help.yours"), *(f"• {r}" for r in reasons)]
-    title = tr("help.title", table=render.game_title(table, tr))
+    title = own("help.title", table=render.game_title(table, tr))
     return discord.Embed(title=title, description="\n".join(parts), colour=COLOUR)
 
 

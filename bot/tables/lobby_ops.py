@@ -18,7 +18,10 @@ from bot.core.i18n import LANGUAGES
 from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
 from bot.storage.store import Seat, TableRow
 from bot.tables.service import Outcome, TableService, require_host
-from bot.tables.terms import CLOCKS, LEVELS, TIMEOUT_POLICIES, computer_name
+from bot.tables.terms import CLOCKS, IDLE, LEVELS, LFG_AFTER, LOBBY_IDLE, TIMEOUT_POLICIES, computer_name
+
+#: Two due times this close are one: a lobby closing then does not first say its invitations lapsed.
+SAME_TIME = 60.0
 
 
 def bad_size(cls: type[Engine]) -> UserError:
@@ -31,6 +34,17 @@ def bad_size(cls: type[Engine]) -> UserError:
 def answered(table: TableRow, user_id: int, state: str) -> list[Guest]:
     """The table's invitations with this member's answer."""
     return [Guest(g.user_id, g.name, state) if g.user_id == user_id else g for g in table.guests]
+
+
+def closing_time(now: float, invites_lapse: float | None, joined: bool = False) -> float:
+    """When a lobby closes unless someone joins it: a day after ``now`` (its opening, or a join).
+    A lobby waiting for answers stays open until its invitations lapse; once a member has joined,
+    a day past that, so that its host, told, can still start it."""
+    closes = now + LOBBY_IDLE
+    if invites_lapse is None:
+        return closes
+    later = invites_lapse + LOBBY_IDLE if joined else invites_lapse
+    return later if later >= closes - SAME_TIME else closes
 
 
 def invited(table: TableRow, user_id: int) -> list[Guest] | None:
@@ -77,6 +91,8 @@ class LobbyOps:
             raise bad_size(cls)
         if len(guests) >= size:
             raise UserError("error.invite_too_many", count=size - 1)
+        lapse = invites_lapse if guests else None
+        now = self.tables.now()
         table_id = await self.store.create_table(
             game=game,
             guild_id=guild_id,
@@ -91,7 +107,9 @@ class LobbyOps:
             on_timeout=on_timeout,
             computer_level=level,
             guests=list(guests),
-            invites_lapse=invites_lapse if guests else None,
+            invites_lapse=lapse,
+            lobby_closes=closing_time(now, lapse),
+            lfg_at=None if guests else now + LFG_AFTER,  # an invite-only lobby calls nobody
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
@@ -154,7 +172,9 @@ class LobbyOps:
             if len(table.seats) >= table.size:
                 raise UserError("error.table_full")
             seats = [*table.seats, Seat(0, user[0], user[1], level=table.computer_level)]
-            await self._reseat(table, seats, guests=guests)
+            pending = any(g.state == PENDING for g in table.guests)
+            closes = closing_time(self.tables.now(), table.invites_lapse if pending else None, joined=True)
+            await self._reseat(table, seats, guests=guests, lobby_closes=closes)
             return await self.tables.table(table_id)
 
     async def decline(self, table_id: int, user_id: int) -> TableRow:
@@ -182,6 +202,17 @@ class LobbyOps:
             guests = [Guest(g.user_id, g.name, LAPSED if g.state == PENDING else g.state) for g in table.guests]
             await self.store.bump(table_id, guests=guests, invites_lapse=None)
             return late
+
+    async def close_idle(self, table_id: int, now: float) -> bool:
+        """A lobby nobody joined closes, if its time has come and nobody (another process) closed
+        it first; whether this did."""
+        async with self.tables.locked(table_id):
+            table = await self.tables.table(table_id)
+            if table.status != "lobby" or table.lobby_closes is None or table.lobby_closes > now:
+                return False
+            await self.store.bump(table_id, status="cancelled", closed_why=IDLE, computer_turn=0)
+            self.tables.forget(table_id)
+            return True
 
     async def leave(self, table_id: int, user_id: int) -> TableRow:
         async with self.tables.locked(table_id):

@@ -137,8 +137,8 @@ class Opening:
         if table.guests:
             unreached = await self.invites.send(await self.service.table(table.id))
             lines += invited_lines(table.guests, unreached, table.invites_lapse, tr)
-            await self.delivery.rearm()  # the clock, for when they lapse
         await interaction.followup.send("\n".join(lines), ephemeral=True)
+        await self.delivery.rearm()  # the clock, for when the lobby closes unless joined, or its invitations lapse
 
     async def place_table(self, guild: discord.Guild, channel: discord.TextChannel, table: TableRow) -> None:
         """Show a table that an event opened and started: its message and thread (or channel), then

@@ -28,7 +28,7 @@ from bot.tables.components import (
     TableButton,
     static_view,
 )
-from bot.tables.invite_render import guest_lines
+from bot.tables.invite_render import closed_text, guest_lines
 from bot.tables.service import CLOCKS, TIMEOUT_POLICIES
 from bot.tables.terms import COMPUTER, computer_number
 
@@ -225,7 +225,8 @@ def lobby(table: TableRow, tr: Lang, launch: bool = False) -> Rendered:
 
 
 def closed(table: TableRow, tr: Lang) -> Rendered:
-    embed = discord.Embed(title=game_title(table, tr), description=tr("table.cancelled"), colour=0x99AAB5)
+    """A closed table: by its host, or a lobby nobody joined, which says so."""
+    embed = discord.Embed(title=game_title(table, tr), description=closed_text(table, tr), colour=0x99AAB5)
     return Rendered(embed=embed, view=static_view())
 
 

@@ -63,6 +63,8 @@ class Settings:
     web: bool = True
     #: How long an invitation to a table waits for its answer (seconds).
     invite_lapse: int = 86400
+    #: A role mentioned when a lobby is still short of players after a few minutes; None: none.
+    lfg_role: int | None = None
     chosen: frozenset[str] = frozenset()
 
     def is_default(self, name: str) -> bool:
@@ -90,6 +92,7 @@ def checked(name: str, value: Any) -> Any:
         "thread_pings": lambda v: isinstance(v, bool),
         "web": lambda v: isinstance(v, bool),
         "invite_lapse": lambda v: v in INVITE_LAPSES,
+        "lfg_role": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
     }
     if name not in ok or not ok[name](value):
         raise UserError("error.bad_setting")
@@ -205,6 +208,13 @@ class ServerSettings:
         wanted = self.config.organizer_role
         found = next((r for r in guild.roles if wanted and wanted in (r.name, str(r.id))), None)
         return Resolved(found, gone)
+
+    def lfg_role(self, guild: discord.Guild, settings: Settings) -> Resolved[discord.Role | None]:
+        """The role called when a lobby is short of players: the chosen one, unless deleted since."""
+        if settings.lfg_role is None:
+            return Resolved(None)
+        role = guild.get_role(settings.lfg_role)
+        return Resolved(role, gone=role is None)
 
     def category(self, guild: discord.Guild, settings: Settings, game: str) -> Resolved[discord.CategoryChannel | str | None]:
         """Where a game's own channels go: the chosen category; else config's category of the game,

@@ -96,8 +96,9 @@ class SettingsCommands(commands.Cog):
         on_timeout="What happens when a player runs out of time",
         computer_level="Level of the computer that plays for a player who runs out of time",
         thread_pings="Turn notices mention the players in the table's thread",
-        web="This server's games on the bot's web pages",
+        web="Show this server's games on the bot's web pages",
         invite_lapse="How long an invitation to a table waits for its answer",
+        lfg_role="A role mentioned when a lobby is still short of players after 5 minutes",
         reset="Put one setting back to its default",
     )
     @app_commands.choices(
@@ -121,6 +122,7 @@ class SettingsCommands(commands.Cog):
         thread_pings: bool | None = None,
         web: bool | None = None,
         invite_lapse: int | None = None,
+        lfg_role: discord.Role | None = None,
         reset: str | None = None,
     ) -> None:
         async def work() -> None:
@@ -155,6 +157,12 @@ class SettingsCommands(commands.Cog):
                     values[name] = flag
             if invite_lapse is not None:
                 values["invite_lapse"] = invite_lapse
+            if lfg_role is not None:
+                if guild.get_role(lfg_role.id) is None:  # a role of another server
+                    raise UserError("server.error.other_server", what=f"<@&{lfg_role.id}>")
+                if lfg_role.is_default():
+                    raise UserError("server.error.lfg_everyone")
+                values["lfg_role"] = lfg_role.id
             if reset is not None:
                 if reset in values:
                     raise UserError("server.error.reset_and_set", setting=member_lang(interaction)(f"server.name.{reset}"))
@@ -167,6 +175,8 @@ class SettingsCommands(commands.Cog):
                 chosen = await self.settings.of(guild.id)
                 header = ""
             warnings = self.warnings(guild, chosen, tr) if "table_channels" in values else []
+            if lfg_role is not None and not (lfg_role.mentionable or guild.me.guild_permissions.mention_everyone):
+                warnings.append(tr("server.lfg_warning", role=lfg_role.mention))
             embed = self.shown(guild, chosen, tr, interaction.guild_locale)
             content = "\n".join([header, *warnings]).strip() or None
             await interaction.response.send_message(content=content, embed=embed, ephemeral=True)
@@ -194,6 +204,9 @@ class SettingsCommands(commands.Cog):
         if name == "organizer_role":
             role = self.settings.organizer_role(guild, chosen)
             return (role.value.mention if role.value is not None else tr("server.no_role")), role.gone
+        if name == "lfg_role":
+            called = self.settings.lfg_role(guild, chosen)
+            return (called.value.mention if called.value is not None else tr("server.no_lfg_role")), called.gone
         if name == "category":
             found = self.settings.category(guild, chosen, CHANNEL_GAME)
             if isinstance(found.value, discord.CategoryChannel):

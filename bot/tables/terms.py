@@ -12,6 +12,9 @@ LEVELS = ("easy", "normal", "hard")
 CLOCKS = (60, 300, 900, 3600, 4 * 3600, 12 * 3600, 86400, 3 * 86400, 7 * 86400)
 TIMEOUT_POLICIES = ("computer_turn", "computer_seat", "end")
 REMIND_BEFORE = 0.2  # remind when a fifth of the clock is left
+LOBBY_IDLE = 86400  # a lobby nobody joins this long closes
+IDLE = "idle"  # why such a lobby was closed (``TableRow.closed_why``)
+LFG_AFTER = 300  # a lobby still short of players this long calls the server's role (``lfg.py``)
 
 
 def computer_name(number: int) -> str:

@@ -86,10 +86,13 @@ def status_html(t: Tournament, ranked: list[Standing], teams: bool, tr: Lang) ->
         if top:
             won = [t.name_of(p) for p in ([e.user_id for e in t.entrants if e.team == top[0].player] if teams else [top[0].player])]
     winner = tr("tournament.winner", names=tr.join(won), count=len(won)) if won else ""
-    # As the event's message names them (``words.organizer``); an older event's mention as an
-    # entrant's name, else in words.
-    known = {**names(t), t.organizer_id: names(t).get(t.organizer_id, tr("web.event.organizer"))}
-    text = tr(f"tournament.state.{t.status}", round=t.round, count=t.round, organizer=organizer(t), winner=winner)
+    # As the event's message names them (``words.organizer``), an older event's mention as an
+    # entrant's name; an organizer known by neither is left out ("Organizer: the organizer").
+    known = names(t)
+    key = f"tournament.state.{t.status}"
+    if not t.organizer_name and t.organizer_id not in known and tr.has(f"web.event.state.{t.status}"):
+        key = f"web.event.state.{t.status}"
+    text = tr(key, round=t.round, count=t.round, organizer=organizer(t), winner=winner)
     return f'<p class="status">{to_html(text.strip(), known)}</p>'
 
 
@@ -106,7 +109,7 @@ def standings_html(t: Tournament, rows: list[Standing], teams: bool, tr: Lang) -
     columns = ["web.event.rank", "web.event.team" if teams else "web.event.player", "web.event.points"]
     columns += ["web.event.reached"] if elimination else []
     columns += ["web.event.opponents", "web.event.wins", "web.event.place"]
-    head = "".join(f'<th scope="col">{escape(tr(c))}</th>' for c in columns)
+    head = "".join(f'<th scope="col">{escape(tr(c)).replace(chr(10), "<br>")}</th>' for c in columns)
     body = []
     for row in rows:
         name = escape(row_name(t, row, teams))
@@ -122,7 +125,8 @@ def standings_html(t: Tournament, rows: list[Standing], teams: bool, tr: Lang) -
             f'<th scope="row">{c}</th>' if i == 1 else f"<td>{c}</td>" for i, c in enumerate(cells)
         ) + "</tr>")
     heading = tr("web.event.team_standings") if teams else tr("web.event.standings")
-    table = f'<table class="board standings"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    # Only the table scrolls sideways when a narrow screen cannot hold it; the ranking line below wraps.
+    table = f'<div class="board-wrap"><table class="board standings"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     return section(heading, table + f'<p class="hint">{escape(tr("tournament.tie_breaks"))}</p>', "standings")
 
 

@@ -90,7 +90,7 @@ class FinalQuestUI(GameUI):
         return rows
 
     def end_lines(self, result: dict[str, Any], seat: int, names: list[str], tr: Lang) -> list[str]:
-        """In a player's DM: whether their team won, and the winning team with its players."""
+        """In a player's DM: whether their team won (the result block under it names the pairs)."""
         if result.get("outcome") is None:  # a clock ended the table: places by seat
             return super().end_lines(result, seat, names, tr)
         rows = self.result_rows(result, names, tr)
@@ -98,8 +98,7 @@ class FinalQuestUI(GameUI):
             return [rows[0].who]
         team = TEAMS[seat]
         key = "dm_won" if team == result["winner_team"] else "dm_lost"
-        own = tr(f"{G}.result.{key}", team=f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}")
-        return [own, tr(f"{G}.result.dm_winners", team=rows[0].who)]
+        return [tr(f"{G}.result.{key}", team=f"{TEAM_MARK[team]} {tr(f'{G}.team.{TEAM_KEYS[team]}')}")]
 
     # ---- who may speak, who may press ---------------------------------------------------------
     def speakers(self, public: dict[str, Any]) -> set[int] | None:

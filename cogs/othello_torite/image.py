@@ -11,12 +11,13 @@ counts, the marker and the led suit are in the embed's text.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.core.drawing import Colour, font, png
+from bot.core.drawing import Colour, encoding, font, png
 
 FILES = "abcdefgh"
 CELL = 104
@@ -128,9 +129,19 @@ def legal_hints(draw: ImageDraw.ImageDraw, legal: dict[str, list[str]]) -> None:
 
 
 def render_board(public: dict[str, Any], hints: dict[str, list[str]] | None = None) -> bytes:
-    """The board; ``hints`` the squares to mark (default: those of the seat to act, from the view)."""
+    """The board; ``hints`` the squares to mark (default: those of the seat to act, from the view).
+
+    A move shows one board several times (the table message, the hand of the seat to act, the
+    mover's answer): it is drawn and encoded once, from what the picture shows alone."""
+    legal = (public.get("legal_squares") or {}) if hints is None else hints
+    return _drawn(json.dumps([public["board"], public["highlight"], legal], sort_keys=True), encoding())
+
+
+@lru_cache(maxsize=64)
+def _drawn(shows: str, encoded: bool) -> bytes:
+    squares, highlight, legal = json.loads(shows)
     image = base().copy()
     draw = ImageDraw.Draw(image)
-    board(draw, public)
-    legal_hints(draw, (public.get("legal_squares") or {}) if hints is None else hints)
+    board(draw, {"board": squares, "highlight": highlight})
+    legal_hints(draw, legal)
     return png(image)

@@ -43,6 +43,13 @@ def test_pair_key_and_met_counts():
         (2, 3, 3, ([], 2)),
         (5, 4, 3, ([4], 1)),
         (13, 6, 3, ([5, 4, 4], 0)),  # tables one or two seats short beat a table three short
+        (14, 6, 3, ([6, 4, 4], 0)),  # then the fewest short tables
+        # Issue 49: "tables of 4" seated 15 to 30 players at tables of 3 only.
+        (15, 4, 3, ([4, 4, 4, 3], 0)),
+        (18, 4, 3, ([4, 4, 4, 3, 3], 0)),
+        (21, 4, 3, ([4, 4, 4, 3, 3, 3], 0)),
+        (27, 4, 3, ([4] * 6 + [3], 0)),
+        (30, 4, 3, ([4] * 6 + [3, 3], 0)),
         (9, 6, 2, ([5, 4], 0)),  # Saizen: no byes when the game allows smaller tables
         (7, 4, 4, ([4], 3)),
         (0, 4, 3, ([], 0)),
@@ -52,30 +59,32 @@ def test_table_sizes_examples(n, size, min_size, expected):
     assert table_sizes(n, size, min_size) == expected
 
 
-def _best_sizes(n: int, size: int, min_size: int) -> tuple[int, int, int]:
+def _best_sizes(n: int, size: int, min_size: int) -> tuple[int, int, int, int]:
     """Brute force over every multiset of table sizes: fewest byes, then the smallest shortfall of
-    the smallest table, then the most even, then fewest short tables."""
+    the smallest table, then fewest short tables, then the most even short tables."""
     best = (n, 0, 0, 0)
     for count in range(1, n // min_size + 1):
         for sizes in combinations_with_replacement(range(min_size, size + 1), count):
             if sum(sizes) <= n:
-                short = sum(1 for s in sizes if s < size)
-                best = min(best, (n - sum(sizes), size - min(sizes), max(sizes) - min(sizes), short))
+                short = [s for s in sizes if s < size]
+                spread = max(short) - min(short) if short else 0
+                best = min(best, (n - sum(sizes), size - min(sizes), len(short), spread))
     return best
 
 
 def test_table_sizes_invariants_and_optimality():
     for size in range(2, 7):
         for min_size in range(2, size + 1):
-            for n in range(0, 19):
+            for n in range(0, 31):
                 sizes, byes = table_sizes(n, size, min_size)
                 assert sum(sizes) + byes == n
                 assert all(min_size <= s <= size for s in sizes)
                 assert sizes == sorted(sizes, reverse=True)
-                assert not sizes or sizes[0] - sizes[-1] <= 1, "tables as even as possible"
+                short = [s for s in sizes if s < size]
+                assert not short or short[0] - short[-1] <= 1, "short tables as even as possible"
                 if sizes:
-                    short = sum(1 for s in sizes if s < size)
-                    key = (byes, size - min(sizes), sizes[0] - sizes[-1], short)
+                    spread = short[0] - short[-1] if short else 0
+                    key = (byes, size - min(sizes), len(short), spread)
                     assert key == _best_sizes(n, size, min_size), (n, size, min_size)
 
 

@@ -135,8 +135,7 @@ class TwoSeatSwiss:
 
 def test_two_seat_colours_alternate_and_balance():
     """Othello Swiss of eleven over five rounds: nobody gets the same colour three times running,
-    and the colours stay balanced (issue 17 saw BBBBW)."""
-    off = 0
+    and the colours stay balanced (issue 17 saw BBBBW; issue 49 two more of one colour)."""
     for seed in range(12):
         event = TwoSeatSwiss(seed)
         for number in range(5):
@@ -146,17 +145,13 @@ def test_two_seat_colours_alternate_and_balance():
         for unit, history in event.seats.items():
             runs = "".join(map(str, history))
             assert "000" not in runs and "111" not in runs, (seed, unit, runs)
-            assert abs(history.count(0) - history.count(1)) <= 2, (seed, unit, runs)
-            off += abs(history.count(0) - history.count(1)) == 2
-    # Two more of one colour happens only to a player who had a bye (four games), when both players
-    # of a pairing need the same colour and rematches are worse.
-    assert off <= len(event.units) * 12 // 10, off
+            assert abs(history.count(0) - history.count(1)) <= 1, (seed, unit, runs)
 
 
 def unmet_dues(tables: list[list[int]], seats: dict[int, list[int]]) -> tuple[int, int, int]:
     """How many players get the other seat than the one they are due, by how strongly they were
     due it: (must, should, would like to alternate)."""
-    from bot.events.swiss_search import colour_need
+    from bot.events.colours import colour_need
 
     unmet = [0, 0, 0]
     for table in tables:

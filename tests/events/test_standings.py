@@ -328,7 +328,7 @@ def test_the_footer_gives_each_sentence_its_own_space_in_either_language():
     results += [{"user_id": 4, "round": 1, "place": None, "bye": 1}]
     results += [{"user_id": p, "round": 2, "place": i, "bye": 0} for i, p in enumerate((1, 2, 3), 1)]
     for language, legends, gap in (
-        ("en", ("B = bye.", "– = before a late entry."), " "),
+        ("en", ("B = bye.", "– = a round before the player joined."), " "),
         ("ja", ("B = 不戦(バイ)。", "– = 途中参加する前の回戦。"), ""),
     ):
         tr = Lang(language)

@@ -189,7 +189,7 @@ async def test_points_read_well_a_late_entry_is_marked_and_exports_follow_the_st
     lines = final.embeds[0].description.splitlines()
     (late_line,) = [line for line in lines if f"**{late.name}**" in line]
     assert "joined in round 2" in late_line
-    assert "– = before a late entry." in final.embeds[0].footer.text
+    assert "– = a round before the player joined." in final.embeds[0].footer.text
     tournament = await service.get(tournament_id)
     rows = await service.ranking.standings(tournament)
     results = await service.store.results(tournament_id)

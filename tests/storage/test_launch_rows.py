@@ -1,4 +1,4 @@
-"""Where each member launched the Activity from (migration 031), on SQLite and PostgreSQL: one row
+"""Where each member launched the Activity from (migration 035), on SQLite and PostgreSQL: one row
 per member, server and channel, the latest press kept, Discord's 64-bit ids whole, and the row
 gone with its table."""
 

@@ -93,6 +93,8 @@ class Rest:
 
     # ---- logging in -------------------------------------------------------------------------------
     async def me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.fake.oauth.me(request)  # a member, signed in to an Activity
         return json_response(self.fake.bot_user)
 
     async def application(self, request: web.Request) -> web.Response:

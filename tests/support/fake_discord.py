@@ -34,6 +34,7 @@ from tests.support import discord_interactions as ix
 from tests.support.discord_commands import AppCommands
 from tests.support.discord_gateway import Gateway
 from tests.support.discord_model import Channel, Message, Model, User, snowflake
+from tests.support.discord_oauth import OAuth, bearer
 from tests.support.discord_rest import add_rest_routes
 from tests.support.discord_traffic import (
     CALL,
@@ -105,6 +106,7 @@ class FakeDiscord:
         self.spread_share = 1.0
         self.faults: list[Fault] = []
         self.gateway = Gateway(self)
+        self.oauth = OAuth(self)  # an Activity's sign-in: codes, access tokens, instances
         self._changed = asyncio.Condition()
         self._watchers: defaultdict[str, list[asyncio.Future]] = defaultdict(list)
         self._runner: web.AppRunner | None = None
@@ -121,6 +123,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         add_rest_routes(app, self)
+        self.oauth.add_routes(app)
         app.router.add_get(GATEWAY_PATH, self.gateway.serve)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
@@ -349,7 +352,8 @@ class FakeDiscord:
         self.calls.append(call)
         log.debug("HTTP %s %s", request.method, request.path_qs)
         # Interaction responses and followups are webhook calls: discord.py sends them without a token.
-        needs_token = not path.startswith(("/interactions/", "/webhooks/"))
+        # So are a member's sign-in calls (an Activity's): the client secret or their own token.
+        needs_token = not path.startswith(("/interactions/", "/webhooks/")) and not bearer(request)
         if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
             await self._problem(f"{call}: bad Authorization header")
             return self._done(call, error_response(401, "401: Unauthorized"))

@@ -143,10 +143,10 @@ async def test_a_member_refuses_challenges_with_notifications_in_either_language
     english, ja_server = await two_servers(simcord_env, client_locales)
     bob, hana = english.members[1], ja_server.members[1]
     shown = reply_text(await bob.slash(english.channel, "notifications"))
-    assert "Challenges accepted" in shown and "When away" in shown, "both choices, the defaults"
+    assert "Challenges accepted" in shown and "Only when your turn waits" in shown, "both choices, the defaults"
     refused = await bob.slash(english.channel, "notifications", challenges="refuse")
     assert refused.ephemeral and reply_text(refused).startswith("🛡️ **Challenges refused**")
-    assert "When away" not in reply_text(refused), "only what changed"
+    assert "Only when your turn waits" not in reply_text(refused), "only what changed"
     assert await simcord_bot.store.invitations.refusing([bob.id, hana.id]) == {bob.id}
     assert "Challenges refused" in reply_text(await bob.slash(english.channel, "notifications"))
 

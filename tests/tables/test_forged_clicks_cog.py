@@ -18,7 +18,7 @@ from tests.support.table import (
     to_act,
 )
 
-NOT_VALID = "This button is out of date"
+NOT_VALID = "That control is out of date"
 TOO_BIG = (str(2**63), str(2**64 + 5), "9" * 30, "1" * 5000)
 
 
@@ -158,7 +158,7 @@ async def test_refusals_follow_the_members_language_and_real_buttons_still_work(
     client_locales[alice.id] = "ja"
     tid = table_id(world)
     result = await forge(alice, lobby, f"tt:kick:{tid}", ["x"])
-    assert answer_text(result).startswith("このボタンは古くなっています")
+    assert answer_text(result).startswith("その操作は古くなっています")
     result = await forge(alice, lobby, f"tt:lang:{tid}", ["ja"])
     assert result.acknowledged and not result.ephemeral, "an offered value is applied"
     assert (await simcord_bot.store.get_table(tid)).language == "ja"

@@ -7,6 +7,7 @@ import pytest
 
 from bot.core.errors import UserError
 from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
+from bot.tables.lobby_ops import closing_time
 
 HOST, BOB, CAROL, DAVE = 1, 2, 3, 4
 
@@ -85,3 +86,29 @@ async def test_a_member_refuses_challenges(world):
     assert await world.store.invitations.refusing([BOB, CAROL]) == {BOB}
     await world.store.invitations.set_challenges(BOB, accept=True)
     assert await world.store.invitations.refusing([BOB]) == set()
+
+
+def test_a_lobby_closes_a_day_after_its_last_join_and_waits_for_its_invitations():
+    day = 86400.0
+    assert closing_time(1000.0, None) == 1000.0 + day, "no invitations: a day"
+    assert closing_time(1000.0, 1000.0 + 3600) == 1000.0 + day, "invitations of an hour: still a day"
+    assert closing_time(1000.0, 1000.0 + 3 * day) == 1000.0 + 3 * day, "three days of invitations: it waits"
+    assert closing_time(1000.0, 1000.0 + day - 0.5) == 1000.0 + day - 0.5, "the same moment: at their lapse"
+    assert closing_time(1000.0, 1000.0 + 3600, joined=True) == 1000.0 + 3600 + day, "joined: a day past the lapse"
+
+
+async def test_a_channel_is_called_at_most_once_per_gap_whoever_asks(world):
+    lobbies = world.store.lobbies
+    assert await lobbies.last_call(10) is None
+    assert await lobbies.claim_call(10, 9, now=1000.0, gap=900.0)
+    assert not await lobbies.claim_call(10, 9, now=1500.0, gap=900.0), "within the gap: another process called"
+    assert await lobbies.claim_call(11, 9, now=1500.0, gap=900.0), "another channel"
+    assert await lobbies.claim_call(10, 9, now=1900.0, gap=900.0) and await lobbies.last_call(10) == 1900.0
+    table = await world.lobby.open(
+        "donguri", guild_id=9, channel_id=10, host=(HOST, "alice"), size=4, options={"length": "short"}, language="en",
+    )
+    assert table.lfg_at is not None and await lobbies.next_call() == table.lfg_at
+    assert await lobbies.calling(table.lfg_at) == [table.id]
+    await lobbies.set_call([table.id], None)
+    assert await lobbies.next_call() is None
+    assert (await invite_only(world)).lfg_at is None, "an invite-only lobby calls nobody"

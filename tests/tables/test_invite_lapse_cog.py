@@ -72,6 +72,10 @@ async def test_unanswered_invitations_lapse_after_a_day_and_the_host_is_told_onc
 
     await simcord_env.advance_time(2 * HOUR)
     assert len(told(english.channel.threads[-1])) == 1, "told once"
+    # bob joined: the lobby stays a day past the lapse, for its host to start it; then it closes.
+    await simcord_env.advance_time(22 * HOUR)
+    assert (await simcord_bot.store.get_table(1)).status == "cancelled"
+    assert "This lobby closed: nobody joined it for 1 day." in embed_text(table_messages(english.channel)[-1])
 
 
 async def test_a_server_sets_how_long_invitations_wait_and_a_restart_keeps_the_time(

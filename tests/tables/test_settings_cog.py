@@ -34,6 +34,7 @@ async def test_settings_shows_each_value_and_whether_it_is_the_default(simcord_e
         "Turn pings in the table's thread": f"On {DEFAULT}",
         "Web pages": f"On {DEFAULT}",
         "Invitations lapse after": f"1 day {DEFAULT}",
+        "Call for players": f"None: lobbies call nobody {DEFAULT}",
     }
     staff = srv.guild.create_role("staff")
     tables = srv.guild.create_category("Card tables")
@@ -137,7 +138,7 @@ async def test_a_channel_list_is_checked_channel_by_channel(simcord_env, simcord
     elsewhere = simcord_env.create_guild("Another server").create_text_channel("theirs")
     voice = srv.guild.create_voice_channel("voice")
     cases = {
-        f"{srv.channel.mention} {elsewhere.mention}": f"{elsewhere.mention} is not part of this server",
+        f"{srv.channel.mention} {elsewhere.mention}": f"{elsewhere.mention} is not in this server",
         f"{voice.mention}": f"{voice.mention} is not a text channel",
         "games cards": "“games” is not a channel: name channels like #games",
         " , ": "Name at least one channel, like #games",

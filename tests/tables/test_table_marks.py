@@ -118,10 +118,15 @@ def test_the_table_message_names_each_seat_short_and_labels_it_once(game):
 def test_the_help_answer_explains_each_mark_shown_in_the_members_language(game):
     engine = played(ENGINES[game](), 6)
     n = engine.num_players
+    discs = game == "othello_torite"  # no cards: its own words (review 2026-11-28 #17)
     for tr, heading, greyed in ((EN, "Marks on the table now", "Greyed cards"), (JA, "いま卓に出ている記号", "グレーのカード")):
         view = render.public_table(row(game, n), engine, tr)
-        answer = legend.answer(row(game, n), engine, None, tr).description
+        shown = legend.answer(row(game, n), engine, None, tr)
+        answer = shown.description
+        if discs:
+            greyed = "Suits you cannot place now" if tr is EN else "いま置けないスート"
         assert answer.startswith(f"**{heading}**") and f"**{greyed}**" in answer
+        assert ("card" in shown.title or "カード" in shown.title) != discs, shown.title
         for key in view.legend:
             assert f"• {tr(f'{key}.long')}" in answer
         assert tr(f"{game}.help.greyed") in answer

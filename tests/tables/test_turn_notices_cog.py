@@ -243,10 +243,10 @@ async def test_notifications_shows_the_choice_and_defaults_to_away(simcord_env, 
     alice = world.members[0]
     answer = await alice.slash(world.channel, "notifications")
     text = answer.response.content
-    assert answer.ephemeral and "When away" in text and "2 minutes" in text and "/notifications mode" in text
+    assert answer.ephemeral and "Only when your turn waits" in text and "2 minutes" in text and "/notifications mode" in text
     await alice.slash(world.channel, "notifications", mode=notify)
     answer = await alice.slash(world.channel, "notifications")
-    assert ("Never" if notify == "never" else "When away") in answer.response.content
+    assert ("Never" if notify == "never" else "Only when your turn waits") in answer.response.content
 
 
 async def test_a_pending_notice_goes_out_once_across_restarts(simcord_env, restart):

@@ -97,7 +97,7 @@ async def test_the_replay_page_has_its_controls_and_each_deals_scores(tables, si
 @pytest.mark.parametrize(
     ("game", "en", "ja"),
     [
-        ("saizen", ("Scores by round", "Round 1", "Round 3"), ("ラウンドごとの得点", "ラウンド 1", "ラウンド 3")),
+        ("saizen", ("Scores by round", "Round 1", "Round 3"), ("ラウンドごとの得点", "ラウンド1", "ラウンド3")),
         ("othello_torite", ("<h2>Result</h2>", "The end of the game"), ("<h2>結果</h2>", "ゲームの終わり")),
     ],
 )

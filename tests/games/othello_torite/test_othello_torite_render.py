@@ -6,6 +6,7 @@ import io
 
 from PIL import Image
 
+from bot.core.drawing import UNENCODED, unencoded
 from bot.core.i18n import Lang
 from cogs.othello_torite import image
 from cogs.othello_torite.engine import OthelloToriteEngine
@@ -188,3 +189,18 @@ def test_rules_are_complete():
     sections = UI.rules(TR)
     assert len(sections) == 6
     no_raw_keys(*(h + t for h, t in sections))
+
+
+def test_one_board_shown_on_the_table_and_in_the_hand_to_act_is_encoded_once():
+    engine = OthelloToriteEngine(2, 5)
+    engine.apply(BLACK, "place:r:d3")
+    image._drawn.cache_clear()
+    table = UI.table_view(engine.public_view(), NAMES, TR).image
+    hand = UI.prompt(engine, WHITE, NAMES, TR).image  # White to act: the same squares marked
+    waiting = UI.prompt(engine, BLACK, NAMES, TR).image  # no squares marked: another picture
+    assert table == hand and waiting != hand
+    info = image._drawn.cache_info()
+    assert (info.misses, info.hits) == (2, 1)
+    with unencoded():  # a page that links its picture: nothing encoded, nothing kept as if it were
+        assert image.render_board(engine.public_view()) == UNENCODED
+    assert image.render_board(engine.public_view()) == table
