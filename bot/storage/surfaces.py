@@ -166,6 +166,14 @@ class Surfaces:
             (table_id, seat, deal, channel_id, message_id, int(failed)),
         )
 
+    async def earlier_delivery(self, table_id: int, seat: int, deal: int) -> Row | None:
+        """The seat's hand DM of the deal before ``deal`` (the latest earlier one), if it was sent."""
+        return await self.db.fetchrow(
+            "SELECT * FROM deliveries WHERE table_id = ? AND seat = ? AND deal < ? AND message_id IS NOT NULL"
+            " ORDER BY deal DESC LIMIT 1",
+            (table_id, seat, deal),
+        )
+
     async def dm_ids(self, table_id: int, seat: int) -> set[int]:
         """The hand DMs a seat already has, one per deal."""
         rows = await self.db.fetch(

@@ -32,6 +32,7 @@ from bot.tables import rematch, render
 from bot.tables.answers import Answers
 from bot.tables.budget import CHANNEL_SLACK, CHANNEL_WINDOW, Budgets, Later, paced_calls  # noqa: F401  (re-exported)
 from bot.tables.courier import Courier
+from bot.tables.deal_close import close_earlier_deal
 from bot.tables.hand_lane import HandLane
 from bot.tables.hooks import TableHooks
 from bot.tables.member_locale import MemberLanguages
@@ -383,6 +384,7 @@ class Delivery:
                 async with self.budgets.spending(row["channel_id"]):
                     await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
+                await close_earlier_deal(store, self.budgets, self.edit_message, table, seat, deal, tr)
                 dm = await self.dm_channel(user_id)
                 surface = f"dm:{seat}:{deal}"
                 async with self.budgets.spending(dm.id):  # a new deal's DM counts in its channel's budget

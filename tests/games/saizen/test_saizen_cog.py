@@ -194,10 +194,11 @@ async def test_playoff_prompts_only_its_players_and_the_record_shows_it(simcord_
 async def test_full_game_one_human_two_computers(simcord_env, fixed_seed):
     world = sim.make_world(simcord_env)
     alice = await with_two_computers(world, layout="*:playoff")
-    chip_steps, moved = 0, []
+    chip_steps, moved, shown = 0, [], []
     while sim.to_act(world):
         assert sim.to_act(world) == [alice]
         dm = sim.dms(alice)[-1]
+        shown.append(sim.embed_text(dm))
         if is_chip_prompt(dm):
             chips = [a for a in moves(dm) if a.startswith("chip:")]
             assert not set(moved) & set(chips), "a chip moves once per game"
@@ -210,7 +211,8 @@ async def test_full_game_one_human_two_computers(simcord_env, fixed_seed):
     hands = [m for m in sim.dms(alice) if m not in sim.result_dms(alice)]
     assert len(hands) == 3, "one DM per round, edited as the hand changes"
     assert len(sim.result_dms(alice)) == 1, "and one end-of-game DM"
-    assert "'s set (hands pass to the previous seat each round)" in sim.embed_text(sim.dms(alice)[1])
+    assert any("'s set (hands pass to the previous seat each round)" in text for text in shown)
+    assert "This hand is over" in sim.embed_text(hands[0]), "an earlier round's DM, closed once the next was dealt"
 
     final = sim.table_message(world)
     assert "Game over" in sim.embed_text(final) and sim.labels(final) == ["Rematch", "Rules", "?"]
