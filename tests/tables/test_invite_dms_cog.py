@@ -39,7 +39,7 @@ async def test_each_guest_gets_one_dm_answers_show_in_the_lobby_in_both_language
     await carol.slash(english.channel, "tables")  # the bot has seen her language
     opened = await alice.slash(english.channel, "donguri new", players=4, invite=bob, invite2=carol, invite3=dave)
     told = reply_text(opened)
-    assert f"Invitations sent by DM to <@{bob.id}>, <@{carol.id}> and <@{dave.id}>; unanswered, they lapse <t:" in told
+    assert f"Invitations on their way by DM to <@{bob.id}>, <@{carol.id}> and <@{dave.id}>; unanswered, they lapse <t:" in told
     await simcord_env.settle()
 
     (bobs,) = invitation(bob)
@@ -104,8 +104,10 @@ async def test_accept_after_the_table_started_or_closed_says_so(simcord_env, sim
     assert (await simcord_bot.store.get_table(1)).status == "running"
     late = await carol.user.click(invitation(carol)[0], label="Accept")
     assert late.ephemeral and reply_text(late) == "The table started without you: this invitation is closed."
-    seated = await bob.user.click(invitation(bob)[0], label="Accept")
-    assert reply_text(seated) == "You are already seated at this table."
+    (bobs,) = invitation(bob)
+    assert labels(bobs) == ["Go to the table"], "joined from the lobby: his DM follows"
+    seated = await forge(bob.user, bobs, "tt:inv:accept:1", carried=True)
+    assert answer_text(seated) == "You are already seated at this table."
 
     await taro.slash(ja_server.channel, "othello new", invite=hana)
     await simcord_env.settle()
@@ -114,7 +116,11 @@ async def test_accept_after_the_table_started_or_closed_says_so(simcord_env, sim
     assert reply_text(closed) == "この卓は閉じられました。招待は無効です。"
 
 
-async def test_a_member_whose_dms_are_closed_is_named_to_the_host(simcord_env, simcord_bot, client_locales):
+def thread_lines(channel) -> list[str]:
+    return [m.content for m in channel.threads[-1].history() if m.author.bot and (m.content or "").startswith("✉")]
+
+
+async def test_a_member_whose_dms_are_closed_is_named_once_in_the_thread(simcord_env, simcord_bot, client_locales):
     english, ja_server = await two_servers(simcord_env, client_locales)
     alice, bob, carol = english.members[:3]
     taro, hana = ja_server.members
@@ -124,14 +130,23 @@ async def test_a_member_whose_dms_are_closed_is_named_to_the_host(simcord_env, s
             message="Cannot send messages to this user", times=None,
         )
     opened = reply_text(await alice.slash(english.channel, "donguri new", players=3, invite=bob, invite2=carol))
-    assert f"Invitation sent by DM to <@{bob.id}>;" in opened
-    assert f"<@{carol.id}> could not be reached by DM (their DMs are closed): tell them about the table yourself." in opened
+    assert f"Invitations on their way by DM to <@{bob.id}> and <@{carol.id}>;" in opened
+    await simcord_env.settle()
     assert len(invitation(bob)) == 1 and dms(carol) == []
-    await carol.click(table_messages(english.channel)[-1], label="Join")
+    lobby = table_messages(english.channel)[-1]
+    assert thread_lines(english.channel) == [
+        f"✉️ <@{carol.id}>, **alice** invites you to [this table]({lobby.jump_url}), but your DMs are closed,"
+        " so no invitation could reach you. Press **Join** on the table to take your seat."
+    ]
+    await carol.click(lobby, label="Join")
+    await simcord_env.settle()
     assert carol.id in [s.user_id for s in (await simcord_bot.store.get_table(1)).seats], "unreached, still invited"
+    assert len(thread_lines(english.channel)) == 1, "named once"
 
-    ja_opened = reply_text(await taro.slash(ja_server.channel, "othello new", invite=hana))
-    assert f"<@{hana.id}> には DM を送れませんでした" in ja_opened and "招待の DM を送りました" not in ja_opened
+    await taro.slash(ja_server.channel, "othello new", invite=hana)
+    await simcord_env.settle()
+    (ja_line,) = thread_lines(ja_server.channel)
+    assert ja_line.startswith(f"✉️ <@{hana.id}> さん、**taro** さんから[この卓](") and "DM を受け付けていない" in ja_line
 
 
 async def test_the_invitation_buttons_work_after_a_restart(simcord_env, simcord_bot, restart, client_locales):
