@@ -6,7 +6,9 @@ sends each guest's DM once, even across a crash (its send intent first, ``outbox
 failed send is retried with the pass. A guest whose DMs are closed is named once in the table's
 thread, where the mention reaches them and their host reads it. Once an invitation is answered,
 the DM shows the answer, without its buttons; the click's own answer draws that, and the pass
-only when the click could not. When the invitations lapse, the host is told once in the thread.
+only when the click could not. The DM then follows the invitation: once it lapses, or the table
+starts (with the guest or without) or is closed, the pass edits it once to say so, without its
+buttons. When the invitations lapse, the host is told once in the thread.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import discord
 
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
-from bot.storage.invitations import ACCEPTED, DECLINED, LAPSED, PENDING, Guest
+from bot.storage.invitations import DECLINED, LAPSED, PENDING, Guest
 from bot.storage.lobby_posts import Post
 from bot.tables import render
 from bot.tables.budget import Later
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
 
 DM_CLOSED = 50007
 LAPSE = "lapse"  # the host's notice that invitations lapsed
+# What became of an invitation once its lobby moved on (catalog keys ``invite.<state>``).
+STARTED, STARTED_WITHOUT, CLOSED = "started", "started_without", "closed"
 
 
 def host_name(table: TableRow) -> str:
@@ -67,9 +71,16 @@ def invitation(table: TableRow, server: str, tr: Lang, answer: str = PENDING) ->
     return render.Rendered(content=content, embed=embed, view=static_view(*items))
 
 
-def dm_shows(table: TableRow, guest: Guest) -> str | None:
-    """What the guest's DM shows now: the invitation, or their answer; None: as it is."""
-    return guest.state if guest.state in (PENDING, ACCEPTED, DECLINED) else None
+def dm_shows(table: TableRow, guest: Guest) -> str:
+    """What the guest's DM shows now: the invitation while it holds; their answer; then what became
+    of it: lapsed, the table started (with them or without), or closed. A decline stays."""
+    if guest.state == DECLINED:
+        return DECLINED
+    if table.status == "lobby":
+        return guest.state
+    if table.status == "cancelled":
+        return CLOSED
+    return STARTED if table.seat_of(guest.user_id) is not None else STARTED_WITHOUT
 
 
 def is_invitation(table: TableRow) -> Callable[[discord.Message], bool]:
@@ -128,7 +139,7 @@ class InviteDMs:
                     continue  # the lobby moved on before the DM went: nothing to invite to
                 post = posts[surface] = await self.send(table, guest)
             shows = dm_shows(table, guest)
-            if post.message_id and shows is not None and post.shows != shows:
+            if post.message_id and post.shows != shows:
                 posts[surface] = await self.redraw(table, guest, post, shows)
             elif post.message_id == 0 and table.status == "lobby" and guest.state == PENDING:
                 await self.unreached(table, guest, posts)

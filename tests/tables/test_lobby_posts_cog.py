@@ -16,6 +16,8 @@ from tests.support.table import dms, embed_text, labels
 HOUR = 3600
 MINUTE = 60
 
+INVITATION_MARKS = ("⚔", "✅", "❌", "⌛", "▶", "⏹", "🚫")  # an invitation DM, as it follows the lobby
+
 
 async def two_servers(simcord_env, client_locales):
     english = server(simcord_env, "Cards club", members=("alice", "bob", "carol"))
@@ -26,7 +28,7 @@ async def two_servers(simcord_env, client_locales):
 
 
 def invitations(member) -> list:
-    return [m for m in dms(member) if (m.content or "")[:1] in ("⚔", "✅", "❌") and m.embeds]
+    return [m for m in dms(member) if (m.content or "")[:1] in INVITATION_MARKS and m.embeds]
 
 
 def lapse_notices(channel) -> list[str]:
