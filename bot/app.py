@@ -17,7 +17,7 @@ from bot.core.config import Config
 from bot.core.interaction import Interaction
 from bot.core.option_limits import CheckedTree
 from bot.core.translator import CatalogTranslator
-from bot.tables import components
+from bot.tables import components, entry_point
 from bot.wiring import Services, build
 
 log = logging.getLogger("tabletop")
@@ -68,12 +68,7 @@ class TabletopBot(commands.Bot):
         for cog in self.services.cogs:
             await self.add_cog(cog)
         self.add_dynamic_items(*self.services.items)
-        if self.config.test_guild_id:
-            guild = discord.Object(id=self.config.test_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
+        synced = await entry_point.sync_commands(self.tree, self.config)  # the Activity's kept
         self.services.guilds.command_ids = {c.name: c.id for c in synced}
         log.debug("synced %d commands", len(synced))
 

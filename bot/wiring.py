@@ -37,7 +37,7 @@ from bot.tables.budget import Budgets
 from bot.tables.clock import Scheduler, TableClocks
 from bot.tables.clock import now as clock_now
 from bot.tables.commands import PlayerCommands, TableCommands
-from bot.tables.components import invite_items, legend_items, table_items
+from bot.tables.components import invite_items, launch_items, legend_items, table_items
 from bot.tables.computers import Computers
 from bot.tables.deferred import Deferred
 from bot.tables.delivery import Delivery
@@ -47,6 +47,7 @@ from bot.tables.finding import TableList
 from bot.tables.hooks import TableHooks
 from bot.tables.in_time import Arrivals
 from bot.tables.invite_desk import InviteDesk
+from bot.tables.launch import Launcher
 from bot.tables.legend import Legend
 from bot.tables.lfg import LfgCalls
 from bot.tables.lobby_clocks import IdleLobbies, InviteLapses
@@ -62,6 +63,8 @@ from bot.tables.service import TableService
 from bot.tables.settings_command import SettingsCommands
 from bot.tables.speech import Speech
 from bot.tables.sweep import Sweep
+from bot.web.activity import ActivityRoutes
+from bot.web.activity_auth import DiscordSignIn, Sessions
 from bot.web.app import RouteGroup, WebServer
 from bot.web.boards import BoardRoutes
 from bot.web.event_pages import EventFeed, EventRoutes
@@ -225,6 +228,13 @@ async def build(client: commands.Bot, config: Config) -> Services:
     queued = lambda: len(worker.queue) + len(worker.timers) + len(worker.running)  # noqa: E731
     health = Health(page_rows, gateway, queued, metrics, gate)
     groups: list[RouteGroup] = [event_pages, BoardRoutes(site, ratings, events.store), OperatorRoutes(health, metrics)]
+    if config.web_port and config.client_secret:
+        # The table as a Discord Activity: members signed in through Discord's OAuth2 (the client
+        # secret stays here), moving through the same move service as the buttons.
+        sign_in = DiscordSignIn(
+            session, lambda: discord.http.Route.BASE, lambda: client.application_id, config.client_secret, config.token
+        )
+        groups.append(ActivityRoutes(Sessions(secret), sign_in, service, moves))
     metrics.watch_viewers(lambda: sum(topic.viewers for topic in feed.topics.values()))
     web = WebServer(site, feed, config.web_host, config.web_port, groups, gate, metrics) if config.web_port else None
     cogs: list[commands.Cog] = [
@@ -239,6 +249,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
         cogs.append(importlib.import_module(module).cog(desk, opening))
     items = table_items(desk, ending) + invite_items(invites) + legend_items(Legend(service, desk))
     items += event_items(tournaments)
+    items += launch_items(Launcher(client, service, desk, store.launches, config.activity, clock_now))
     return Services(
         store, settings, languages, arrivals, service, lobby, seat_ops, hooks, scheduler, delivery, computers,
         speech, moves, deferred, desk, ending, opening, ratings, tournaments, sweep, guilds, rest_shares, session, cogs, items, site,

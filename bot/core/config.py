@@ -1,4 +1,5 @@
-"""Configuration from a TOML file, with the token taken from ``DISCORD_TOKEN`` when set.
+"""Configuration from a TOML file, with the token taken from ``DISCORD_TOKEN`` when set (and the
+Activity's client secret from ``DISCORD_CLIENT_SECRET``).
 
 Errors name the offending key so an operator can fix the file without reading code.
 """
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_PATH = "config.toml"
+CLIENT_SECRET_ENV = "DISCORD_CLIENT_SECRET"  # overrides ``client_secret``, as DISCORD_TOKEN does ``token``
 DATABASE_ENV = "TABLETOP_DATABASE"  # overrides ``database`` (a path, or a postgresql:// URL)
 #: Seconds a turn waits before its player is told (``notice_grace``): none while they are playing.
 NOTICE_GRACE = 120
@@ -54,6 +56,13 @@ class Config:
     #: The key that signs page addresses; empty: one is made at the first start and kept in the
     #: database, so every process sharing it signs alike.
     web_secret: str = ""
+    #: The application's OAuth2 client secret, for the Discord Activity (``bot/web/activity``): it
+    #: exchanges the code a member's Activity sends for their identity. Never sent to a browser.
+    #: Empty: no Activity. ``DISCORD_CLIENT_SECRET`` in the environment overrides it.
+    client_secret: str = ""
+    #: The application has an Activity set up in Discord's developer portal (docs/activity.md): table
+    #: messages offer **Play in Discord**, and the command sync keeps its Entry Point command.
+    activity: bool = False
     games: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
@@ -71,7 +80,7 @@ def _expect(raw: dict[str, Any], key: str, kind: type, default: Any) -> Any:
 
 
 def parse(raw: dict[str, Any]) -> Config:
-    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace", "web_host", "web_port", "public_url", "web_pages", "web_secret"}
+    known = {"token", "database", "test_guild_id", "log_level", "default_language", "organizer_role", "games", "channel_budget", "rest_budget", "computer_search", "shard_count", "shard_ids", "notice_grace", "web_host", "web_port", "public_url", "web_pages", "web_secret", "client_secret", "activity"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise ConfigError(f"config key '{unknown[0]}' is not a known setting")
@@ -94,6 +103,8 @@ def parse(raw: dict[str, Any]) -> Config:
         public_url=_expect(raw, "public_url", str, "").strip().rstrip("/"),
         web_pages=_expect(raw, "web_pages", bool, True),
         web_secret=_expect(raw, "web_secret", str, ""),
+        client_secret=_expect(raw, "client_secret", str, ""),
+        activity=_expect(raw, "activity", bool, False),
     )
     if cfg.log_level not in LOG_LEVELS:
         raise ConfigError(f"config key 'log_level' must be one of {sorted(LOG_LEVELS)}")
@@ -154,6 +165,8 @@ def load(path: str | None = None, env: dict[str, str] | None = None) -> Config:
     cfg = parse(raw)
     if env.get("DISCORD_TOKEN"):
         cfg.token = env["DISCORD_TOKEN"]
+    if env.get(CLIENT_SECRET_ENV):
+        cfg.client_secret = env[CLIENT_SECRET_ENV]
     if env.get(DATABASE_ENV):
         cfg.database = env[DATABASE_ENV]
     check_shards(cfg)

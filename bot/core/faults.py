@@ -11,7 +11,8 @@ The points of a click (``bot/tables/desk.py``, ``in_time.py``, ``deferred.py``):
 ``click.before_move`` (taken, its move not begun), ``click.deferring`` (a slow click is stored,
 its deferral not sent), ``click.before_commit`` (inside the move's transaction),
 ``click.before_answer`` (committed, not answered), ``click.after_answer`` (answered after a
-deferral, the stored click not yet deleted).
+deferral, the stored click not yet deleted); ``launch.before_answer`` (**Play in Discord**
+remembered, the Activity not launched: ``bot/tables/launch.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """A tournament's buttons: sign up, drop out, check in, and the organizer's start, next round, a
-look at a round's seating, and confirming or redoing it. Routed by discord.py like the table components
+look at a round's seating, and confirming or redoing it; and the standings' pages
+(``standings_pages``). Routed by discord.py like the table components
 (``bot.tables.components``), bound to the tournament desk in the composition root."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 from bot.core.interaction import Interaction
+from bot.events.standings_pages import PageButton
 from bot.tables.components import VerbButton, bound
 
 if TYPE_CHECKING:
@@ -27,4 +29,4 @@ class EventButton(
 
 
 def event_items(desk: TournamentDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
-    return [bound(EventButton, desk)]
+    return [bound(EventButton, desk), bound(PageButton, desk.pages)]

@@ -246,12 +246,9 @@ class TournamentCommands(
     async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
         async def work() -> None:
             event = await self.pick(interaction, tournament, open_only=False)
-            rows = await self.desk.service.ranking.standings(event)
-            teams = await self.desk.service.ranking.team_standings(event)
-            results = await self.desk.service.store.results(event.id)
-            rendered = view.standings_message(
-                event, rows, results, member_lang(interaction), event.status == "finished", event.round, teams
-            )
+            # Every player is findable: the first page, the asker's own place, buttons to the
+            # other pages and the event's web page.
+            rendered = await self.desk.pages.render(event, member_lang(interaction), you=interaction.user.id)
             await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
 
         await self.run(interaction, work())

@@ -22,6 +22,7 @@ from bot.events.links import EventPage, linked, no_page
 from bot.events.render_preview import pairings_message
 from bot.events.round_checks import RoundChecks
 from bot.events.seating import awaiting_confirmation
+from bot.events.standings_pages import StandingsPages
 from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
@@ -94,6 +95,7 @@ class TournamentDesk:
         # Tables finish concurrently (delivery and computer workers): one live message per event.
         self.live_locks = KeyedLocks(store.db, EVENT_LIVE)
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
+        self.pages = StandingsPages(service, desk, self.event_page)  # standings past one page
 
     # ---- who may organize ---------------------------------------------------------------------
     async def is_organizer(self, interaction: Interaction, tournament: Tournament | None = None) -> bool:
@@ -344,9 +346,8 @@ class TournamentDesk:
         recorded = await self.service.store.recorded_tables(tournament.id)
         done = sum(1 for r in tables if r.table_id in recorded)
         tr = Lang(tournament.language)
-        rendered = await linked(
-            self.event_page, tournament, view.live_message(tournament, rows, results, tr, teams, done, len(tables))
-        )
+        live = view.live_message(tournament, rows, results, tr, teams, done, len(tables))
+        rendered = await self.pages.finish(live, tournament, teams if teams is not None else rows, 0, tr)
         channel = self.delivery.messageable(tournament.channel_id)
         if tournament.standings_message_id:
             try:
@@ -392,9 +393,8 @@ class TournamentDesk:
         teams = await self.service.ranking.team_standings(tournament)
         results = await self.service.store.results(tournament.id)
         channel = self.delivery.messageable(tournament.channel_id)
-        rendered = await linked(
-            self.event_page, tournament, view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
-        )
+        shown = view.standings_message(tournament, rows, results, tr, final, tournament.round, teams)
+        rendered = await self.pages.finish(shown, tournament, teams if teams is not None else rows, 0, tr)
         await channel.send(**rendered.send_kwargs())
         if final:
             podium = view.podium_message(

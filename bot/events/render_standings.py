@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import reduce
+from math import ceil
 
 import discord
 
@@ -64,6 +65,11 @@ def tie_texts(rows: list[Standing], tr: Lang) -> dict[int, str]:
     return texts
 
 
+def page_count(rows: int) -> int:
+    """How many pages of ``STANDINGS_LINES`` the standings take (one, when empty)."""
+    return max(1, ceil(rows / STANDINGS_LINES))
+
+
 def standings_lines(
     t: Tournament,
     rows: list[Standing],
@@ -71,32 +77,60 @@ def standings_lines(
     limit: int = STANDINGS_LINES,
     teams: bool = False,
     results: list[dict] | None = None,
+    page: int = 0,
 ) -> list[str]:
-    lines = []
+    """The lines of one page (``limit`` rows), and where there are more, which ranks it shows."""
     ties = tie_texts(rows, tr) if t.format != "elimination" else {}
     late = {} if teams else entered(t, results or [])
-    for row in rows[:limit]:
-        key = "tournament.standing_line_elim" if t.format == "elimination" else "tournament.standing_line"
-        line = tr(
-            key,
-            rank=row.rank,
-            name=row_name(t, row, teams),
-            points=tr("tournament.score", count=row.points, points=points_text(row.points)),
-            reached=row.reached,
+    shown = rows[page * limit : (page + 1) * limit]
+    lines = [standing_line(t, row, tr, ties, late, teams) for row in shown]
+    if len(rows) > limit and shown:
+        pages = ceil(len(rows) / limit)
+        lines.append(
+            tr("tournament.page", page=page + 1, pages=pages, first=shown[0].rank, last=shown[-1].rank, count=len(rows))
         )
-        if row.rank in ties:
-            line += " · " + ties[row.rank]
-        if row.player in late:
-            line += " · " + tr("tournament.joined_in", n=late[row.player])
-        if row.dropped:
-            line += f" ({tr('tournament.status.dropped')})"
-        entrant = None if teams else t.entrant(row.player)
-        if entrant is not None and entrant.replaced:
-            line += f" ({tr('tournament.replaces', names=entrant.replaced)})"
-        lines.append(line)
-    if len(rows) > limit:
-        lines.append(tr("tournament.more", count=len(rows) - limit))
     return lines
+
+
+def standing_line(
+    t: Tournament, row: Standing, tr: Lang, ties: dict[int, str], late: dict[int, int], teams: bool
+) -> str:
+    key = "tournament.standing_line_elim" if t.format == "elimination" else "tournament.standing_line"
+    line = tr(
+        key,
+        rank=row.rank,
+        name=row_name(t, row, teams),
+        points=tr("tournament.score", count=row.points, points=points_text(row.points)),
+        reached=row.reached,
+    )
+    if row.rank in ties:
+        line += " · " + ties[row.rank]
+    if row.player in late:
+        line += " · " + tr("tournament.joined_in", n=late[row.player])
+    if row.dropped:
+        line += f" ({tr('tournament.status.dropped')})"
+    entrant = None if teams else t.entrant(row.player)
+    if entrant is not None and entrant.replaced:
+        line += f" ({tr('tournament.replaces', names=entrant.replaced)})"
+    return line
+
+
+def own_line(
+    t: Tournament, rows: list[Standing], tr: Lang, you: int, teams: bool, results: list[dict]
+) -> str | None:
+    """The asker's own line (their team's, in a fixed-teams event), or None if they are not in it."""
+    whose = you
+    if teams:
+        entrant = t.entrant(you)
+        if entrant is None or entrant.team is None:
+            return None
+        whose = entrant.team
+    row = next((r for r in rows if r.player == whose), None)
+    if row is None:
+        return None
+    ties = tie_texts(rows, tr) if t.format != "elimination" else {}
+    late = {} if teams else entered(t, results)
+    return tr("tournament.your_place", line=standing_line(t, row, tr, ties, late, teams))
 
 
 def head_to_head(t: Tournament, teams: bool) -> bool:
@@ -180,16 +214,22 @@ def standings_message(
     round_no: int,
     team_rows: list[Standing] | None = None,
     title: str | None = None,
+    page: int = 0,
+    you: int | None = None,
 ) -> Rendered:
     """The standings (of teams, in a fixed-teams event); the final ones with the podium, which
-    only players who played on can take."""
+    only players who played on can take. One page of lines (``page``); for a member who asks
+    (``you``), their own line too, wherever they rank."""
     teams = team_rows is not None
     shown = team_rows if team_rows is not None else rows
     if title is None:
         key = "tournament.final_standings" if final else "tournament.standings_after"
         title = tr(key, name=t.name, n=round_no)
     embed = discord.Embed(title=title, colour=COLOUR)
-    lines = standings_lines(t, shown, tr, teams=teams, results=results)
+    lines = standings_lines(t, shown, tr, teams=teams, results=results, page=page)
+    own = own_line(t, shown, tr, you, teams, results) if you is not None else None
+    if own is not None:
+        lines += ["", own]
     if final and shown:
         podium = [
             f"{medal} {row_name(t, r, teams)}"

@@ -6,8 +6,9 @@ outweighs every spread), and (far smaller, to settle ties and round 1) the sprea
 positions.
 Costs are integers so every comparison is exact and every run gives the same tables.
 
-Small fields are searched exactly (branch and bound, tables of one size being interchangeable);
-large ones by a local search (swaps between tables, which also moves who sits at a short table)
+Small fields are searched exactly (branch and bound, tables of one size being interchangeable,
+bot/events/swiss_exact.py); large ones by a local search (swaps between tables, which also moves
+who sits at a short table, then each run of three neighbouring tables re-seated exactly)
 restarted from several layouts and from kicked copies of the best one. Budgets are counts, never
 clock time, so the result does not depend on the machine.
 """
@@ -21,9 +22,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from bot.events.colours import ColourWeights, pair_cost
+from bot.events.swiss_exact import NODE_BUDGET, branch_and_bound, polish  # noqa: F401 (re-exported)
 
 EXACT_MAX = 16  # units; beyond this the exact search rarely finishes within its node budget
-NODE_BUDGET = 40_000
+POLISH_EVERY = 64  # units; up to this many each kick's result is polished, beyond only the best
 WINDOW = 3  # tables either side tried for swaps; a table with a repeat tries all
 
 
@@ -165,8 +167,12 @@ def layouts(units: list[int], sizes: list[int]) -> list[list[list[int]]]:
 
 def local_search(units: list[int], sizes: list[int], costs: Costs, rng: random.Random) -> list[list[int]]:
     best, best_cost = None, None
+    settled: set[frozenset[frozenset[int]]] = set()
+    each = len(units) <= POLISH_EVERY
     for tables in layouts(units, sizes):
         improve(tables, costs)
+        if each:
+            polish(tables, costs, settled)
         cost = total(tables, costs)
         if best_cost is None or cost < best_cost:
             best, best_cost = tables, cost
@@ -175,9 +181,13 @@ def local_search(units: list[int], sizes: list[int], costs: Costs, rng: random.R
     for _ in range(kicks if len(best) > 1 else 0):
         tables = [list(t) for t in best]
         improve(tables, costs, kick(tables, rng))
+        if each:
+            polish(tables, costs, settled)
         cost = total(tables, costs)
         if cost < best_cost:
             best, best_cost = tables, cost
+    if not each:
+        polish(best, costs, settled)
     return best
 
 
@@ -285,76 +295,3 @@ def _summary(table: list[int], costs: Costs) -> tuple:
     lv, hv, lp, hp = min(values), max(values), min(places), max(places)
     cost = pairs + costs.scale * (hv - lv) + hp - lp
     return (pairs, cost, lv, hv, lp, hp, rests)
-
-
-# ---- exact search ---------------------------------------------------------------------------------
-
-
-def branch_and_bound(
-    units: list[int], sizes: list[int], costs: Costs, upper: int, budget: int = NODE_BUDGET
-) -> tuple[list[list[int]] | None, bool]:
-    """The cheapest seating below ``upper`` (None when none is cheaper), and whether the search was
-    complete: when the budget runs out first, what was found is still a valid, cheaper seating.
-
-    Adding a unit never makes a table cheaper, so the cost so far bounds every completion; units
-    come in standing order, so good seatings are met early and prune the rest."""
-    count = len(sizes)
-    tables: list[list[int]] = [[] for _ in sizes]
-    low_v, high_v = [0] * count, [0] * count
-    low_p, high_p = [0] * count, [0] * count
-    met, clash, value, pos = costs.met, costs.clash, costs.value, costs.pos
-    repeat, scale = costs.repeat, costs.scale
-    best: list[list[int]] | None = None
-    best_cost = upper
-    nodes = 0
-
-    def place(index: int, spent: int) -> None:
-        nonlocal best, best_cost, nodes
-        if index == len(units):
-            if spent < best_cost:
-                best_cost, best = spent, [list(t) for t in tables]
-            return
-        nodes += 1
-        if nodes > budget:
-            return
-        unit = units[index]
-        v, p = value[unit], pos[unit]
-        mine, rivals = met.get(unit, {}), clash.get(unit, {})
-        options = []
-        tried_empty: set[int] = set()
-        for t in range(count):
-            members = tables[t]
-            if len(members) >= sizes[t]:
-                continue
-            if not members:
-                if sizes[t] in tried_empty:
-                    continue  # empty tables of one size are interchangeable
-                tried_empty.add(sizes[t])
-                options.append((0, t))
-                continue
-            extra = 0
-            for other in members:
-                extra += repeat * mine.get(other, 0) + rivals.get(other, 0)
-            lv, hv, lp, hp = low_v[t], high_v[t], low_p[t], high_p[t]
-            extra += scale * (max(hv, v) - min(lv, v) - hv + lv) + max(hp, p) - min(lp, p) - hp + lp
-            options.append((extra, t))
-        options.sort()
-        for extra, t in options:
-            if spent + extra >= best_cost:
-                break
-            saved = (low_v[t], high_v[t], low_p[t], high_p[t])
-            if tables[t]:
-                low_v[t], high_v[t] = min(low_v[t], v), max(high_v[t], v)
-                low_p[t], high_p[t] = min(low_p[t], p), max(high_p[t], p)
-            else:
-                low_v[t] = high_v[t] = v
-                low_p[t] = high_p[t] = p
-            tables[t].append(unit)
-            place(index + 1, spent + extra)
-            tables[t].pop()
-            low_v[t], high_v[t], low_p[t], high_p[t] = saved
-            if nodes > budget:
-                return
-
-    place(0, 0)
-    return best, nodes <= budget

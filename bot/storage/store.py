@@ -20,6 +20,7 @@ from bot.storage.clicks import ClickRows
 from bot.storage.database import Database, Row
 from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
+from bot.storage.launches import LaunchRows
 from bot.storage.lobbies import LobbyRows
 from bot.storage.lobby_posts import LobbyPostRows
 from bot.storage.notices import NoticeRows
@@ -196,6 +197,12 @@ class Store:
         self.invitations = InvitationRows(db)
         self.lobbies = LobbyRows(db)
         self.lobby_posts = LobbyPostRows(db)
+        self.launches = LaunchRows(db)  # the table each member launched the Activity from
+
+    async def launched_table(self, user_id: int, guild_id: int, channel_id: int) -> int | None:
+        """The table this member last pressed **Play in Discord** on, for an Activity running in
+        this channel (``launches.py``)."""
+        return await self.launches.launched_table(user_id, guild_id, channel_id)
 
     def purged(self) -> None:
         """A server's tables are about to be deleted, or a transaction was rolled back: what is

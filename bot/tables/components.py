@@ -9,6 +9,7 @@ answered by ``unclaimed``.
 ``tt:a:<table>:<version>:<action>`` a move;
 ``tt:as:<table>:<version>`` a select menu of moves; ``tt:kick:<table>`` the host's remove menu;
 ``tt:x:<table>:<n>`` a shown-but-unplayable card; ``tt:help:<table>`` the table's **?**;
+``tt:play:<table>`` **Play in Discord** (the Activity, ``launch.py``);
 ``tt:ev:<verb>:<tournament>`` tournament buttons; ``tt:inv:accept:<table>`` and
 ``tt:inv:decline:<table>`` an invitation DM's answers.
 
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from bot.tables.desk import Desk
     from bot.tables.ending import EndDesk
     from bot.tables.invite_desk import InviteDesk
+    from bot.tables.launch import Launcher
     from bot.tables.legend import Legend
 
 Item = TypeVar("Item", bound=type[discord.ui.DynamicItem[Any]])
@@ -133,6 +135,15 @@ class InviteButton(VerbButton, template=r"tt:inv:(?P<verb>accept|decline):(?P<id
 
     async def run(self, interaction: Interaction) -> None:
         await self.handler.on_invite_button(interaction, self.verb, self.target)
+
+
+class PlayButton(VerbButton, template=r"tt:(?P<verb>play):(?P<id>[0-9]+)"):
+    """A table message's **Play in Discord**: the Activity, opened at this table (``launch.py``)."""
+
+    handler: ClassVar[Launcher]
+
+    async def run(self, interaction: Interaction) -> None:
+        await self.handler.on_play(interaction, self.target)
 
 
 class LevelButton(
@@ -302,6 +313,12 @@ def table_items(desk: Desk, ending: EndDesk) -> list[type[discord.ui.DynamicItem
 def invite_items(invites: InviteDesk) -> list[type[discord.ui.DynamicItem[Any]]]:
     """An invitation DM's answers, bound to what handles them."""
     return [bound(InviteButton, invites)]
+
+
+def launch_items(launcher: Launcher) -> list[type[discord.ui.DynamicItem[Any]]]:
+    """**Play in Discord**, bound to what launches the Activity. Registered with Activities off
+    too: a message drawn while they were on is answered, not refused as out of date."""
+    return [bound(PlayButton, launcher)]
 
 
 def legend_items(legend: Legend) -> list[type[discord.ui.DynamicItem[Any]]]:

@@ -103,6 +103,7 @@ class Delivery:
         self.meters = meters  # commit -> every surface shown
         self.committed: dict[int, float] = {}  # table id -> when its oldest move not yet shown was committed
         self.config = config
+        self.launch = config.activity  # lobby and table messages offer **Play in Discord**
         self.store = store
         self.service = service
         self.settings = settings  # whether a server's turn notices mention players at the table
@@ -128,7 +129,9 @@ class Delivery:
             alongside=not store.db.shared,
         )
         self.outbox = Outbox(SendIntents(store.db), client)
-        self.placement = Placement(client, settings, store, self.outbox, lambda table: self.hooks.table_page(table))
+        self.placement = Placement(
+            client, settings, store, self.outbox, lambda table: self.hooks.table_page(table), self.launch
+        )
         self.tokens = Tokens(store, client, session)
         self.notices = TurnNotices(store, service, languages, client, budgets, self.outbox, self, rearm, settings)
         self.pace = Pace(store, config)  # how often the table message and the record change
@@ -195,7 +198,7 @@ class Delivery:
         tr = Lang(table.language)
         engine = None
         if table.status in ("cancelled", "lobby"):
-            rendered = render.closed(table, tr) if table.status == "cancelled" else render.lobby(table, tr)
+            rendered = render.closed(table, tr) if table.status == "cancelled" else render.lobby(table, tr, self.launch)
             self.presume_shown(table, None, rendered)
             await surface(self.edit_table_message(table, rendered))
         else:
@@ -321,13 +324,13 @@ class Delivery:
             # Just after a start-up, or once another process delivered the table, what the message
             # shows is known only by its fingerprint: a message that shows this already is not
             # held back by the pace of its last edit.
-            rendered = render.table_message(table, engine, tr, ending, page=page)
+            rendered = render.table_message(table, engine, tr, ending, page=page, launch=self.launch)
             if self.shown.get((table.id, TABLE_MESSAGE)) == fingerprint(rendered):
                 self.message_states[table.id] = state
                 return
         self.pace.check(table, "message")
         self.budgets.spend(table.channel_id, peek=True, paced=True)
-        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page))
+        await self.edit_table_message(table, rendered or render.table_message(table, engine, tr, ending, page=page, launch=self.launch))
         self.message_states[table.id] = state
         await self.pace.edited(table.id, "message")
 

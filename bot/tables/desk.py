@@ -198,11 +198,11 @@ class Desk:
         table, tr = changed.table, Lang(changed.table.language)
         if changed.engine is not None:
             page = await self.delivery.hooks.table_page(table)  # drawn as the delivery worker draws it
-            await self.answer(interaction, table, render.table_message(table, changed.engine, tr, page=page), "start")
+            await self.answer(interaction, table, render.table_message(table, changed.engine, tr, page=page, launch=self.delivery.launch), "start")
         elif table.status == "cancelled":
             await self.answer(interaction, table, render.closed(table, tr), "cancel")
         else:
-            await self.answer(interaction, table, render.lobby(table, tr), done)
+            await self.answer(interaction, table, render.lobby(table, tr, self.delivery.launch), done)
 
     async def answer(
         self, interaction: Interaction, table: TableRow, rendered: render.Rendered, done: str

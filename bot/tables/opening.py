@@ -118,11 +118,11 @@ class Opening:
         await interaction.response.defer(ephemeral=True, thinking=True)
         if own_channel:
             home = await self.create_table_channel(guild, channel, table, lang, speech)
-            message = await home.send(**render.lobby(table, lang).send_kwargs())
+            message = await home.send(**render.lobby(table, lang, self.delivery.launch).send_kwargs())
             await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
             await channel.send(**render.announcement(table, home, lang).send_kwargs())
         else:
-            message = await channel.send(**render.lobby(table, lang).send_kwargs())
+            message = await channel.send(**render.lobby(table, lang, self.delivery.launch).send_kwargs())
             thread_id = None
             if not in_thread:
                 thread = await message.create_thread(
@@ -146,10 +146,10 @@ class Opening:
             category = await self.category(guild, table.game)
             speech = speech_mode(home_permissions(guild.me, channel, category))
             home = await self.create_table_channel(guild, channel, table, lang, speech)
-            message = await home.send(**render.table_message(table, engine, lang).send_kwargs())
+            message = await home.send(**render.table_message(table, engine, lang, launch=self.delivery.launch).send_kwargs())
             await self.lobby.attach(table.id, channel_id=home.id, message_id=message.id, speech=speech)
         else:
-            message = await channel.send(**render.table_message(table, engine, lang).send_kwargs())
+            message = await channel.send(**render.table_message(table, engine, lang, launch=self.delivery.launch).send_kwargs())
             thread = await message.create_thread(
                 name=render.game_title(table, lang)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )

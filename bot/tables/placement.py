@@ -38,12 +38,15 @@ def titled(title: str) -> Callable[[discord.Message], bool]:
 
 
 class Placement:
-    def __init__(self, client: discord.Client, settings: ServerSettings, store: Store, outbox: Outbox, page: Link) -> None:
+    def __init__(
+        self, client: discord.Client, settings: ServerSettings, store: Store, outbox: Outbox, page: Link, launch: bool = False
+    ) -> None:
         self.client = client
         self.settings = settings  # where a game's own channels go
         self.store = store
         self.outbox = outbox
         self.page = page  # the table's web page, which its title links to, like any table's
+        self.launch = launch  # it offers **Play in Discord**, like any table's
 
     @staticmethod
     def pending(table: TableRow) -> bool:
@@ -76,7 +79,7 @@ class Placement:
         else:
             home = source
         assert isinstance(home, discord.abc.Messageable)
-        rendered = render.table_message(table, engine, lang, page=await self.page(table))
+        rendered = render.table_message(table, engine, lang, page=await self.page(table), launch=self.launch)
         message, _sent = await self.outbox.send_once(
             table.id, SURFACE, home, home.id, titled(render.game_title(table, lang)),
             lambda: home.send(**rendered.send_kwargs()),

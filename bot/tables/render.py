@@ -23,6 +23,7 @@ from bot.tables.components import (
     EndButton,
     HelpButton,
     KickSelect,
+    PlayButton,
     SettingSelect,
     TableButton,
     static_view,
@@ -145,7 +146,18 @@ def game_title(table: TableRow, tr: Lang) -> str:
     return tr("table.title", game=tr(f"{table.game}.name"), id=table.id)
 
 
-def lobby(table: TableRow, tr: Lang) -> Rendered:
+def play_button(table: TableRow, tr: Lang) -> PlayButton:
+    """**Play in Discord**: the table in the Activity (``launch.py``), on a lobby or running table's
+    message when the application has one (the config's ``activity``)."""
+    label = tr("activity.launch.button")
+    return PlayButton("play", table.id, label=label, emoji="🎮", style=discord.ButtonStyle.secondary)
+
+
+def lobby(table: TableRow, tr: Lang, launch: bool = False) -> Rendered:
+    """``launch``: offer **Play in Discord**, in a row of its own under the menus, when the lobby
+    has no clock. Discord allows five rows: the lobby's buttons take one, and each menu one (the
+    remove menu comes with the first member to join, the timeout menu with a clock); with a clock
+    there would be a row for it only until someone joins, and it is better not shown than gone."""
     ui = REGISTRY[table.game]
     cls = ui.engine
     players = "\n".join(f"{i + 1}. {seat_label(s, tr)}" for i, s in enumerate(table.seats)) or "—"
@@ -207,6 +219,8 @@ def lobby(table: TableRow, tr: Lang) -> Rendered:
             "lang", table.id, placeholder=tr("lobby.language_placeholder"), options=languages, row=4
         )
     )
+    if launch and not table.clock:
+        items.append(play_button(table, tr))
     return Rendered(content=None, embed=embed, view=static_view(*items))
 
 
@@ -304,10 +318,16 @@ def help_button(table: TableRow) -> HelpButton:
 
 
 def table_message(
-    table: TableRow, engine: Engine, tr: Lang, ending: Ending | None = None, page: str | None = None
+    table: TableRow,
+    engine: Engine,
+    tr: Lang,
+    ending: Ending | None = None,
+    page: str | None = None,
+    launch: bool = False,
 ) -> Rendered:
     """``ending``: what a finished table offers next; ``page``: the table's web page, which the title
-    links to (and, once the game is over, its replay)."""
+    links to (and, once the game is over, its replay); ``launch``: a running table offers **Play in
+    Discord**."""
     ui = REGISTRY[table.game]
     view = table_view(table, engine, tr)
     embed = _embed(view, tr)
@@ -343,6 +363,8 @@ def table_message(
         "hand", table.id, label=tr("button.my_hand"), style=discord.ButtonStyle.primary, emoji="🃏"
     )
     buttons: list[discord.ui.Item[Any]] = [hand, help_button(table), *extra]
+    if launch:
+        buttons.insert(2, play_button(table, tr))
     return Rendered(content=content, embed=embed, view=static_view(*buttons), image=view.image)
 
 

@@ -22,7 +22,7 @@ from bot.core.i18n import LANGUAGES, Lang
 from bot.core.meters import NO_METERS, Meters
 from bot.storage.store import TableRow
 from bot.tables import render
-from bot.web import assets, pages
+from bot.web import assets, frames, pages
 from bot.web.encoding import finish
 from bot.web.gate import RETRY_AFTER, Overloaded, PageGate
 from bot.web.live import LiveFeed, shown
@@ -37,8 +37,9 @@ EVENT_STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache"
 
 
 async def event_stream(request: web.Request) -> web.StreamResponse:
-    """A live page's server-sent events, started."""
-    response = web.StreamResponse(headers=EVENT_STREAM)
+    """A live page's server-sent events, started: with the headers every answer carries, as the
+    middleware adds them only once the stream is over."""
+    response = web.StreamResponse(headers={**headers_for(request.path), **EVENT_STREAM})
     await response.prepare(request)
     return response
 
@@ -65,6 +66,11 @@ HEADERS = {
     "X-Robots-Tag": "noindex",
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def headers_for(path: str) -> dict[str, str]:
+    """The pages' headers, or the Activity's (which Discord frames: ``frames``)."""
+    return frames.HEADERS if frames.activity_path(path) else HEADERS
 
 
 class RouteGroup(Protocol):
@@ -121,8 +127,11 @@ def language(request: web.Request, default: str) -> Lang:
 
 def gated(request: web.Request) -> bool:
     """Whether a request draws a page (and takes its turn at the gate): not the operators' checks,
-    static files, or a live stream (whose drawings, one per version, every viewer shares)."""
+    static files, or a live stream (whose drawings, one per version, every viewer shares); nor the
+    Activity's changes (a move never waits for a page) or its streams (``bot/web/activity``)."""
     path = request.path
+    if path.startswith("/activity/") and (request.method != "GET" or path.endswith("/events")):
+        return False
     return not (path in UNGATED or path.startswith("/static/") or path.endswith("/live"))
 
 
@@ -285,7 +294,7 @@ class Routes:
             response = self.error(request, 400, "web.bad_request")
         finally:
             self.serving.discard(task)
-        for key, value in HEADERS.items():
+        for key, value in headers_for(request.path).items():
             response.headers.setdefault(key, value)
         answered = finish(request, response)
         resource = request.match_info.route.resource

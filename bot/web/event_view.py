@@ -109,7 +109,7 @@ def standings_html(t: Tournament, rows: list[Standing], teams: bool, tr: Lang) -
     columns = ["web.event.rank", "web.event.team" if teams else "web.event.player", "web.event.points"]
     columns += ["web.event.reached"] if elimination else []
     columns += ["web.event.opponents", "web.event.wins", "web.event.place"]
-    head = "".join(f'<th scope="col">{escape(tr(c))}</th>' for c in columns)
+    head = "".join(f'<th scope="col">{escape(tr(c)).replace(chr(10), "<br>")}</th>' for c in columns)
     body = []
     for row in rows:
         name = escape(row_name(t, row, teams))
@@ -125,7 +125,8 @@ def standings_html(t: Tournament, rows: list[Standing], teams: bool, tr: Lang) -
             f'<th scope="row">{c}</th>' if i == 1 else f"<td>{c}</td>" for i, c in enumerate(cells)
         ) + "</tr>")
     heading = tr("web.event.team_standings") if teams else tr("web.event.standings")
-    table = f'<table class="board standings"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    # Only the table scrolls sideways when a narrow screen cannot hold it; the ranking line below wraps.
+    table = f'<div class="board-wrap"><table class="board standings"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>'
     return section(heading, table + f'<p class="hint">{escape(tr("tournament.tie_breaks"))}</p>', "standings")
 
 

@@ -14,6 +14,7 @@ from bot.core.engine import Engine, Event
 from bot.core.games import REGISTRY
 from bot.storage.store import Store, TableRow
 from bot.web.drawn import Drawn
+from bot.web.off_loop import off_loop
 
 EVERY = 16
 KEPT = 128  # replays kept built: about 100 to 200 kB each (a copy of the engine every EVERY steps)
@@ -72,6 +73,6 @@ class Replays:
 
     async def of(self, table: TableRow) -> Replay:
         async def build() -> Replay:
-            return Replay.build(table, await self.store.actions(table.id))
+            return await off_loop(Replay.build, table, await self.store.actions(table.id))
 
         return await self.kept.get_or_draw(table.id, build)

@@ -27,6 +27,7 @@ from bot.web.drawn import Drawn
 from bot.web.export import export
 from bot.web.live import shown
 from bot.web.markup import escape, plain, to_html
+from bot.web.off_loop import off_loop
 from bot.web.privacy import Listed, PagesShown, listed_nowhere
 from bot.web.replays import Replay, Replays
 from bot.web.signing import Signer
@@ -161,9 +162,12 @@ class Site:
             return Fragment(heading + pages.lobby_html(table, tr), title)
         if table.status == "cancelled":
             return Fragment(heading + f"<p>{escape(tr('table.cancelled'))}</p>", title)
-        engine = await self.service.engine(table)
+        engine = (await self.service.engine(table)).clone()  # the game's own copy moves on meanwhile
         rows = await self.store.log_after(table.id, 0)
-        with drawing(picture):  # no await inside: a task started here would draw its pictures unencoded
+        return await off_loop(self._draw_live, table, engine, rows, tr, picture)
+
+    def _draw_live(self, table: TableRow, engine: Engine, rows: list[Any], tr: Lang, picture: bool) -> Fragment:
+        with drawing(picture):
             view = render.table_view(table, engine, tr)
         running = table.status == "running" and not engine.is_terminal()
         image = self.href(table.id, "/table.png", v=table.version, lang=pages.chosen(tr)) if view.image else None
@@ -186,9 +190,12 @@ class Site:
         looking on sees it (the picture encoded only when asked for)."""
         key = ("step", table.id, n, tr.language, pages.chosen(tr), picture)
 
-        async def draw() -> Fragment:
+        def drawn() -> Fragment:
             with drawing(picture):
                 return self._step(table, replay, n, tr)
+
+        async def draw() -> Fragment:
+            return await off_loop(drawn)
 
         return await self.drawings.get_or_draw(key, draw)
 

@@ -103,6 +103,6 @@ def test_final_quest_tells_each_player_whether_their_team_won_and_names_the_winn
     assert len(won) == len(lost) == 1, "the result block below names the winning pair"
     ja = FinalQuestUI().end_lines(result, 0, names, JA)
     assert ja == ["負けました。あなたのチームは 🔵 チームA(席1と3) です。"], "no parentheses inside parentheses"
-    assert FinalQuestUI().end_lines(result, 1, names, JA) == ["**勝ちました！** あなたのチームは 🟠 チームB(席2と4) です。"]
+    assert FinalQuestUI().end_lines(result, 1, names, JA) == ["**勝ちました！**あなたのチームは 🟠 チームB(席2と4) です。"]
     draw = {"ranks": [1, 1, 1, 1], "scores": [0, 0, 0, 0], "outcome": "draw", "winner_team": None}
     assert FinalQuestUI().end_lines(draw, 2, names, EN) == ["🤝 Draw: the round limit was reached."]

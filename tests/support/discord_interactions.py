@@ -16,7 +16,7 @@ from typing import Any
 from tests.support.discord_model import EPHEMERAL, Channel, Message, Model, snowflake
 
 COMMAND, COMPONENT = 2, 3
-PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE = 1, 4, 5, 6, 7
+PONG, MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, LAUNCH = 1, 4, 5, 6, 7, 12
 OPTION_TYPES = {bool: 5, int: 4, float: 10, str: 3}
 ATTACHMENT_LIMIT = 10 * 1024 * 1024
 ALL_PERMISSIONS = str((1 << 50) - 1)

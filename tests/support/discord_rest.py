@@ -1,5 +1,5 @@
-"""The fake Discord's REST routes: logging in and syncing commands, and what a table does: messages, threads, DMs, interaction
-responses and their followups. Each route changes the in-memory model as Discord would and answers
+"""The fake Discord's REST routes: logging in (the commands: ``discord_commands``), and what a table
+does: messages, threads, DMs, interaction responses and their followups. Each route changes the in-memory model as Discord would and answers
 with the JSON discord.py expects; the errors are Discord's (10003 Unknown Channel, 10008 Unknown
 Message, 10062 Unknown interaction, 40060 already acknowledged, 50007 closed DMs).
 """
@@ -14,6 +14,7 @@ from aiohttp import web
 from tests.support.discord_interactions import (
     DEFERRED_MESSAGE,
     DEFERRED_UPDATE,
+    LAUNCH,
     MESSAGE,
     UPDATE,
     Sent,
@@ -34,8 +35,7 @@ def add_rest_routes(app: web.Application, fake: FakeDiscord) -> None:
     r.add_get(API + "/users/@me", rest.me)
     r.add_get(API + "/oauth2/applications/@me", rest.application)
     r.add_get(API + "/gateway/bot", rest.gateway_bot)
-    r.add_put(API + "/applications/{application_id}/commands", rest.put_commands)
-    r.add_put(API + "/applications/{application_id}/guilds/{gid}/commands", rest.put_commands)
+    fake.app_commands.routes(r)  # syncing commands, the Entry Point command (discord_commands.py)
     r.add_post(API + "/interactions/{iid}/{token}/callback", rest.callback)
     r.add_post(API + "/webhooks/{app}/{token}", rest.followup)
     r.add_route("*", API + "/webhooks/{app}/{token}/messages/{mid}", rest.followup_message)
@@ -93,6 +93,8 @@ class Rest:
 
     # ---- logging in -------------------------------------------------------------------------------
     async def me(self, request: web.Request) -> web.Response:
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.fake.oauth.me(request)  # a member, signed in to an Activity
         return json_response(self.fake.bot_user)
 
     async def application(self, request: web.Request) -> web.Response:
@@ -107,7 +109,7 @@ class Rest:
                 "owner": self.fake.owner,
                 "team": None,
                 "verify_key": "0" * 64,
-                "flags": 0,
+                "flags": self.fake.app_commands.flags,
                 "bot": self.fake.bot_user,
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
@@ -117,28 +119,6 @@ class Rest:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         return json_response({"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit})
-
-    async def put_commands(self, request: web.Request) -> web.Response:
-        if request.match_info["application_id"] != self.fake.application_id:
-            return error_response(404, "Unknown Application", 10002)
-        body = self.body(request)
-        if not isinstance(body, list):
-            return error_response(400, "400: Bad Request (expected a list of commands)", 50035)
-        created = []
-        for command in body:
-            created.append(
-                {
-                    "id": snowflake(),
-                    "application_id": self.fake.application_id,
-                    "version": snowflake(),
-                    "type": 1,
-                    "description": "",
-                    "options": [],
-                    "default_member_permissions": None,
-                    **command,
-                }
-            )
-        return json_response(created)
 
     # ---- interaction responses ------------------------------------------------------------------
     def _sent(self, request: web.Request) -> Sent | None:
@@ -181,6 +161,8 @@ class Rest:
             message.edits.append(time.monotonic())
         elif kind == DEFERRED_UPDATE and sent.message_id:
             message = self.model.messages[sent.message_id]
+        elif kind == LAUNCH and (refused := await self.fake.app_commands.launch(sent)) is not None:
+            return refused
         sent.answer(kind, data, message.id if message else None)
         self.fake.pending.pop(sent.token, None)
         await self.fake.changed(sent.channel_id)
@@ -195,6 +177,9 @@ class Rest:
         }
         if message is not None and kind in (MESSAGE, UPDATE):
             response["resource"] = {"type": kind, "message": message.payload(self.model)}
+        if kind == LAUNCH:
+            instance = response["interaction"]["activity_instance_id"] = "i-" + snowflake()
+            response["resource"] = {"type": kind, "activity_instance": {"id": instance}}
         return json_response(response)
 
     async def followup(self, request: web.Request) -> web.Response:

@@ -44,6 +44,7 @@ ROUTES = [
     ("GET", r"^/gateway/bot$", "login"),
     ("PUT", r"^/applications/\d+/commands$", "commands.sync"),
     ("PUT", r"^/applications/\d+/guilds/\d+/commands$", "commands.sync"),
+    ("GET", r"^/applications/\d+/commands$", "commands.sync"),  # the Entry Point command, kept
 ]
 CALL = web.RequestKey("call", object)  # the Call being served, in the request's storage
 _COMPILED = [(m, re.compile(p), k) for m, p, k in ROUTES]

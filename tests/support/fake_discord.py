@@ -31,8 +31,10 @@ from typing import Any
 from aiohttp import web
 
 from tests.support import discord_interactions as ix
+from tests.support.discord_commands import AppCommands
 from tests.support.discord_gateway import Gateway
 from tests.support.discord_model import Channel, Message, Model, User, snowflake
+from tests.support.discord_oauth import OAuth, bearer
 from tests.support.discord_rest import add_rest_routes
 from tests.support.discord_traffic import (
     CALL,
@@ -84,6 +86,7 @@ class FakeDiscord:
         self.channel = self.model.add_text_channel(self.guild, "games")
         self.owner = self.model.users[self.guild.owner_id].payload()
         self.session_id = "fake-session-" + snowflake()
+        self.app_commands = AppCommands(self)  # and the Activity: ``app_commands.enable_activities()``
 
         # What the bot did, in arrival order.
         self.calls: list[Call] = []
@@ -103,6 +106,7 @@ class FakeDiscord:
         self.spread_share = 1.0
         self.faults: list[Fault] = []
         self.gateway = Gateway(self)
+        self.oauth = OAuth(self)  # an Activity's sign-in: codes, access tokens, instances
         self._changed = asyncio.Condition()
         self._watchers: defaultdict[str, list[asyncio.Future]] = defaultdict(list)
         self._runner: web.AppRunner | None = None
@@ -119,6 +123,7 @@ class FakeDiscord:
     async def start(self) -> None:
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         add_rest_routes(app, self)
+        self.oauth.add_routes(app)
         app.router.add_get(GATEWAY_PATH, self.gateway.serve)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.bind(("127.0.0.1", 0))
@@ -347,7 +352,8 @@ class FakeDiscord:
         self.calls.append(call)
         log.debug("HTTP %s %s", request.method, request.path_qs)
         # Interaction responses and followups are webhook calls: discord.py sends them without a token.
-        needs_token = not path.startswith(("/interactions/", "/webhooks/"))
+        # So are a member's sign-in calls (an Activity's): the client secret or their own token.
+        needs_token = not path.startswith(("/interactions/", "/webhooks/")) and not bearer(request)
         if needs_token and request.headers.get("Authorization") != f"Bot {self.token}":
             await self._problem(f"{call}: bad Authorization header")
             return self._done(call, error_response(401, "401: Unauthorized"))

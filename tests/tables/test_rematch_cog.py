@@ -89,7 +89,7 @@ async def test_every_end_of_game_dm_shows_the_place_score_winner_and_the_final_t
         text = embed_text(message)
         assert jump_url(table) in message.content, "its first lines name the final table"
         if member is carol:
-            assert message.content.startswith("🏁 **対局終了**:どんぐりと山猫")
+            assert message.content.startswith("🏁 **対局終了**: どんぐりと山猫")
             assert f"あなたの順位: {medal(rank)}**3人中 {rank}位**" in message.content
             assert f"マイナス点 {score}" in text.split("あなたの順位")[1].splitlines()[0]
             assert "勝者: " in text and "Your place" not in text and "最終結果" in text

@@ -122,6 +122,19 @@ async def test_the_replay_steps_by_keyboard_to_the_engines_final_state(tables, s
             await view.close()
 
 
+#: The standings table's width against its box, and its tallest heading in lines (review
+#: 2026-11-28 #38: 「順/位」 one character a line at 420 px, the English table cut at the edge).
+STANDINGS_SHAPE = """() => {
+  const table = document.querySelector('table.standings');
+  const heads = [...table.querySelectorAll('thead th')];
+  const line = parseFloat(getComputedStyle(heads[0]).fontSize) * 1.25;
+  const inner = th => th.getBoundingClientRect().height - parseFloat(getComputedStyle(th).paddingTop)
+    - parseFloat(getComputedStyle(th).paddingBottom);
+  const lines = Math.max(...heads.map(th => Math.round(inner(th) / line)));
+  return {fits: table.scrollWidth <= table.parentElement.clientWidth, width: table.scrollWidth, lines};
+}"""
+
+
 async def test_an_event_page_after_a_round(tables, site, browser):
     tournament = await create(tables, players=7, rounds=2, guild_id=GUILD)
     tournament = await tables.events.start(tournament.id)
@@ -140,6 +153,9 @@ async def test_an_event_page_after_a_round(tables, site, browser):
             )
             downloads = await page.locator("section.downloads a").count()
             assert downloads == 2
+            shape = await page.evaluate(STANDINGS_SHAPE)
+            assert shape["fits"], f"{width} px, {language}: the standings are wider than the screen ({shape})"
+            assert shape["lines"] <= 3, f"{width} px, {language}: a heading broke into pieces ({shape})"
             await check_page(page)
             await view.close()
 

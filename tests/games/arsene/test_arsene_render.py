@@ -153,7 +153,7 @@ def test_the_game_over_board_has_no_dealer_leader_or_turn_marks_and_says_how_chi
             assert word not in text, (language, word)
     view = UI.table_view(next(e for e, _ in random_games(4, False)).public_view(), NAMES, TR)
     running = f"{view_text(view)}\n{legend_line(view, TR)}"
-    assert "🎴 Dealer" in running and "▶ to act" in running
+    assert "🎴 Dealer" in running and "▶ to play" in running
     assert UI.score_text(1, TR) == "1 chip" and UI.score_text(13, Lang("ja")) == "13チップ"
 
 

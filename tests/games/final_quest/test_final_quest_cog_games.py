@@ -138,7 +138,8 @@ async def test_full_game_to_a_win_then_the_channel_is_unlocked(simcord_env):
     for member in order:
         assert enabled_ids(fq.prompt(member)) == []
         said = "**won**" if member.name in winners else "lost."
-        assert said in fq.prompt_text(member) and "Winning team: " in fq.prompt_text(member), "each DM says how the team did"
+        dm = fq.prompt_text(member)
+        assert said in dm and "🥇 " in dm and (pair[0] in dm or pair[1] in dm), "each DM says how the team did"
     for member in [*order, erin]:
         assert not await fq.refused_to_write(member, channel), f"{member.name} is still muted"
     members = {m.id for m in world.members}
