@@ -191,8 +191,8 @@ async def build(client: commands.Bot, config: Config) -> Services:
     desk = Desk(service, moves, delivery, arrivals, languages, deferred)
     rematches = RematchOps(service)
     ending = EndDesk(rematches, desk, delivery.request, scheduler.rearm)
-    invites = InviteDesk(client, service, delivery, desk)
-    opening = Opening(settings, service, lobby, delivery, desk, invites)
+    invites = InviteDesk(client, service, desk)
+    opening = Opening(settings, service, lobby, delivery, desk)
     ratings = RatingStore(RatingRows(store.db), store)
     events = TournamentService(TournamentStore(store.db), ratings, service, lobby, seat_ops)
     # The web pages read what tables and events commit; their messages link to their pages.

@@ -1,11 +1,12 @@
 """Screenshots of a server's and an event's pages: ``python tools/web_screens.py OUT``.
 
 Fills a fresh database with the platform's own services (rated games of Othello de Torite, a Swiss
-event of Donguri after its first round, an elimination event of Saizen played to its end), serves
+event of Donguri after its first round, an elimination event of Saizen played to its end, open
+lobbies and a game in play for the server's index), serves
 the pages on a local port, and saves what Debian's ``chromium`` (through Playwright) shows at 420 and
 1280 px, in English and in Japanese: ``OUT/<language>/<page>-<width>.png`` for the server's index, the
-leaderboard, a profile, both events, and ``/healthz``. ``tools/web_preview.py`` shoots the tables'
-live pages and replays.
+leaderboard, a profile, both events, and ``/healthz`` (``--page server`` … for some of them only).
+``tools/web_preview.py`` shoots the tables' live pages and replays.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ sys.path.insert(0, str(ROOT))
 from aiohttp import web  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
+from bot.core.games import REGISTRY  # noqa: E402
+from bot.storage.invitations import Guest  # noqa: E402
 from bot.storage.pages import PageRows  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from bot.web.app import create_app  # noqa: E402
@@ -34,13 +37,31 @@ from bot.web.operators import OperatorRoutes  # noqa: E402
 from tests.events.test_tournaments import create, play_round, run_event  # noqa: E402
 from tests.support.browser import CHROMIUM  # noqa: E402
 from tests.support.platform import platform  # noqa: E402
-from tests.support.web import GUILD, make_site, rated_game, register_games  # noqa: E402
+from tests.support.web import GUILD, HIDDEN, make_site, rated_game, register_games, seated_table  # noqa: E402
 
 WIDTHS = {420: 900, 1280: 900}
 TALLEST = 4000  # px of a page kept in its screenshot
 
 
-async def main(out: pathlib.Path) -> None:
+async def open_tables(world) -> None:
+    """What the server's index lists as open: two lobbies (one by invitation), a game in play, and a
+    lobby in a channel @everyone cannot see (not listed)."""
+    lobby = world.lobby
+
+    def options(game: str, **chosen) -> dict:
+        return REGISTRY[game].engine.check_options(chosen)
+
+    donguri = await lobby.open("donguri", guild_id=GUILD, channel_id=2000, host=(1, "alice"), size=4,
+                               options=options("donguri", length="short"), language="en", clock=300)
+    await lobby.join(donguri.id, (2, "bob"))
+    await lobby.open("othello_torite", guild_id=GUILD, channel_id=2000, host=(3, "carol"), size=2,
+                     options=options("othello_torite"), language="en", guests=[Guest(4, "dave")])
+    await lobby.open("saizen", guild_id=GUILD, channel_id=HIDDEN, host=(5, "erin"), size=2, options=options("saizen"),
+                     language="en")
+    await seated_table(world, "saizen", seed=5)
+
+
+async def main(out: pathlib.Path, only: list[str]) -> None:
     register_games()
     with tempfile.TemporaryDirectory() as directory:
         store = await Store.open(str(pathlib.Path(directory) / "web.sqlite3"))
@@ -55,6 +76,7 @@ async def main(out: pathlib.Path) -> None:
         knockout = await create(world, game="saizen", players=8, format="elimination", table_size=2,
                                 guild_id=GUILD, name="Saizen Knockout")
         await run_event(world, knockout.id)
+        await open_tables(world)
         rows = PageRows(store.db)
         gateway = Gateway(lambda: 0.041)
         await gateway.up()
@@ -77,6 +99,7 @@ async def main(out: pathlib.Path) -> None:
             "event-elimination": site.event_path(knockout.id),
             "healthz": "/healthz",
         }
+        pages = {name: path for name, path in pages.items() if not only or name in only}
         try:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -105,4 +128,6 @@ async def main(out: pathlib.Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=pathlib.Path)
-    asyncio.run(main(parser.parse_args().out))
+    parser.add_argument("--page", action="append", default=[], help="only these pages (server, leaderboard …)")
+    arguments = parser.parse_args()
+    asyncio.run(main(arguments.out, arguments.page))

@@ -7,7 +7,8 @@ what differs is translated here, explicitly:
 * migrations are written for SQLite and translated for PostgreSQL: ``INTEGER PRIMARY KEY
   AUTOINCREMENT`` becomes ``BIGSERIAL PRIMARY KEY``, ``INTEGER`` becomes ``BIGINT`` (Discord ids
   are 64-bit), ``REAL`` becomes ``DOUBLE PRECISION`` (epoch seconds need more than 24 bits); a
-  line starting ``--sqlite:`` is a statement for SQLite only (a backfill that needs ``rowid``);
+  line starting ``--sqlite:`` is a statement for SQLite only (a backfill that needs ``rowid``), one
+  starting ``--postgresql:`` for PostgreSQL only (its own date functions); each is a comment to the other;
 * a table's seats as one JSON array (``seats_json``).
 """
 
@@ -45,12 +46,14 @@ def numbered(sql: str) -> str:
 
 
 SQLITE_ONLY = re.compile(r"^--sqlite:\s?(.*)$", re.MULTILINE)
+POSTGRESQL_ONLY = re.compile(r"^--postgresql:\s?(.*)$", re.MULTILINE)
 
 
 def migration(sql: str, dialect: str) -> str:
     """A migration file's text for ``dialect``."""
     if dialect == SQLITE:
         return SQLITE_ONLY.sub(r"\1", sql)
+    sql = POSTGRESQL_ONLY.sub(r"\1", sql)
     sql = re.sub(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", "BIGSERIAL PRIMARY KEY", sql, flags=re.I)
     sql = re.sub(r"\bINTEGER\b", "BIGINT", sql)
     return re.sub(r"\bREAL\b", "DOUBLE PRECISION", sql)

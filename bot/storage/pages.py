@@ -64,3 +64,29 @@ class PageRows:
         )
         return {r["id"]: tuple(r[k] for k in ("updated_at", "status", "round", "round_done", "entrants", "gone",
                                               "checked", "results", "opened")) for r in rows}
+
+    async def server_stamps(self, guild_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+        """For each server of ``guild_ids``, what changes when its index would: the tables in the
+        lobby (each join, leave or setting bumps a version) and in play (not their moves: the index
+        shows none), and its events. Two queries for every server someone watches."""
+        if not guild_ids:
+            return {}
+        marks = ", ".join("?" for _ in guild_ids)
+        stamps: dict[int, list[Any]] = {g: [] for g in guild_ids}
+        rows = await self.db.fetch(
+            "SELECT guild_id, status, COUNT(*) AS n, MAX(id) AS top, SUM(id) AS ids,"
+            " SUM(CASE WHEN status = 'lobby' THEN version ELSE 0 END) AS versions"
+            f" FROM game_tables WHERE guild_id IN ({marks}) AND status IN ('lobby', 'running')"
+            " GROUP BY guild_id, status ORDER BY guild_id, status",
+            tuple(guild_ids),
+        )
+        for r in rows:
+            stamps[r["guild_id"]].append((r["status"], int(r["n"]), r["top"], int(r["ids"]), int(r["versions"])))
+        events = await self.db.fetch(
+            "SELECT guild_id, COUNT(*) AS n, MAX(updated_at) AS changed"
+            f" FROM tournaments WHERE guild_id IN ({marks}) GROUP BY guild_id",
+            tuple(guild_ids),
+        )
+        for r in events:
+            stamps[r["guild_id"]].append(("events", int(r["n"]), r["changed"]))
+        return {g: tuple(s) for g, s in stamps.items()}

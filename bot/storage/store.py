@@ -22,6 +22,7 @@ from bot.storage.endings import EndRows
 from bot.storage.invitations import Guest, InvitationRows
 from bot.storage.launches import LaunchRows
 from bot.storage.lobbies import LobbyRows
+from bot.storage.lobby_posts import LobbyPostRows
 from bot.storage.notices import NoticeRows
 from bot.storage.rematches import Rematches
 from bot.storage.row_cache import RowCache
@@ -110,6 +111,7 @@ class TableRow:
     lobby_closes: float | None = None  # when a lobby nobody joins closes (migration 031)
     closed_why: str | None = None  # "idle": closed so, by the bot; None: by its host
     lfg_at: float | None = None  # when the server's role is called for it, still short (migration 032)
+    posts: bool = False  # its pass follows its lobby posts: invitation DMs, a call (migration 034)
     seats: list[Seat] = field(default_factory=list)
 
     @property
@@ -126,7 +128,7 @@ class TableRow:
 
 
 ROW_FIELDS = {f.name for f in dataclasses.fields(TableRow)}
-BOOLEAN = {"dirty", "locked", "paused", "rated", "settled", "computer_turn"}
+BOOLEAN = {"dirty", "locked", "paused", "rated", "settled", "computer_turn", "posts"}
 
 
 def bumped_row(row: TableRow, fields: dict[str, Any]) -> TableRow:
@@ -194,6 +196,7 @@ class Store:
         self.endings = EndRows(db)
         self.invitations = InvitationRows(db)
         self.lobbies = LobbyRows(db)
+        self.lobby_posts = LobbyPostRows(db)
         self.launches = LaunchRows(db)  # the table each member launched the Activity from
 
     async def launched_table(self, user_id: int, guild_id: int, channel_id: int) -> int | None:
@@ -268,6 +271,7 @@ class Store:
         data["rated"] = bool(data["rated"])
         data["settled"] = bool(data["settled"])
         data["computer_turn"] = bool(data["computer_turn"])
+        data["posts"] = bool(data["posts"])
         data["turn_seats"] = json.loads(data["turn_seats"])
         data["ping_seats"] = json.loads(data["ping_seats"])
         data["waits"] = {seat: (turn, since, bool(came)) for seat, turn, since, came in json.loads(data["waits"])}

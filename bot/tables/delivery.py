@@ -35,6 +35,9 @@ from bot.tables.courier import Courier
 from bot.tables.deal_close import close_earlier_deal
 from bot.tables.hand_lane import HandLane
 from bot.tables.hooks import TableHooks
+from bot.tables.invite_dms import InviteDMs
+from bot.tables.lfg import DueCalls
+from bot.tables.lobby_posts import LobbyPosts, ThreadLines
 from bot.tables.member_locale import MemberLanguages
 from bot.tables.notices import DMChannel, TurnNotices, jump_url
 from bot.tables.outbox import Outbox, mentions_url
@@ -139,6 +142,14 @@ class Delivery:
             store, languages, budgets, self.outbox, self, lambda table: self.hooks.table_page(table), service.now
         )
         self.offer = RematchOffer(store, budgets, self.outbox, self)
+        # A lobby's own messages: its guests' invitation DMs and the lines about them, a call for players.
+        lines = ThreadLines(store, budgets, self.outbox, self.messageable)
+        invites = InviteDMs(store, languages, budgets, self.outbox, self, lines, self.server_name)
+        self.lobby_posts = LobbyPosts(store, lines, invites, DueCalls(store, budgets, self.outbox, self.messageable))
+
+    def server_name(self, table: TableRow) -> str:
+        guild = self.client.get_guild(table.guild_id) if table.guild_id else None
+        return guild.name if guild is not None else ""
 
     def messageable(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.client.get_channel(channel_id)
@@ -210,6 +221,8 @@ class Delivery:
                 ending = await rematch.ending(self.store, table)
                 await surface(self.result_dms.sync(table, engine, ending))
                 await surface(self.offer.sync(table, ending))
+        if table.posts:
+            await surface(self.lobby_posts.sync(table))
         if table.speech:
             await surface(self.speech.sync(table, engine.public_view() if engine else None))
         if table.status != "lobby":

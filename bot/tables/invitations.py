@@ -49,15 +49,9 @@ async def guests_of(
     return [Guest(m.id, m.display_name) for m in members]
 
 
-def invited_lines(guests: Sequence[Guest], unreached: Sequence[Guest], lapse: float | None, tr: Lang) -> list[str]:
-    """What the host is told once the invitations are sent: to whom, until when; and whom no DM
-    reached, so that the host tells them."""
-    missed = {g.user_id for g in unreached}
-    reached = [f"<@{g.user_id}>" for g in guests if g.user_id not in missed]
-    lines = []
-    if reached:
-        at = f"<t:{int(lapse)}:R>" if lapse is not None else "—"
-        lines.append(tr("lobby.invited", members=tr.join(reached), count=len(reached), at=at))
-    if unreached:
-        lines.append(tr("lobby.unreached", members=tr.join(f"<@{g.user_id}>" for g in unreached), count=len(missed)))
-    return lines
+def invited_lines(guests: Sequence[Guest], lapse: float | None, tr: Lang) -> list[str]:
+    """What the host is told once the lobby is open: whom the DMs invite, until when (one whose
+    DMs are closed is named in the table's thread, where the mention reaches them)."""
+    at = f"<t:{int(lapse)}:R>" if lapse is not None else "—"
+    members = tr.join(f"<@{g.user_id}>" for g in guests)
+    return [tr("lobby.invited", members=members, count=len(guests), at=at)]

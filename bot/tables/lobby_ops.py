@@ -110,6 +110,7 @@ class LobbyOps:
             invites_lapse=lapse,
             lobby_closes=closing_time(now, lapse),
             lfg_at=None if guests else now + LFG_AFTER,  # an invite-only lobby calls nobody
+            posts=int(bool(guests)), dirty=int(bool(guests)),  # its pass sends the invitation DMs
         )
         await self.store.set_seats(table_id, [Seat(0, host[0], host[1], level=level)])
         return await self.tables.table(table_id)
@@ -200,7 +201,7 @@ class LobbyOps:
                 return None
             late = [g for g in table.guests if g.state == PENDING]
             guests = [Guest(g.user_id, g.name, LAPSED if g.state == PENDING else g.state) for g in table.guests]
-            await self.store.bump(table_id, guests=guests, invites_lapse=None)
+            await self.store.bump(table_id, guests=guests, invites_lapse=None, posts=1)  # its pass tells the host
             return late
 
     async def close_idle(self, table_id: int, now: float) -> bool:
@@ -210,7 +211,7 @@ class LobbyOps:
             table = await self.tables.table(table_id)
             if table.status != "lobby" or table.lobby_closes is None or table.lobby_closes > now:
                 return False
-            await self.store.bump(table_id, status="cancelled", closed_why=IDLE, computer_turn=0)
+            await self.store.bump(table_id, status="cancelled", closed_why=IDLE, computer_turn=0, posts=1)  # its line
             self.tables.forget(table_id)
             return True
 

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from bot.storage.store import TableRow
     from bot.tables.delivery import Delivery
     from bot.tables.desk import Desk
-    from bot.tables.invite_desk import InviteDesk
     from bot.tables.lobby_ops import LobbyOps
     from bot.tables.server_settings import ServerSettings
     from bot.tables.service import TableService
@@ -57,14 +56,12 @@ class Opening:
         lobby: LobbyOps,
         delivery: Delivery,
         desk: Desk,
-        invites: InviteDesk,
     ) -> None:
         self.settings = settings  # the server's: where tables open, their language, clock, category
         self.service = service
         self.lobby = lobby
         self.delivery = delivery
         self.desk = desk  # answers the interaction, whatever happens
-        self.invites = invites  # an invite-only table's DMs, sent once its message is up
 
     async def open_table(
         self,
@@ -134,9 +131,9 @@ class Opening:
                 thread_id = thread.id
             await self.lobby.attach(table.id, message_id=message.id, thread_id=thread_id)
         lines = [tr("lobby.opened", url=message.jump_url)]
-        if table.guests:
-            unreached = await self.invites.send(await self.service.table(table.id))
-            lines += invited_lines(table.guests, unreached, table.invites_lapse, tr)
+        if table.guests:  # the invitation DMs go with the pass, now that the lobby message is up
+            self.delivery.request(table.id)
+            lines += invited_lines(table.guests, table.invites_lapse, tr)
         await interaction.followup.send("\n".join(lines), ephemeral=True)
         await self.delivery.rearm()  # the clock, for when the lobby closes unless joined, or its invitations lapse
 

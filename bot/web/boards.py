@@ -1,12 +1,20 @@
-"""A server's pages: its index (the games rated there, its events), each game's leaderboard, and each
-member's profile in a game with their rating history, as ``/leaderboard`` and ``/profile`` show them.
+"""A server's pages: its index (its open tables, the games rated there, its events), each game's
+leaderboard, and each member's profile in a game with their rating history, as ``/leaderboard`` and
+``/profile`` show them.
 
 A server's address is signed as a table's is; a member's profile is signed for that server alone. An
 index lists a table or an event only when @everyone can see its channel (``Site.listed``).
+
+The index is live, as an event's page is: ``PageRows.server_stamps`` reads what it shows of every
+watched server in one round of queries (``POLL``), each viewer waits on its server's topic, and the
+index is drawn once per change and language, whoever watches (``DRAWINGS`` kept).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -17,9 +25,13 @@ from bot.core.i18n import Lang
 from bot.ratings import model
 from bot.ratings.store import Player, RatingStore
 from bot.storage.events import TournamentStore
-from bot.web.app import Routes, language
+from bot.storage.pages import PageRows
+from bot.web.app import Routes, ended_or_waited, event_stream, language, one
 from bot.web.chart import history_svg
+from bot.web.event_pages import STAMP, EventFeed, digest
+from bot.web.live import POLL
 from bot.web.markup import escape, time_tag
+from bot.web.open_tables import open_tables_html
 from bot.web.pages import chosen, links_html
 from bot.web.site import Site
 
@@ -28,6 +40,7 @@ RECENT = 10
 HISTORY = 200
 SIGNED = r"[0-9]+-[A-Za-z0-9_-]+"
 EVENT_STATUSES = ("signup", "running", "finished")
+DRAWINGS = 64  # server indexes kept drawn, by server, stamp and language
 
 
 def game_name(game: str, tr: Lang) -> str:
@@ -35,17 +48,21 @@ def game_name(game: str, tr: Lang) -> str:
 
 
 class BoardRoutes:
-    def __init__(self, site: Site, ratings: RatingStore, events: TournamentStore) -> None:
+    def __init__(self, site: Site, ratings: RatingStore, events: TournamentStore, poll: float = POLL) -> None:
         self.site = site
         self.ratings = ratings
         self.events = events
+        self.stamps = PageRows(site.store.db).server_stamps
+        self.feed = EventFeed(self.stamps, poll)  # the watched servers, polled together
+        self.drawings: OrderedDict[tuple[Any, ...], tuple[str, str]] = OrderedDict()
 
     async def close(self) -> None:
-        pass
+        await self.feed.close()
 
     def add(self, router: web.UrlDispatcher, pages: Routes) -> None:
         self.pages = pages
         router.add_get(f"/s/{{server:{SIGNED}}}", self.server)
+        router.add_get(f"/s/{{server:{SIGNED}}}/live", self.server_live)  # before a game's board: no game is "live"
         router.add_get(f"/s/{{server:{SIGNED}}}/{{game:[a-z_]{{1,40}}}}", self.leaderboard)
         router.add_get(f"/s/{{server:{SIGNED}}}/{{game:[a-z_]{{1,40}}}}/{{player:{SIGNED}}}", self.profile)
 
@@ -70,8 +87,51 @@ class BoardRoutes:
     async def server(self, request: web.Request) -> web.StreamResponse:
         guild_id = await self.guild(request)
         tr = self.language(request)
+        stamp = await self.stamp(guild_id)
+        title, body = await self.drawn(guild_id, stamp, tr, fresh=True)
+        main = {"live": self.site.link(self.site.server_path(guild_id, "/live"), s=stamp, lang=chosen(tr))}
+        return self.pages.html(request, tr, title, body, script="live.js", main=main)
+
+    async def stamp(self, guild_id: int) -> str:
+        return digest((await self.stamps([guild_id])).get(guild_id))
+
+    async def drawn(self, guild_id: int, stamp: str, tr: Lang, fresh: bool = False) -> tuple[str, str]:
+        """(title, body) of the index as of ``stamp``, drawn once per language; ``fresh``: drawn
+        again (a page asked for: its boards too are as they are now)."""
+        key = (guild_id, stamp, tr.language, chosen(tr))
+        found = None if fresh else self.drawings.get(key)
+        if found is None:
+            found = self.drawings[key] = await self.draw(guild_id, tr)
+            while len(self.drawings) > DRAWINGS:
+                self.drawings.popitem(last=False)
+        return found
+
+    async def server_live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the index's body again whenever what it shows changed."""
+        guild_id = await self.guild(request)
+        tr = self.language(request)
+        seen = one(request, "s")
+        if seen is not None and not STAMP.match(seen):
+            raise web.HTTPBadRequest()
+        response = await event_stream(request)
+        with contextlib.suppress(ConnectionResetError):
+            async with self.feed.watch(guild_id, await self.stamp(guild_id)) as topic:
+                while not self.pages.closing:
+                    changed, stamp = topic.changed, topic.stamp
+                    if stamp != seen:
+                        if not await self.site.shown(guild_id):
+                            break  # the server turned its pages off meanwhile
+                        title, body = await self.drawn(guild_id, stamp, tr)
+                        data = json.dumps({"version": stamp, "title": title, "html": body})
+                        await response.write(f"event: page\ndata: {data}\n\n".encode())
+                        seen = stamp
+                    await ended_or_waited(response, False, changed)
+        return response
+
+    async def draw(self, guild_id: int, tr: Lang) -> tuple[str, str]:
         title = tr("web.server.title")
-        parts = [f"<h1>{escape(title)}</h1>", f'<section class="boards"><h2>{escape(tr("web.server.boards"))}</h2>']
+        parts = [f"<h1>{escape(title)}</h1>", await open_tables_html(self.site, guild_id, tr)]
+        parts.append(f'<section class="boards"><h2>{escape(tr("web.server.boards"))}</h2>')
         rated = [(g, n) for g, n in await self.ratings.games_rated(guild_id) if g in REGISTRY]
         if rated:
             items = "".join(
@@ -84,7 +144,7 @@ class BoardRoutes:
             parts.append(f"<p>{escape(tr('web.server.no_boards'))}</p>")
         parts.append("</section>")
         parts.append(await self.events_html(guild_id, tr))
-        return self.pages.html(request, tr, title, "\n".join(parts), script="live.js")
+        return title, "\n".join(parts)
 
     async def events_html(self, guild_id: int, tr: Lang) -> str:
         items = []

@@ -10,6 +10,8 @@ from tests.support.locales import japanese, reply_text
 from tests.support.servers import server, table_messages
 from tests.support.table import add_computer, components, dms, embed_text, labels
 
+INVITATION_MARKS = ("⚔", "✅", "❌", "⌛", "▶", "⏹", "🚫")  # an invitation DM, as it follows the lobby
+
 
 async def two_servers(simcord_env, client_locales):
     english = server(simcord_env, "Cards club", members=("alice", "bob", "carol", "dave", "erin"))
@@ -21,7 +23,7 @@ async def two_servers(simcord_env, client_locales):
 
 def invitation(member):
     """The member's invitation DMs (the bot's DMs with Accept), newest last."""
-    return [m for m in dms(member) if (m.content or "")[:1] in ("⚔", "✅", "❌") and m.embeds]
+    return [m for m in dms(member) if (m.content or "")[:1] in INVITATION_MARKS and m.embeds]
 
 
 def guests_field(message) -> str:
@@ -39,7 +41,7 @@ async def test_each_guest_gets_one_dm_answers_show_in_the_lobby_in_both_language
     await carol.slash(english.channel, "tables")  # the bot has seen her language
     opened = await alice.slash(english.channel, "donguri new", players=4, invite=bob, invite2=carol, invite3=dave)
     told = reply_text(opened)
-    assert f"Invitations sent by DM to <@{bob.id}>, <@{carol.id}> and <@{dave.id}>; unanswered, they lapse <t:" in told
+    assert f"Invitations on their way by DM to <@{bob.id}>, <@{carol.id}> and <@{dave.id}>; unanswered, they lapse <t:" in told
     await simcord_env.settle()
 
     (bobs,) = invitation(bob)
@@ -102,19 +104,31 @@ async def test_accept_after_the_table_started_or_closed_says_so(simcord_env, sim
     await add_computer(alice, lobby)
     await bob.click(lobby, label="Join")  # the third seat taken: it starts
     assert (await simcord_bot.store.get_table(1)).status == "running"
-    late = await carol.user.click(invitation(carol)[0], label="Accept")
-    assert late.ephemeral and reply_text(late) == "The table started without you: this invitation is closed."
-    seated = await bob.user.click(invitation(bob)[0], label="Accept")
-    assert reply_text(seated) == "You are already seated at this table."
+    await simcord_env.settle()
+    (carols,) = invitation(carol)
+    assert carols.content.startswith("⏹️ [Table #1]") and labels(carols) == ["Go to the table"]
+    late = await forge(carol.user, carols, "tt:inv:accept:1", carried=True)  # a click from before the edit
+    assert answer_text(late) == "The table started without you: this invitation is closed."
+    (bobs,) = invitation(bob)
+    assert labels(bobs) == ["Go to the table"], "joined from the lobby: his DM follows"
+    seated = await forge(bob.user, bobs, "tt:inv:accept:1", carried=True)
+    assert answer_text(seated) == "You are already seated at this table."
 
     await taro.slash(ja_server.channel, "othello new", invite=hana)
     await simcord_env.settle()
     await taro.click(table_messages(ja_server.channel)[-1], label="中止")
-    closed = await hana.user.click(invitation(hana)[0], label="受ける")
-    assert reply_text(closed) == "この卓は閉じられました。招待は無効です。"
+    await simcord_env.settle()
+    (hanas,) = invitation(hana)
+    assert hanas.content.startswith("🚫 [卓 #2]") and labels(hanas) == ["卓へ"]
+    closed = await forge(hana.user, hanas, "tt:inv:accept:2", carried=True)
+    assert answer_text(closed) == "この卓は閉じられました。招待は無効です。"
 
 
-async def test_a_member_whose_dms_are_closed_is_named_to_the_host(simcord_env, simcord_bot, client_locales):
+def thread_lines(channel) -> list[str]:
+    return [m.content for m in channel.threads[-1].history() if m.author.bot and (m.content or "").startswith("✉")]
+
+
+async def test_a_member_whose_dms_are_closed_is_named_once_in_the_thread(simcord_env, simcord_bot, client_locales):
     english, ja_server = await two_servers(simcord_env, client_locales)
     alice, bob, carol = english.members[:3]
     taro, hana = ja_server.members
@@ -124,14 +138,23 @@ async def test_a_member_whose_dms_are_closed_is_named_to_the_host(simcord_env, s
             message="Cannot send messages to this user", times=None,
         )
     opened = reply_text(await alice.slash(english.channel, "donguri new", players=3, invite=bob, invite2=carol))
-    assert f"Invitation sent by DM to <@{bob.id}>;" in opened
-    assert f"<@{carol.id}> could not be reached by DM (their DMs are closed): tell them about the table yourself." in opened
+    assert f"Invitations on their way by DM to <@{bob.id}> and <@{carol.id}>;" in opened
+    await simcord_env.settle()
     assert len(invitation(bob)) == 1 and dms(carol) == []
-    await carol.click(table_messages(english.channel)[-1], label="Join")
+    lobby = table_messages(english.channel)[-1]
+    assert thread_lines(english.channel) == [
+        f"✉️ <@{carol.id}>, **alice** invites you to [this table]({lobby.jump_url}), but your DMs are closed,"
+        " so no invitation could reach you. Press **Join** on the table to take your seat."
+    ]
+    await carol.click(lobby, label="Join")
+    await simcord_env.settle()
     assert carol.id in [s.user_id for s in (await simcord_bot.store.get_table(1)).seats], "unreached, still invited"
+    assert len(thread_lines(english.channel)) == 1, "named once"
 
-    ja_opened = reply_text(await taro.slash(ja_server.channel, "othello new", invite=hana))
-    assert f"<@{hana.id}> には DM を送れませんでした" in ja_opened and "招待の DM を送りました" not in ja_opened
+    await taro.slash(ja_server.channel, "othello new", invite=hana)
+    await simcord_env.settle()
+    (ja_line,) = thread_lines(ja_server.channel)
+    assert ja_line.startswith(f"✉️ <@{hana.id}> さん、**taro** さんから[この卓](") and "DM を受け付けていない" in ja_line
 
 
 async def test_the_invitation_buttons_work_after_a_restart(simcord_env, simcord_bot, restart, client_locales):
@@ -141,8 +164,10 @@ async def test_the_invitation_buttons_work_after_a_restart(simcord_env, simcord_
     await simcord_env.settle()
     bot = await restart()
     answered = await bob.user.click(invitation(bob)[0], label="Accept")
-    assert not answered.ephemeral and invitation(bob)[0].content.startswith("✅ You accepted")
+    assert not answered.ephemeral
     assert (await bot.store.get_table(1)).status == "running"
+    await simcord_env.settle()
+    assert invitation(bob)[0].content.startswith("▶️ [Table #1]"), "the game started: his DM says so"
 
 
 async def test_tables_marks_an_invite_only_lobby_and_offers_its_join_only_to_guests(

@@ -5,11 +5,14 @@ languages."""
 
 from __future__ import annotations
 
+from tests.support.forged import answer_text, forge
 from tests.support.locales import reply_text
 from tests.support.servers import server, table_messages
-from tests.support.table import dms, embed_text
+from tests.support.table import dms, embed_text, labels
 
 HOUR = 3600
+
+INVITATION_MARKS = ("⚔", "✅", "❌", "⌛", "▶", "⏹", "🚫")  # an invitation DM, as it follows the lobby
 
 
 async def two_servers(simcord_env, client_locales):
@@ -21,7 +24,7 @@ async def two_servers(simcord_env, client_locales):
 
 
 def invitation(member):
-    return [m for m in dms(member) if (m.content or "")[:1] in ("⚔", "✅", "❌") and m.embeds][-1]
+    return [m for m in dms(member) if (m.content or "")[:1] in INVITATION_MARKS and m.embeds][-1]
 
 
 def told(thread) -> list[str]:
@@ -61,12 +64,16 @@ async def test_unanswered_invitations_lapse_after_a_day_and_the_host_is_told_onc
     assert "⌛ **jiro** さん: 招待の期限切れ" in embed_text(table_messages(ja_server.channel)[-1])
     assert f"<#{english.channel.id}>" not in ja_notice[0] and "carol" not in ja_notice[0], "each server its own"
 
-    late = await carol.user.click(invitation(carol), label="Accept")
-    assert reply_text(late) == "Your invitation to this table has lapsed."
+    carols = invitation(carol)
+    assert carols.content.startswith("⌛ Your invitation to [table #1](") and labels(carols) == ["Go to the table"]
+    late = await forge(carol.user, carols, "tt:inv:accept:1", carried=True)  # a click from before the edit
+    assert answer_text(late) == "Your invitation to this table has lapsed."
     joined = await dave.click(lobby, label="Join")
     assert reply_text(joined) == "Your invitation to this table has lapsed."
-    ja_late = await jiro.user.click(invitation(jiro), label="受ける")
-    assert reply_text(ja_late) == "この卓への招待は期限が切れました。"
+    jiros = invitation(jiro)
+    assert jiros.content.startswith("⌛ [卓 #2](") and "期限切れ" in jiros.content and labels(jiros) == ["卓へ"]
+    ja_late = await forge(jiro.user, jiros, "tt:inv:accept:2", carried=True)
+    assert answer_text(ja_late) == "この卓への招待は期限が切れました。"
     table = await simcord_bot.store.get_table(1)
     assert [s.user_id for s in table.seats] == [alice.id, bob.id] and table.status == "lobby"
 

@@ -1,0 +1,5 @@
+-- Lobbies opened before migration 031 have no closing time, so they never close: each open one
+-- (not an event's) closes a day after its last change, or when its invitations lapse if later.
+-- A lobby whose day has passed closes at the next start-up, with its message saying so.
+--sqlite: UPDATE game_tables SET lobby_closes = MAX(CAST(strftime('%s', COALESCE(updated_at, 'now')) AS REAL) + 86400, COALESCE(invites_lapse, 0)) WHERE status = 'lobby' AND lobby_closes IS NULL AND tournament_id IS NULL;
+--postgresql: UPDATE game_tables SET lobby_closes = GREATEST(EXTRACT(EPOCH FROM updated_at::timestamptz) + 86400, COALESCE(invites_lapse, 0)) WHERE status = 'lobby' AND lobby_closes IS NULL AND tournament_id IS NULL;
