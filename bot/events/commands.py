@@ -278,7 +278,9 @@ class TournamentCommands(
     async def help(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
-        for section in ("formats", "seating", "points", "options", "tie_breaks", "drops", "timeouts", "ratings"):
+        for section in (
+            "formats", "seating", "points", "options", "tie_breaks", "drops", "entries", "timeouts", "ratings"
+        ):
             embed.add_field(
                 name=tr(f"tournament.help.{section}.title"),
                 value=tr(

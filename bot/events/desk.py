@@ -182,8 +182,9 @@ class TournamentDesk:
             # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
             raise UserError("tournament.error.none")
         if verb == "join":
-            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
-            await self.desk.reply(interaction, tr("tournament.done.join"))
+            late = (await self.service.get(tournament_id)).status == "running"
+            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)), late=late)
+            await self.desk.reply(interaction, tr("tournament.done.join_late" if late else "tournament.done.join"))
         elif verb == "checkin":
             await self.service.controls.check_in(tournament_id, user.id)
             await self.desk.reply(interaction, tr("tournament.done.checkin"))

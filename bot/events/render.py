@@ -16,6 +16,7 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.events import fairness as fair
 from bot.events.buttons import EventButton
+from bot.events.entrants import takes_late_entries
 from bot.events.render_standings import (  # noqa: F401 (the desk and commands draw them from here)
     COLOUR,
     live_message,
@@ -190,6 +191,10 @@ def event_message(
             EventButton("start", t.id, label=tr("tournament.button.start"), style=discord.ButtonStyle.primary)
         )
     elif t.status == "running":
+        if takes_late_entries(t):
+            items.append(
+                EventButton("join", t.id, label=tr("tournament.button.join"), style=discord.ButtonStyle.success)
+            )
         items.append(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )
