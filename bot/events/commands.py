@@ -223,6 +223,43 @@ class TournamentCommands(
         await self.run(interaction, work())
 
     @command(
+        "cmd.tournament.correct",
+        "Organizer: correct a finished table's result (the places, with a reason)",
+        options_key="cmd.tournament.opt",
+        round="The round",
+        table="The table's number in that round",
+        places="Each seat's place in seat order, e.g. 2,1,3 (teams: each team's)",
+        reason="Why (kept in the event's log and exports)",
+    )
+    @names_an_event(event_choices)
+    async def correct(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        table: app_commands.Range[int, 1, 99],
+        places: str,
+        reason: str,
+        tournament: int | None = None,
+    ) -> None:
+        async def work() -> None:
+            event = await self.pick(interaction, tournament, open_only=False)
+            await self.desk.require_organizer(interaction, event)
+            try:
+                given = [int(p) for p in places.replace(" ", "").split(",") if p]
+            except ValueError:
+                raise UserError("tournament.error.correct_places", count=len(places.split(","))) from None
+            done = await self.desk.service.corrections.correct(
+                event.id, round, table, given, reason, interaction.user.id
+            )
+            tr = member_lang(interaction)
+            text = tr("tournament.done.correct", round=round, n=table, places=view.correction_text(done, tr))
+            text += "\n" + tr("tournament.done.correct_rated" if done.rated else "tournament.done.correct_unrated")
+            await self.table_desk.reply(interaction, text)
+            await self.desk.corrected(done, round, table, reason)
+
+        await self.run(interaction, work())
+
+    @command(
         "cmd.tournament.cancel",
         "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )

@@ -18,6 +18,7 @@ from bot.core.interaction import Interaction
 from bot.core.mentions import pinging
 from bot.events import export
 from bot.events import render as view
+from bot.events.correction import Correction
 from bot.events.links import EventPage, linked, no_page
 from bot.events.render_preview import pairings_message
 from bot.events.round_checks import RoundChecks
@@ -387,6 +388,15 @@ class TournamentDesk:
                 await self.tell_pending(tournament_id)
         else:
             await self.refresh(tournament_id)
+
+    async def corrected(self, done: Correction, round_no: int, number: int, reason: str) -> None:
+        """Say a correction in the event's channel, and show the standings as they now are."""
+        t = done.tournament
+        tr = Lang(t.language)
+        text = tr("tournament.correction.posted", round=round_no, n=number, moves=view.correction_text(done, tr), reason=reason)
+        await self.delivery.messageable(t.channel_id).send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        await self.update_live(t.id)
+        await self.refresh(t.id)
 
     async def post_standings(self, tournament: Tournament, final: bool) -> None:
         tr = Lang(tournament.language)
