@@ -94,9 +94,13 @@ class TournamentCommands(
             event = await self.pick(interaction, tournament)
             await self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.start(event.id, member_lang(interaction))
+            tr = member_lang(interaction)
+            started = await self.desk.start(event.id, tr)
             await self.desk.refresh(event.id)
-            await self.desk.answer_seated(interaction, event.id, member_lang(interaction)("tournament.done.start"))
+            if started:
+                await self.desk.answer_seated(interaction, event.id, tr("tournament.done.start"))
+            else:
+                await self.desk.answer_checkin(interaction, event.id, tr)
 
         await self.run(interaction, work())
 
@@ -315,9 +319,8 @@ class TournamentCommands(
     async def help(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
-        for section in (
-            "formats", "seating", "points", "options", "tie_breaks", "drops", "entries", "timeouts", "ratings"
-        ):
+        sections = ("formats", "seating", "points", "options", "tie_breaks", "drops", "entries", "corrections")
+        for section in (*sections, "checkin", "timeouts", "ratings"):
             embed.add_field(
                 name=tr(f"tournament.help.{section}.title"),
                 value=tr(

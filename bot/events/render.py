@@ -145,7 +145,10 @@ def event_message(
             value += "\n" + tr("tournament.checkin_later", when=timestamp(opens))
         embed.add_field(name=tr("tournament.deadline"), value=value, inline=False)
     elif t.status == "signup":
-        embed.add_field(name=tr("tournament.starts"), value=tr("tournament.starts_manual"), inline=False)
+        value = tr("tournament.starts_manual")
+        if t.checkin_minutes:
+            value += "\n" + tr("tournament.checkin_on_start", minutes=t.checkin_minutes)
+        embed.add_field(name=tr("tournament.starts"), value=value, inline=False)
     embed.add_field(
         name=tr("tournament.entrants", count=len([e for e in t.entrants if e.status != "dropped"])),
         value=entrants_text(t, tr)[:1024],

@@ -145,8 +145,6 @@ class TournamentService:
             raise UserError("error.bad_setting")
         if round_hours is not None and not 1 <= round_hours <= MAX_ROUND_HOURS:
             raise UserError("error.bad_setting")
-        if checkin_minutes is not None and signup_deadline is None:
-            raise UserError("tournament.error.checkin_needs_deadline")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
         if computer_level not in LEVELS:

@@ -100,4 +100,4 @@ async def test_help_states_corrections_in_both_languages(simcord_env, client_loc
     assert "correct a finished table's result with /tournament correct" in english
     assert "later tables keeping their own changes" in english
     japanese = embed_text((await members[1].slash(channel, "tournament help")).response)
-    assert "/大会 結果訂正 で終了した卓の結果を訂正できます" in japanese
+    assert "/大会 結果訂正(/tournament correct)で終了した卓の結果を訂正できます" in japanese
