@@ -289,7 +289,12 @@ class TournamentCommands(
             event = await self.pick(interaction, tournament, open_only=False)
             # Every player is findable: the first page, the asker's own place, buttons to the
             # other pages and the event's web page.
-            rendered = await self.desk.pages.render(event, member_lang(interaction), you=interaction.user.id)
+            tr = member_lang(interaction)
+            rendered = await self.desk.pages.render(event, tr, you=interaction.user.id)
+            # The organizer's corrections of finished tables, with their reasons, under the standings.
+            corrected = view.correction_lines(event, await self.desk.service.store.log(event.id), tr)
+            if corrected:
+                rendered.content = "\n".join(filter(None, [rendered.content, *corrected]))[:2000]
             await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
 
         await self.run(interaction, work())

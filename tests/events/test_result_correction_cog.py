@@ -63,6 +63,9 @@ async def test_the_organizer_corrects_a_finished_table_and_standings_and_ratings
     notice = next(m for m in channel.history() if "corrected round 1, table 1" in (m.content or ""))
     assert "scorekeeper swapped the sheets" in notice.content
 
+    shown = await members[0].slash(channel, "tournament standings")
+    assert "Round 1, table 1 corrected (" in shown.response.content
+    assert "): scorekeeper swapped the sheets" in shown.response.content
     (entry,) = [e for e in await service.store.log(tournament_id) if e.kind == "correct"]
     assert entry.actor_id == organizer.id and entry.data["reason"] == "scorekeeper swapped the sheets"
     exported = await organizer.slash(channel, "tournament export", kind="csv")
@@ -85,6 +88,9 @@ async def test_the_organizer_corrects_a_finished_table_and_standings_and_ratings
     )
     assert "第1回戦の1卓の結果を訂正しました" in done.response.content
     assert "レーティングも訂正に合わせました" in done.response.content
+    client_locales[members[1].id] = "ja"
+    shown = await members[1].slash(channel, "tournament standings")
+    assert "第1回戦 1卓の訂正(" in shown.response.content and "やはり元の結果" in shown.response.content
     assert {p: (await ratings.player(channel.guild.id, "donguri", p)).shown for p in row.players} == shown_before
     same = await organizer.slash(
         channel, "tournament correct", round=1, table=1,
