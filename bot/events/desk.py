@@ -20,6 +20,7 @@ from bot.core.mentions import pinging
 from bot.events import export
 from bot.events import render as view
 from bot.events.correction import Correction
+from bot.events.entrants import takes_late_entries
 from bot.events.links import EventPage, linked, no_page
 from bot.events.render_preview import pairings_message
 from bot.events.round_checks import RoundChecks
@@ -191,7 +192,9 @@ class TournamentDesk:
             # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
             raise UserError("tournament.error.none")
         if verb == "join":
-            late = (await self.service.get(tournament_id)).status == "running"
+            # A running event takes a latecomer only while a round is still to seat (a stale
+            # button pressed during the last round is refused as a closed sign-up).
+            late = takes_late_entries(await self.service.get(tournament_id))
             await self.service.entrants.sign_up(tournament_id, (user.id, display(user)), late=late)
             await self.desk.reply(interaction, tr("tournament.done.join_late" if late else "tournament.done.join"))
         elif verb == "checkin":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.i18n import Lang
+from bot.events.entrants import takes_late_entries
 from bot.events.render import event_message
 from tests.events.test_standings import cup
 from tests.events.test_tournament_cog import (
@@ -83,6 +84,8 @@ def test_the_running_message_offers_sign_up_in_japanese_until_the_last_round():
     t.round = 3
     shown = event_message(t, [], {}, set(), Lang("ja"), can_advance=False)
     assert [item.item.label for item in shown.view.children] == ["辞退"]
+    assert not takes_late_entries(t), "a button pressed late in the last round is refused as closed"
+    assert not takes_late_entries(cup(rounds=3, round=1, format="round_robin"))
 
 
 async def test_help_states_late_sign_up_in_both_languages(simcord_env, client_locales):
