@@ -107,3 +107,19 @@ async def test_help_states_corrections_in_both_languages(simcord_env, client_loc
     assert "later tables keeping their own changes" in english
     japanese = embed_text((await members[1].slash(channel, "tournament help")).response)
     assert "/大会 結果訂正(/tournament correct)で終了した卓の結果を訂正できます" in japanese
+
+
+async def test_an_open_table_and_an_elimination_event_are_not_corrected(simcord_env, simcord_bot, client_locales):
+    guild, channel, organizer, members = event_world(simcord_env, players=3)
+    signup = await create_swiss(organizer, channel, table_size=3, rounds=2)
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    refused = await organizer.slash(channel, "tournament correct", round=1, table=1, places="1,2,3", reason="early")
+    assert "Round 1 has no finished table 1." in refused.response.content
+    knockout = guild.create_text_channel("knockout")
+    signup = await create_swiss(organizer, knockout, table_size=3, format="elimination", name="Knockout")
+    await sign_up_all(signup, members)
+    await organizer.click(signup, custom_id=button_id(signup, "start"))
+    client_locales[organizer.id] = "ja"
+    refused = await organizer.slash(knockout, "tournament correct", round=1, table=1, places="1,2,3", reason="x")
+    assert "勝ち抜き戦の結果は訂正できません" in refused.response.content
