@@ -204,6 +204,7 @@ async def build(client: commands.Bot, config: Config) -> Services:
     tournaments = TournamentDesk(
         client, settings, store, events, service, seat_ops, delivery, desk, opening, event_pages.event_page
     )
+    tournaments.rearm = scheduler.rearm  # a start that opens check-in sets the event's start time
     # Tables announce; ratings, then events, act (a table's rating before its tournament result).
     hooks.finished.append(Settlement(ratings, delivery.messageable))
     hooks.finished.append(tournaments.on_table_finished)

@@ -94,9 +94,13 @@ class TournamentCommands(
             event = await self.pick(interaction, tournament)
             await self.desk.require_organizer(interaction, event)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.desk.start(event.id, member_lang(interaction))
+            tr = member_lang(interaction)
+            started = await self.desk.start(event.id, tr)
             await self.desk.refresh(event.id)
-            await self.desk.answer_seated(interaction, event.id, member_lang(interaction)("tournament.done.start"))
+            if started:
+                await self.desk.answer_seated(interaction, event.id, tr("tournament.done.start"))
+            else:
+                await self.desk.answer_checkin(interaction, event.id, tr)
 
         await self.run(interaction, work())
 
@@ -223,6 +227,43 @@ class TournamentCommands(
         await self.run(interaction, work())
 
     @command(
+        "cmd.tournament.correct",
+        "Organizer: correct a finished table's result (the places, with a reason)",
+        options_key="cmd.tournament.opt",
+        round="The round",
+        table="The table's number in that round",
+        places="Each seat's place in seat order, e.g. 2,1,3 (teams: each team's)",
+        reason="Why (kept in the event's log and exports)",
+    )
+    @names_an_event(event_choices)
+    async def correct(
+        self,
+        interaction: Interaction,
+        round: app_commands.Range[int, 1, 99],
+        table: app_commands.Range[int, 1, 99],
+        places: str,
+        reason: str,
+        tournament: int | None = None,
+    ) -> None:
+        async def work() -> None:
+            event = await self.pick(interaction, tournament, open_only=False)
+            await self.desk.require_organizer(interaction, event)
+            try:
+                given = [int(p) for p in places.replace(" ", "").split(",") if p]
+            except ValueError:
+                raise UserError("tournament.error.correct_places", count=len(places.split(","))) from None
+            done = await self.desk.service.corrections.correct(
+                event.id, round, table, given, reason, interaction.user.id
+            )
+            tr = member_lang(interaction)
+            text = tr("tournament.done.correct", round=round, n=table, places=view.correction_text(done, tr))
+            text += "\n" + tr("tournament.done.correct_rated" if done.rated else "tournament.done.correct_unrated")
+            await self.table_desk.reply(interaction, text)
+            await self.desk.corrected(done, round, table, reason)
+
+        await self.run(interaction, work())
+
+    @command(
         "cmd.tournament.cancel",
         "Organizer: cancel the tournament (open tables play on, unrated by it)",
     )
@@ -248,7 +289,12 @@ class TournamentCommands(
             event = await self.pick(interaction, tournament, open_only=False)
             # Every player is findable: the first page, the asker's own place, buttons to the
             # other pages and the event's web page.
-            rendered = await self.desk.pages.render(event, member_lang(interaction), you=interaction.user.id)
+            tr = member_lang(interaction)
+            rendered = await self.desk.pages.render(event, tr, you=interaction.user.id)
+            # The organizer's corrections of finished tables, with their reasons, under the standings.
+            corrected = view.correction_lines(event, await self.desk.service.store.log(event.id), tr)
+            if corrected:
+                rendered.content = "\n".join(filter(None, [rendered.content, *corrected]))[:2000]
             await interaction.response.send_message(ephemeral=True, **rendered.send_kwargs())
 
         await self.run(interaction, work())
@@ -278,7 +324,8 @@ class TournamentCommands(
     async def help(self, interaction: Interaction) -> None:
         tr = member_lang(interaction)
         embed = discord.Embed(title=tr("tournament.help.title"), colour=view.COLOUR)
-        for section in ("formats", "seating", "points", "options", "tie_breaks", "drops", "timeouts", "ratings"):
+        sections = ("formats", "seating", "points", "options", "tie_breaks", "drops", "entries", "corrections")
+        for section in (*sections, "checkin", "timeouts", "ratings"):
             embed.add_field(
                 name=tr(f"tournament.help.{section}.title"),
                 value=tr(

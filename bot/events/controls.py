@@ -1,4 +1,5 @@
-"""What an organizer controls around a round: a check-in window before the start, and a look at
+"""What an organizer controls around a round: a check-in window before the start (before a sign-up
+deadline, or opened by the organizer's start when there is none), and a look at
 each round's seating (swap two players, seat it again, confirm) before its tables open.
 
 The look shows what the organizer needs to judge a seating: each player's points before the
@@ -84,6 +85,17 @@ class OrganizerControls:
     async def open_checkin(self, tournament_id: int) -> Tournament:
         await self.store.update(tournament_id, checkin_open=1)
         return await get_tournament(self.store, tournament_id)
+
+    async def call_checkin(self, tournament_id: int, deadline: float) -> Tournament | None:
+        """The organizer starts an event that has check-in but no sign-up deadline: check-in opens
+        now and the event starts at ``deadline`` with those who checked in. None when it is not
+        such an event (already started, no check-in, a deadline of its own, or check-in open)."""
+        async with self.locks(tournament_id):
+            t = await get_tournament(self.store, tournament_id)
+            if t.status != "signup" or not t.checkin_minutes or t.checkin_open or t.signup_deadline is not None:
+                return None
+            await self.store.update(tournament_id, signup_deadline=deadline, checkin_open=1)
+            return await get_tournament(self.store, tournament_id)
 
     async def check_in(self, tournament_id: int, user_id: int) -> Tournament:
         """A signed-up player confirms they will play; at the start, those who did not are removed."""

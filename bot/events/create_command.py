@@ -77,7 +77,7 @@ def create_command(
         fill="Swiss: when players do not fill the tables, byes or computer players (default byes)",
         round_hours="Hours each round may last; then computers finish the open tables (default: no limit)",
         confirm_pairings="Show each round's seating before the tables open; the organizer may swap two players, then confirms",
-        checkin_minutes="With signup_hours: how many minutes before the start check-in opens; no-shows are removed",
+        checkin_minutes="Check-in: minutes before signup_hours ends, or after the organizer starts; no-shows are removed",
         computer_level="How strong computers are when they fill seats or play for absent players (default hard)",
     )
     @app_commands.choices(clock=CLOCK_CHOICES)  # whole seconds; the others are text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,6 +19,8 @@ from bot.core.interaction import Interaction
 from bot.core.mentions import pinging
 from bot.events import export
 from bot.events import render as view
+from bot.events.correction import Correction
+from bot.events.entrants import takes_late_entries
 from bot.events.links import EventPage, linked, no_page
 from bot.events.render_preview import pairings_message
 from bot.events.round_checks import RoundChecks
@@ -27,6 +30,7 @@ from bot.storage.events import Tournament
 from bot.storage.locks import EVENT_DESK, EVENT_LIVE, TIMERS, KeyedLocks
 from bot.storage.store import TableRow
 from bot.tables.budget import paced_calls
+from bot.tables.clock import now as clock_now
 from bot.tables.delivery import fingerprint
 from bot.tables.in_time import send_private
 from bot.tables.member_locale import member_lang
@@ -56,6 +60,10 @@ MESSAGE_CHANNELS = (
     discord.DMChannel,
     discord.PartialMessageable,
 )
+
+
+async def no_rearm() -> None:
+    """No timers to re-arm (a desk built without the scheduler, as some tests do)."""
 
 
 def message_in(channel: discord.abc.Messageable, message_id: int) -> discord.PartialMessage:
@@ -96,6 +104,8 @@ class TournamentDesk:
         self.live_locks = KeyedLocks(store.db, EVENT_LIVE)
         self.shown: dict[int, str] = {}  # what each event message shows, so it is not edited unchanged
         self.pages = StandingsPages(service, desk, self.event_page)  # standings past one page
+        #: Re-arms the timers after a deadline is set here (the composition root gives the scheduler's).
+        self.rearm: Callable[[], Awaitable[None]] = no_rearm
 
     # ---- who may organize ---------------------------------------------------------------------
     async def is_organizer(self, interaction: Interaction, tournament: Tournament | None = None) -> bool:
@@ -182,8 +192,11 @@ class TournamentDesk:
             # refused as the slash commands refuse it: a member's rights elsewhere count nothing here.
             raise UserError("tournament.error.none")
         if verb == "join":
-            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)))
-            await self.desk.reply(interaction, tr("tournament.done.join"))
+            # A running event takes a latecomer only while a round is still to seat (a stale
+            # button pressed during the last round is refused as a closed sign-up).
+            late = takes_late_entries(await self.service.get(tournament_id))
+            await self.service.entrants.sign_up(tournament_id, (user.id, display(user)), late=late)
+            await self.desk.reply(interaction, tr("tournament.done.join_late" if late else "tournament.done.join"))
         elif verb == "checkin":
             await self.service.controls.check_in(tournament_id, user.id)
             await self.desk.reply(interaction, tr("tournament.done.checkin"))
@@ -195,8 +208,10 @@ class TournamentDesk:
         elif verb == "start":
             await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.start(tournament_id, tr)
-            await self.answer_seated(interaction, tournament_id, tr("tournament.done.start"))
+            if await self.start(tournament_id, tr):
+                await self.answer_seated(interaction, tournament_id, tr("tournament.done.start"))
+            else:
+                await self.answer_checkin(interaction, tournament_id, tr)
         elif verb == "next":
             await self.require_organizer(interaction, await self.service.get(tournament_id))
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -223,6 +238,12 @@ class TournamentDesk:
         """The round's seating as the organizer reviews it, in their language."""
         return pairings_message(await self.service.controls.pairings(tournament_id), tr)
 
+    async def answer_checkin(self, interaction: Interaction, tournament_id: int, tr: Lang) -> None:
+        """The organizer's start opened check-in: when the event now starts."""
+        tournament = await self.service.get(tournament_id)
+        when = timestamp(tournament.signup_deadline or 0)
+        await send_private(interaction, content=tr("tournament.done.checkin_called", when=when))
+
     async def answer_seated(self, interaction: Interaction, tournament_id: int, done: str) -> None:
         """Answer the organizer who seated a round: with the seating to review when it waits for
         their confirmation (they alone see it), else that it is done."""
@@ -247,12 +268,21 @@ class TournamentDesk:
             log.info("tournament %s: could not tell the organizer by DM", tournament.id)
 
     # ---- rounds -------------------------------------------------------------------------------
-    async def start(self, tournament_id: int, tr: Lang | None = None) -> None:
+    async def start(self, tournament_id: int, tr: Lang | None = None) -> bool:
         """Close sign-up and open round 1; refused first (``MissingPermissions``, in ``tr``'s
-        language) when the bot could not open its tables."""
-        await self.checks.require(await self.service.get(tournament_id), tr)
+        language) when the bot could not open its tables. An event with check-in and no sign-up
+        deadline opens check-in instead, and starts when it closes: False then."""
+        tournament = await self.service.get(tournament_id)
+        await self.checks.require(tournament, tr)
+        minutes = tournament.checkin_minutes or 0
+        called = await self.service.controls.call_checkin(tournament_id, clock_now() + minutes * 60)
+        if called is not None:
+            await self.open_checkin(called)
+            await self.rearm()  # the start at the new deadline
+            return False
         await self.service.start(tournament_id)
         await self.open_round(tournament_id)
+        return True
 
     async def next_round(self, tournament_id: int, tr: Lang | None = None) -> None:
         """Seat and open the next round; or, when the current round is seated but its tables could
@@ -386,6 +416,15 @@ class TournamentDesk:
                 await self.tell_pending(tournament_id)
         else:
             await self.refresh(tournament_id)
+
+    async def corrected(self, done: Correction, round_no: int, number: int, reason: str) -> None:
+        """Say a correction in the event's channel, and show the standings as they now are."""
+        t = done.tournament
+        tr = Lang(t.language)
+        text = tr("tournament.correction.posted", round=round_no, n=number, moves=view.correction_text(done, tr), reason=reason)
+        await self.delivery.messageable(t.channel_id).send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        await self.update_live(t.id)
+        await self.refresh(t.id)
 
     async def post_standings(self, tournament: Tournament, final: bool) -> None:
         tr = Lang(tournament.language)

@@ -13,6 +13,12 @@ from bot.tables.seat_ops import SeatOps
 MAX_ENTRANTS = 200
 
 
+def takes_late_entries(t: Tournament) -> bool:
+    """A running Swiss event with a round still to seat: a late entrant plays from the next round,
+    without points for the rounds missed. The event message keeps its Sign up button while this holds."""
+    return t.status == "running" and t.format == "swiss" and t.round < t.rounds
+
+
 class Entrants:
     def __init__(self, store: TournamentStore, locks: KeyedLocks, ranking: Ranking, seat_ops: SeatOps) -> None:
         self.store = store
@@ -21,8 +27,10 @@ class Entrants:
         self.seat_ops = seat_ops  # a computer or the new player takes the seats of one who leaves
 
     async def sign_up(self, tournament_id: int, user: tuple[int, str], late: bool = False) -> Tournament:
-        """Enter the event; ``late`` (the organizer adding someone) also admits a Swiss event under
-        way, from its next round and without points for the rounds missed."""
+        """Enter the event; ``late`` (the organizer adding someone, or a member pressing Sign up on a
+        running event's message) also admits a Swiss event under way, from its next round and without
+        points for the rounds missed (``takes_late_entries``; ``/tournament add`` may also add one
+        during the last round, who then plays no round)."""
         async with self.locks(tournament_id):
             tournament = await get_tournament(self.store, tournament_id)
             open_late = late and tournament.status == "running" and tournament.format == "swiss"

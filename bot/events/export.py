@@ -128,6 +128,15 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
                     "" if entrant is None or entrant.team is None else entrant.team,
                 ]
             )
+        corrections = [e for e in await service.store.log(tournament.id) if e.kind == "correct"]
+        if corrections:  # the results above are as corrected; here is what they were, and why
+            writer.writerow([])
+            writer.writerow(["corrected_round", "table", "user_id", "player", "place_before", "place_after", "reason", "at"])
+            for e in corrections:
+                for user, after in e.data["after"].items():
+                    before = e.data["before"].get(user, "")
+                    row = [e.round, e.data["table_id"], user, tournament.name_of(int(user)), before, after]
+                    writer.writerow([*row, e.data["reason"], e.at])
         data = buffer.getvalue().encode()
         return [discord.File(io.BytesIO(data), filename=f"{slug}.csv")]
     rounds = await service.store.round_tables(tournament.id)
@@ -161,6 +170,6 @@ async def files(service: TournamentService, tournament: Tournament, kind: str) -
             asdict(s) | {"members": view.team_members(tournament, s.player)} for s in teams
         ]
     event["pairing"], event["fill"] = tournament.pairing, tournament.fill
-    event["log"] = [asdict(entry) for entry in await service.store.log(tournament.id)]  # the organizer's swaps
+    event["log"] = [asdict(entry) for entry in await service.store.log(tournament.id)]  # the organizer's swaps and corrections
     data = json.dumps(event, indent=2, ensure_ascii=False).encode()
     return [discord.File(io.BytesIO(data), filename=f"{slug}.json")]

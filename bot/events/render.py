@@ -16,6 +16,8 @@ from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
 from bot.events import fairness as fair
 from bot.events.buttons import EventButton
+from bot.events.correction import Correction
+from bot.events.entrants import takes_late_entries
 from bot.events.render_standings import (  # noqa: F401 (the desk and commands draw them from here)
     COLOUR,
     live_message,
@@ -143,7 +145,10 @@ def event_message(
             value += "\n" + tr("tournament.checkin_later", when=timestamp(opens))
         embed.add_field(name=tr("tournament.deadline"), value=value, inline=False)
     elif t.status == "signup":
-        embed.add_field(name=tr("tournament.starts"), value=tr("tournament.starts_manual"), inline=False)
+        value = tr("tournament.starts_manual")
+        if t.checkin_minutes:
+            value += "\n" + tr("tournament.checkin_on_start", minutes=t.checkin_minutes)
+        embed.add_field(name=tr("tournament.starts"), value=value, inline=False)
     embed.add_field(
         name=tr("tournament.entrants", count=len([e for e in t.entrants if e.status != "dropped"])),
         value=entrants_text(t, tr)[:1024],
@@ -190,6 +195,10 @@ def event_message(
             EventButton("start", t.id, label=tr("tournament.button.start"), style=discord.ButtonStyle.primary)
         )
     elif t.status == "running":
+        if takes_late_entries(t):
+            items.append(
+                EventButton("join", t.id, label=tr("tournament.button.join"), style=discord.ButtonStyle.success)
+            )
         items.append(
             EventButton("drop", t.id, label=tr("tournament.button.drop"), style=discord.ButtonStyle.secondary)
         )
@@ -209,6 +218,31 @@ def event_message(
                 )
             )
     return Rendered(embed=embed, view=static_view(*items))
+
+
+def correction_text(done: Correction, tr: Lang) -> str:
+    """Who moved in a corrected table: each player's place before and after (names, no pings)."""
+    t = done.tournament
+    return tr.join(
+        tr("tournament.correction.move", name=t.name_of(u), before=done.before.get(u, "?"), after=place)
+        for u, place in done.after.items()
+        if done.before.get(u) != place
+    )
+
+
+def correction_lines(t: Tournament, log: list[LogEntry], tr: Lang) -> list[str]:
+    """The organizer's corrections of finished tables, as the event's log records them."""
+    out = []
+    for e in log:
+        if e.kind != "correct":
+            continue
+        moves = tr.join(
+            tr("tournament.correction.move", name=t.name_of(int(u)), before=e.data["before"].get(u, "?"), after=a)
+            for u, a in e.data["after"].items()
+            if e.data["before"].get(u) != a
+        )
+        out.append(tr("tournament.correction.line", round=e.round, n=e.data["table"], moves=moves, reason=e.data["reason"]))
+    return out
 
 
 def swap_lines(t: Tournament, log: list[LogEntry], tr: Lang, mention: bool = False) -> list[str]:

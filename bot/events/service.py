@@ -24,6 +24,7 @@ from bot.core.options import shown_name
 from bot.events import fairness as fair
 from bot.events import pairing
 from bot.events.controls import OrganizerControls
+from bot.events.correction import Corrections
 from bot.events.entrants import Entrants
 from bot.events.lookup import get_tournament, tournament_in
 from bot.events.ranking import Ranking
@@ -65,6 +66,7 @@ class TournamentService:
         self.seating = RoundSeating(store, tables, lobby, self.ranking)
         self.controls = OrganizerControls(store, self.locks, self.seating)
         self.entrants = Entrants(store, self.locks, self.ranking, seat_ops)
+        self.corrections = Corrections(store, self.locks, tables.store, ratings, self.ranking)
 
     async def get(self, tournament_id: int) -> Tournament:
         return await get_tournament(self.store, tournament_id)
@@ -143,8 +145,6 @@ class TournamentService:
             raise UserError("error.bad_setting")
         if round_hours is not None and not 1 <= round_hours <= MAX_ROUND_HOURS:
             raise UserError("error.bad_setting")
-        if checkin_minutes is not None and signup_deadline is None:
-            raise UserError("tournament.error.checkin_needs_deadline")
         if on_timeout not in TIMEOUT_POLICIES:
             raise UserError("error.bad_setting")
         if computer_level not in LEVELS:

@@ -139,3 +139,39 @@ class RatingStore:
             await self.rows.record(
                 table.id, guild_id, table.game, user_id, name, (new.mu, new.sigma), place, count, stamp, pos
             )
+
+    async def correct(self, table: TableRow, places: list[int]) -> bool:
+        """Ratings follow a corrected result (``places``: one per side): each rated player's rating
+        after the table is worked out again from their rating before it, and their current rating
+        moves by the difference, so later tables keep their own changes (they are not re-rated).
+        False when the table changed no rating (unrated, or no two rated sides)."""
+        guild_id = table.guild_id
+        if guild_id is None:
+            return False
+        async with self.lock, self.rows.settling(guild_id, table.game):
+            recorded = {r["user_id"]: r for r in await self.rows.table_history(table.id)}
+            groups = [
+                (place, [u for u, _name in humans(table, side) if u in recorded])
+                for place, side in zip(places, sides(table), strict=True)
+            ]
+            groups = [(place, members) for place, members in groups if members]
+            if len(groups) < 2:
+                return False
+            before = []
+            for _place, members in groups:
+                team = []
+                for user_id in members:
+                    row = await self.rows.rating_before(guild_id, table.game, user_id, recorded[user_id]["n"])
+                    team.append(ratings.Rating(row["mu"], row["sigma"]) if row else ratings.fresh())
+                before.append(team)
+            human_places = [1 + sum(p < mine for p, _ in groups) for mine, _ in groups]
+            updated = ratings.rate(before, human_places)
+            for (place, members), team in zip(groups, updated, strict=True):
+                for user_id, new in zip(members, team, strict=True):
+                    old = recorded[user_id]
+                    shift = (new.mu - old["mu"], new.sigma - old["sigma"])
+                    win = int(place == 1) - int(old["place"] == 1)
+                    await self.rows.adjust(
+                        table.id, guild_id, table.game, user_id, (new.mu, new.sigma), shift, place, win
+                    )
+            return True

@@ -99,7 +99,8 @@ class RoundTable:
 
 @dataclass
 class LogEntry:
-    """Something an organizer changed (``kind`` "swap": ``data`` holds the two players, a and b)."""
+    """Something an organizer changed (``kind`` "swap": ``data`` holds the two players, a and b;
+    "correct": a finished table's result corrected, see ``bot.events.correction``)."""
 
     round: int
     kind: str
@@ -333,6 +334,25 @@ class TournamentStore:
                 for r in rows
             ],
         )
+
+    async def correct_results(
+        self, tournament_id: int, number: int, table_id: int, rows: list[dict[str, Any]], actor_id: int | None,
+        data: dict[str, Any],
+    ) -> None:
+        """An organizer's correction of a finished table: its players' places and points (``rows``)
+        and its line in the event's log (``data``), in one transaction."""
+        async with self.db.transaction():
+            for r in rows:
+                await self.db.execute(
+                    "UPDATE tournament_results SET place = ?, points = ? WHERE tournament_id = ?"
+                    " AND table_id = ? AND user_id = ?",
+                    (r["place"], r["points"], tournament_id, table_id, r["user_id"]),
+                )
+            await self.db.execute(
+                "INSERT INTO tournament_log (tournament_id, round, kind, actor_id, data, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, number, "correct", actor_id, json.dumps(data), now()),
+            )
 
     async def results(self, tournament_id: int) -> list[dict[str, Any]]:
         """Every recorded result; ``seat``: the player's seat at their table (None for a bye)."""

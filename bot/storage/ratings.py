@@ -105,3 +105,28 @@ class RatingRows:
             upsert("rating_history", HISTORY, ("table_id", "user_id")),
             (table_id, user_id, guild_id, game, mu, sigma, place, places, at, games, pos),
         )
+
+    async def adjust(
+        self,
+        table_id: int,
+        guild_id: int,
+        game: str,
+        user_id: int,
+        rating: tuple[float, float],
+        shift: tuple[float, float],
+        place: int,
+        win: int,
+    ) -> None:
+        """A corrected table's result moves the player's current rating by ``shift`` (mu, sigma:
+        what the corrected result gives minus what the recorded one gave), their wins by ``win``,
+        and the table's history line to the corrected ``rating`` and place; inside ``settling``."""
+        await self.db.execute(
+            "UPDATE ratings SET mu = mu + ?,"
+            " sigma = CASE WHEN sigma + ? < 0.001 THEN 0.001 ELSE sigma + ? END, wins = wins + ?"
+            " WHERE guild_id = ? AND game = ? AND user_id = ?",
+            (shift[0], shift[1], shift[1], win, guild_id, game, user_id),
+        )
+        await self.db.execute(
+            "UPDATE rating_history SET mu = ?, sigma = ?, place = ? WHERE table_id = ? AND user_id = ?",
+            (rating[0], rating[1], place, table_id, user_id),
+        )
