@@ -8,6 +8,7 @@ for good. So the earlier DM is edited once, to say the deal is over and where th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -16,15 +17,18 @@ import discord
 from bot.core.i18n import Lang
 from bot.storage.store import Store, TableRow
 from bot.tables import render
-from bot.tables.budget import Budgets
+from bot.tables.budget import Budgets, Later
 from bot.tables.notices import jump_url
 
 Edit = Callable[..., Awaitable[None]]
+log = logging.getLogger(__name__)
 
 
 async def close_earlier_deal(store: Store, budgets: Budgets, edit: Edit, table: TableRow, seat: int, deal: int, tr: Lang) -> None:
-    """Before the seat's DM of ``deal`` is sent: the DM of the deal before it says it is over, with
-    no buttons (a crash between the two edits it again, alike)."""
+    """Once the seat's DM of ``deal`` is sent: the DM of the deal before it says it is over, with no
+    buttons. Once, and at best: the new DM is what the member plays from, so a close put off by the
+    DM channel's budget, a failure, or a crash before it is not tried again (tried again, it spent
+    the channel's budget that the new DM waited for, and the two took turns for good)."""
     row = await store.surfaces.earlier_delivery(table.id, seat, deal)
     if row is None or row["failed"]:
         return
@@ -32,8 +36,8 @@ async def close_earlier_deal(store: Store, budgets: Budgets, edit: Edit, table: 
     try:
         async with budgets.spending(row["channel_id"]):
             await edit(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
-    except (discord.NotFound, discord.Forbidden):
-        pass  # deleted, or the DMs closed since: the next deal's DM is what counts
+    except (Later, discord.HTTPException, OSError, TimeoutError) as exc:
+        log.info("table %s: the earlier hand DM of seat %s stays as it was: %r", table.id, seat, exc)
 
 
 def closed(table: TableRow, tr: Lang) -> render.Rendered:

@@ -397,7 +397,6 @@ class Delivery:
                 async with self.budgets.spending(row["channel_id"]):
                     await self.edit_message(row["channel_id"], row["message_id"], **rendered.edit_kwargs())
             else:
-                await close_earlier_deal(store, self.budgets, self.edit_message, table, seat, deal, tr)
                 dm = await self.dm_channel(user_id)
                 surface = f"dm:{seat}:{deal}"
                 async with self.budgets.spending(dm.id):  # a new deal's DM counts in its channel's budget
@@ -411,6 +410,7 @@ class Delivery:
                     await self.outbox.done(table.id, surface)
                 if not sent:
                     raise Later(0.05)  # an earlier attempt's message, found: edited to this state next
+                await close_earlier_deal(store, self.budgets, self.edit_message, table, seat, deal, tr)
         except discord.NotFound:
             if row is None:
                 if await store.surfaces.dm_channel(user_id) is None:
