@@ -5,10 +5,11 @@ const root = location.pathname.replace(/\/?$/, "/");
 export const base = root + "api/";
 
 export class ApiError extends Error {
-  constructor(status, error) {
+  constructor(status, error, retryAfter) {
     super((error && error.message) || "");
     this.status = status;
     this.code = (error && error.code) || "";
+    this.retryAfter = retryAfter || 1; // seconds, when the server asked to slow down (429)
   }
 }
 
@@ -57,16 +58,18 @@ export class Api {
     }
   }
 
-  // A move, sent again after a dropped connection with the same request id: the server plays it
-  // once and answers "again" to the repeat, so a move is never lost nor doubled.
+  // A move, sent again after a dropped connection (or when asked to slow down) with the same
+  // request id: the server plays it once and answers "again" to a repeat, so a move is never lost
+  // nor doubled.
   async move(tableId, seen, action) {
     const body = { seen, action, request: requestId() };
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.call("POST", "table/" + tableId + "/move", body);
       } catch (error) {
-        if (error instanceof ApiError || attempt >= 4) throw error;
-        await pause(250 * 2 ** attempt);
+        const slowed = error instanceof ApiError && error.status === 429;
+        if ((error instanceof ApiError && !slowed) || attempt >= 4) throw error;
+        await pause(slowed ? error.retryAfter * 1000 : 250 * 2 ** attempt);
       }
     }
   }
@@ -87,7 +90,7 @@ async function answer(response) {
   } catch (error) {
     if (response.ok) throw error;
   }
-  if (!response.ok) throw new ApiError(response.status, data.error);
+  if (!response.ok) throw new ApiError(response.status, data.error, Number(response.headers.get("Retry-After")));
   return data;
 }
 

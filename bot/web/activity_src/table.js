@@ -70,7 +70,10 @@ function board(api, state) {
   const own = state.you.prompt && state.you.prompt.image;
   if (!own && !state.view.image) return null;
   const name = own ? "hand.png" : "table.png";
-  return el("img", { class: "board", src: api.picture(state.table.id, name, state.table.version), alt: state.table.title });
+  const src = api.picture(state.table.id, name, state.table.version);
+  const img = el("img", { class: "board", src, alt: state.table.title });
+  img.addEventListener("error", () => setTimeout(() => { if (img.isConnected) img.src = src + "&again=1"; }, 1500), { once: true });
+  return img;
 }
 
 function lobby(state, act, busy) {
