@@ -146,7 +146,7 @@ async def tap(frame: Any, action: str) -> None:
 async def shot(page: Any, frame: Any, name: str) -> Path:
     """A screenshot of the whole Activity (the frame stretched to its content), under ``SHOTS``."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    height = await frame.evaluate("document.documentElement.scrollHeight")
+    height = await frame.evaluate("() => { window.scrollTo(0, 0); return document.documentElement.scrollHeight; }")
     await page.evaluate("h => { document.getElementById('app').style.height = h + 'px'; }", height)
     path = SHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)

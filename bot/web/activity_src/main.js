@@ -115,8 +115,11 @@ function show(next, force) {
 function redraw() {
   board.replaceChildren(...drawTable(state, api, actions));
   board.dataset.version = String(state.table.version);
+  board.dataset.seen = String(state.table.seen);
   board.dataset.table = String(state.table.id);
   board.dataset.status = state.table.status;
+  const moves = board.querySelector(".moves");
+  if (moves) moves.scrollTop = moves.scrollHeight; // beside the table, the latest move in sight
   clearInterval(timer);
   const clock = board.querySelector(".clock[data-deadline]");
   if (clock) timer = setInterval(() => tick(clock, labels.time_left), 1000);

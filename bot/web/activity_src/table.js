@@ -59,7 +59,8 @@ function seats(state) {
       seat.you ? el("span", { class: "tag", text: state.labels.you }) : null,
       seat.score !== null && seat.score !== undefined ? el("span", { class: "score", text: String(seat.score) }) : null,
     ];
-    return el("li", { class: [seat.acting ? "acting" : "", seat.you ? "you" : ""].join(" ").trim() || null }, parts);
+    const kind = [seat.acting ? "acting" : "", seat.you ? "you" : ""].join(" ").trim() || null;
+    return el("li", { class: kind, "data-member": seat.member }, parts);
   });
   return el("section", { class: "seats" }, [el("h2", { text: state.labels.seats }), el("ol", {}, items)]);
 }
