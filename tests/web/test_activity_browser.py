@@ -25,8 +25,8 @@ from tests.support.activity_frame import (
     tap,
     watch_errors,
 )
-from tests.support.browser import CHROMIUM, check_page, require_browser
-from tests.support.web import CHANNEL, GUILD, seated_table
+from tests.support.browser import CHROMIUM, VIEWS, check_page, require_browser
+from tests.support.web import CHANNEL, GAMES, GUILD, seated_table
 
 pytestmark = [pytest.mark.browser]
 
@@ -192,3 +192,37 @@ async def test_outside_discord_the_page_says_where_to_open_it(tables, site, brow
         await page.goto(str(act.web.make_url("/activity/")))
         await page.wait_for_function("() => document.getElementById('note').textContent.includes('Discord')", timeout=WAIT)
         assert await page.inner_text("#note") == "これはボットの Discord アクティビティです。Discord のサーバーのチャンネルから開いてください。"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_every_game_is_played_for_several_moves_in_the_activity(tables, site, browser, game):
+    """A member a seat, each in their own view (VIEWS in turn: both widths, both languages); every
+    move tapped by its player; every page follows; screenshots of each."""
+    table_id = await seated_table(tables, game, seed=21)
+    chooser = random.Random(6)
+    async with activity(site, tables) as act, browsing(browser) as views:
+        act.routes.requests = Buckets(1000.0, 1000.0)  # faster than any member
+        table = await tables.tables.table(table_id)
+        seen = {}
+        for i, seat in enumerate(table.seats):
+            width, _, language = VIEWS[i % len(VIEWS)]
+            page, frame, _, errors = await signed_in(act, views, seat.user_id, width, language, table=table_id)
+            seen[seat.user_id] = (page, frame, errors, f"{game}-{width}-{language}")
+        for _ in range(8):
+            table = await tables.tables.table(table_id)
+            engine = await tables.tables.engine(table)
+            seat = engine.to_act()[0]
+            page, frame, _, _ = seen[table.seats[seat].user_id]
+            await shows_version(frame, table.version)
+            offered = await enabled_actions(frame)
+            assert offered and set(offered) <= set(engine.legal_actions(seat)), "every choice offered is legal"
+            await tap(frame, chooser.choice(offered))
+            for _, f, _, _ in seen.values():
+                await shows_version(f, table.version + 1)
+        assert len(await tables.store.actions(table_id)) == 8
+        for page, frame, errors, name in seen.values():
+            await check_page(frame)
+            await shot(page, frame, name)
+            await page.set_viewport_size({"width": 360, "height": 800})  # the narrowest phone
+            await check_page(frame)
+            assert errors == [], errors

@@ -99,7 +99,7 @@ async def test_two_members_in_the_activity_and_one_by_buttons_play_donguri_to_th
                                 assert await enabled_actions(other) == []
                         if moves == 5:
                             for p, f, _, name in seen.values():
-                                await shot(p, f, f"donguri-{name}")
+                                await shot(p, f, f"donguri-process-{name}")
                                 await check_page(f)
                         await tap(frame, chooser.choice(sorted(offered)))
                     else:
@@ -112,7 +112,7 @@ async def test_two_members_in_the_activity_and_one_by_buttons_play_donguri_to_th
                     moves += 1
                 for page, frame, errors, name in seen.values():
                     assert await frame.get_attribute("#table", "data-status") == "finished"
-                    await shot(page, frame, f"donguri-{name}-end")
+                    await shot(page, frame, f"donguri-process-{name}-end")
                     assert errors == [], errors
             await fake.wait_until(lambda: all(players.result_dms(table, u) for u in members), timeout=30, what="the end-of-game DMs")
             assert moves > 30, moves

@@ -104,7 +104,9 @@ function hand(state, act, busy) {
   const choice = (c) => {
     const text = (c.emoji ? c.emoji + " " : "") + c.label;
     if (!c.enabled) {
-      return el("button", { type: "button", class: "choice greyed " + (c.style || ""), disabled: true, title: c.reason, "aria-describedby": why, text });
+      // Struck out when the rules forbid it now; merely dimmed while it is not the member's turn.
+      const kind = "choice " + (state.your_turn ? "greyed " : "") + (c.style || "");
+      return el("button", { type: "button", class: kind, disabled: true, title: c.reason, "aria-describedby": why, text });
     }
     return el("button", {
       type: "button", class: "choice " + (c.style || ""), "data-action": c.action, disabled: busy, text,
