@@ -8,6 +8,8 @@ Screenshots: /tmp/shots-activity/."""
 from __future__ import annotations
 
 import random
+import re
+import time
 
 import pytest
 import pytest_asyncio
@@ -226,3 +228,31 @@ async def test_every_game_is_played_for_several_moves_in_the_activity(tables, si
             await page.set_viewport_size({"width": 360, "height": 800})  # the narrowest phone
             await check_page(frame)
             assert errors == [], errors
+
+
+async def test_an_ended_session_is_renewed_through_discord_and_the_table_followed_on(tables, site, browser):
+    table_id = await seated_table(tables, "saizen")
+    async with activity(site, tables) as act, browsing(browser) as views:
+        page, frame, client, errors = await signed_in(act, views, 2, 1280, "en", table=table_id)
+        act.clock.at += act.routes.sessions.life + 1  # the session ends: its stream says "expired"
+        table = await tables.tables.table(table_id)
+        engine = await tables.tables.engine(table)
+        (seat,) = engine.to_act()
+        await tables.tables.act(table_id, table.seats[seat].user_id, len(engine.history), engine.legal_actions(seat)[0])
+        await shows_version(frame, table.version + 1)  # followed on, with a new session
+        assert [c for c, _ in client.commands].count("AUTHORIZE") == 2, "signed in again through Discord, not reloaded"
+        action = (await enabled_actions(frame))[0]
+        await tap(frame, action)
+        await shows_version(frame, table.version + 2)
+        assert (await tables.store.actions(table_id))[-1][1] == action
+        assert errors == [], errors
+
+
+async def test_the_clock_counts_down_beside_the_title(tables, site, browser):
+    table_id = await seated_table(tables, "othello_torite", language="ja")
+    await tables.store.update_table(table_id, clock=600, deadline=time.time() + 300)
+    async with activity(site, tables) as act, browsing(browser) as views:
+        _, frame, _, errors = await signed_in(act, views, 1, 420, "ja", table=table_id)
+        assert re.fullmatch(r"⏰ 残り [45]:\d\d", await frame.inner_text(".clock"))
+        assert "⏰" in await frame.inner_text(".turn")  # the server's own line: when the move is due
+        assert errors == [], errors

@@ -4,6 +4,9 @@ browser: tests/web/test_activity_browser.py."""
 
 from __future__ import annotations
 
+import gzip
+import re
+
 from tests.support.activity import activity
 from tests.web.test_activity_frames import assert_framed_by_discord_only
 
@@ -24,3 +27,17 @@ async def test_the_page_and_its_files_are_served_under_the_activitys_policy(tabl
             assert_framed_by_discord_only(found)
         assert (await act.web.get("/activity/other.js")).status == 404
         assert (await act.web.get("/activity/activity.js")).status == 404  # the bundle took its place
+
+
+async def test_the_whole_page_is_at_most_150_kb_gzipped(tables, site):
+    """The page, its bundle (the SDK within), its style sheets and icon, as a browser fetches them."""
+    async with activity(site, tables) as act:
+        page = await act.web.get("/activity/")
+        html = await page.read()
+        linked = re.findall(rb'(?:src|href)="([a-z.]+\.(?:js|css|svg))\?v=', html)
+        assert sorted(linked) == [b"activity.bundle.js", b"activity.css", b"favicon.svg", b"style.css"]
+        sizes = {"activity.html": len(gzip.compress(html, 9))}
+        for name in linked:
+            body = await (await act.web.get(f"/activity/{name.decode()}")).read()
+            sizes[name.decode()] = len(gzip.compress(body, 9))
+        assert sum(sizes.values()) <= 150_000, sizes
