@@ -30,7 +30,7 @@ from tests.support.activity_frame import (
 from tests.support.browser import CHROMIUM, VIEWS, check_page, require_browser
 from tests.support.web import CHANNEL, GAMES, GUILD, seated_table
 
-pytestmark = [pytest.mark.browser]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # the fast lane checks the API (test_activity_*.py)
 
 
 @pytest_asyncio.fixture
