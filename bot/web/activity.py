@@ -34,6 +34,7 @@ from bot.tables.service import TableService
 from bot.tables.terms import LEVELS
 from bot.web import assets
 from bot.web.activity_auth import Buckets, DiscordSignIn, Refused, Session, Sessions
+from bot.web.activity_lists import open_tables
 from bot.web.activity_requests import (
     NO_STORE,
     bearer,
@@ -43,7 +44,7 @@ from bot.web.activity_requests import (
     refusal,
     user_status,
 )
-from bot.web.activity_state import OPEN, States
+from bot.web.activity_state import OPEN, States, labels
 from bot.web.app import ended_or_waited, event_stream
 from bot.web.live import shown
 from bot.web.markup import escape
@@ -83,9 +84,11 @@ class ActivityRoutes:
         self.pages = pages
         router.add_get("/activity", self.to_page)
         router.add_get("/activity/", self.page)
-        router.add_get(r"/activity/{name:activity\.js|style\.css|favicon\.svg}", pages.static)  # the pages' own files
+        router.add_get(r"/activity/{name:activity\.bundle\.js|activity\.css|style\.css|favicon\.svg}", pages.static)
+        router.add_get(f"{API}/config", self.api(self.config))
         router.add_post(f"{API}/token", self.api(self.token))
         router.add_get(f"{API}/me", self.api(self.me))
+        router.add_get(f"{API}/tables", self.api(self.tables))
         router.add_get(f"{API}/table/{TABLE}", self.api(self.state))
         router.add_get(f"{API}/table/{TABLE}/table.png", self.api(self.table_picture))
         router.add_get(f"{API}/table/{TABLE}/hand.png", self.api(self.hand_picture))
@@ -107,7 +110,8 @@ class ActivityRoutes:
             title=escape(tr("web.site")),
             connecting=escape(tr("activity.label.connecting")),
             style=assets.FILES["style.css"].version,
-            script=assets.FILES["activity.js"].version,
+            activity_style=assets.FILES["activity.css"].version,
+            script=assets.FILES["activity.bundle.js"].version,
             icon=assets.FILES["favicon.svg"].version,
         )
         return web.Response(text=text, content_type="text/html", charset="utf-8", headers={"Cache-Control": "no-cache"})
@@ -175,6 +179,24 @@ class ActivityRoutes:
             raise UserError("error.wrong_server")
         check_place(session.guild_id, session.member_id, table)
         return table, reader(request, table.language)
+
+    # ---- before a table ----------------------------------------------------------------------------
+    async def config(self, request: web.Request) -> web.StreamResponse:
+        """``{client_id, labels}``: what the page needs before it can talk to Discord (the SDK is
+        made with the application's id) and the words it shows until a table speaks for itself."""
+        locale_checked(request)
+        client_id = self.discord.client_id()
+        if client_id is None:
+            raise Refused(503, "activity.not_ready")
+        return web.json_response({"client_id": str(client_id), "labels": labels(reader(request, None))}, headers=NO_STORE)
+
+    async def tables(self, request: web.Request) -> web.StreamResponse:
+        """The tables the member may open from where the Activity runs (``activity_lists``)."""
+        session = self.session(request)
+        locale_checked(request)
+        tr = reader(request, None)
+        found = await open_tables(self.service.store, session, tr)
+        return web.json_response({**found, "labels": labels(tr)}, headers=NO_STORE)
 
     # ---- the table -------------------------------------------------------------------------------
     async def state(self, request: web.Request) -> web.StreamResponse:

@@ -169,5 +169,14 @@ def labels(tr: Lang) -> dict[str, str]:
     """The Activity's words for its own buttons, from the catalogs (its script writes none)."""
     found = {k: tr(f"button.{k}") for k in ("join", "leave", "start", "add_computer")}
     found.update({f"level.{k}": tr(f"level.{k}") for k in LEVELS})
-    found.update({k: tr(f"activity.label.{k}") for k in ("hand", "waiting", "your_turn", "spectating", "record", "connecting", "reconnecting", "ended")})
+    found.update({k: tr(f"activity.label.{k}", time="{time}") for k in LABELS})
     return found
+
+
+#: The Activity's own words (``activity.label.*``), its script's every one: ``{time}`` in
+#: ``time_left`` is filled in by the script, as the clock runs down.
+LABELS = (
+    "hand", "waiting", "your_turn", "spectating", "record", "connecting", "reconnecting", "ended",
+    "seats", "you", "time_left", "choose", "here", "elsewhere", "mine", "none", "all_tables", "outside",
+    "sending", "signing_in",
+)
