@@ -36,12 +36,11 @@ async def open_tables(store: Store, session: Session, tr: Lang) -> dict[str, Any
 
 
 async def launched(store: Store, session: Session, open_ids: set[int]) -> int | None:
-    """The table the member pressed **Play in Discord** on for this channel, if still open here.
-    The store learns it with the launch button (``launched_table``); a store without it has none."""
-    find = getattr(store, "launched_table", None)
-    if find is None or session.guild_id is None or session.channel_id is None:
+    """The table the member pressed **Play in Discord** on for this channel, if still open here
+    (stored by the launch button, ``bot/tables/launch.py``)."""
+    if session.guild_id is None or session.channel_id is None:
         return None
-    table_id = await find(session.member_id, session.guild_id, session.channel_id)
+    table_id = await store.launched_table(session.member_id, session.guild_id, session.channel_id)
     return table_id if table_id in open_ids else None
 
 
