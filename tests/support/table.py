@@ -83,6 +83,11 @@ def to_act(world: World) -> list[Any]:
     return [world.member(int(uid)) for uid in re.findall(r"<@(\d+)>", content)]
 
 
+def whose_turn(members: list[Any]) -> list[Any]:
+    """The members whose DM offers a card (what each of them is shown, not the table message)."""
+    return [m for m in members if enabled_ids(hand_dm(m))]
+
+
 def embed_text(message: Any) -> str:
     parts = [message.content or ""]
     for embed in message.embeds:

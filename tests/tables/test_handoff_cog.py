@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 
 from bot.tables.pace import PACE
-from tests.support.table import embed_text, enabled_ids, hand_dm, make_world, open_table, table_message
-
-
-def whose_turn(members) -> list:
-    """The members whose DM offers a card (what each of them is shown, not the table message)."""
-    return [m for m in members if enabled_ids(hand_dm(m))]
+from tests.support.table import (
+    embed_text,
+    enabled_ids,
+    hand_dm,
+    make_world,
+    open_table,
+    table_message,
+    whose_turn,
+)
 
 
 async def test_the_next_players_dm_shows_their_turn_while_the_table_message_is_held_up(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest_asyncio
 
 from bot.storage.store import Store
+from tests.support.browser import CHROMIUM, require_browser
 from tests.support.platform import platform
 from tests.support.web import make_site, register_games
 
@@ -21,3 +22,13 @@ async def tables(tmp_path):
 @pytest_asyncio.fixture
 async def site(tables):
     return make_site(tables.store, tables)
+
+
+@pytest_asyncio.fixture
+async def browser():
+    """Debian's chromium through Playwright, for the browser tests (tests/support/browser.py)."""
+    api = require_browser()
+    async with api.async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        await chromium.close()

@@ -12,7 +12,6 @@ import re
 import time
 
 import pytest
-import pytest_asyncio
 
 from bot.web.activity_auth import Buckets
 from tests.support.activity import activity
@@ -27,19 +26,10 @@ from tests.support.activity_frame import (
     tap,
     watch_errors,
 )
-from tests.support.browser import CHROMIUM, VIEWS, check_page, require_browser
+from tests.support.browser import VIEWS, check_page
 from tests.support.web import CHANNEL, GAMES, GUILD, seated_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # the fast lane checks the API (test_activity_*.py)
-
-
-@pytest_asyncio.fixture
-async def browser():
-    api = require_browser()
-    async with api.async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        await chromium.close()
 
 
 async def signed_in(act, views, n: int, width: int, language: str, table: int | None = None):

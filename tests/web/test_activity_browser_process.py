@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-import pytest_asyncio
 
 from tests.support.activity_frame import (
     WAIT,
@@ -20,22 +19,13 @@ from tests.support.activity_frame import (
     watch_errors,
 )
 from tests.support.bot_process import TOKEN, BotProcess
-from tests.support.browser import CHROMIUM, check_page, require_browser
+from tests.support.browser import check_page
 from tests.support.fake_discord import FakeDiscord
 from tests.support.players import Players
 from tests.web.test_web_process import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.process, pytest.mark.slow]
 SECRET = "the pages' key, from the config"
-
-
-@pytest_asyncio.fixture
-async def browser():
-    api = require_browser()
-    async with api.async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        await chromium.close()
 
 
 def dm_actions(players: Players, table, user) -> set[str]:

@@ -7,13 +7,9 @@ from __future__ import annotations
 import logging
 
 from bot.web.metrics import Metrics
-from tests.support.table import enabled_ids, hand_dm, make_world, open_table
+from tests.support.table import enabled_ids, hand_dm, make_world, open_table, whose_turn
 from tests.support.web import client, make_site, seated_table
 from tests.web.test_web_operators import sample
-
-
-def whose_turn(members) -> list:
-    return [m for m in members if enabled_ids(hand_dm(m))]
 
 
 async def test_a_members_moves_are_timed_from_entry_to_commit_and_to_every_surface_shown(simcord_env, simcord_bot):

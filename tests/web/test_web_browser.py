@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import pytest_asyncio
 
 from bot.core.games import REGISTRY
 from bot.core.i18n import Lang
@@ -17,21 +16,12 @@ from bot.tables import render
 from bot.web.boards import BoardRoutes
 from bot.web.markup import to_html
 from tests.events.test_tournaments import create, play_round
-from tests.support.browser import CHROMIUM, VIEWS, check_page, context, require_browser, text_of
+from tests.support.browser import VIEWS, check_page, context, text_of
 from tests.support.table import make_world, open_table, play_from_dm, to_act
 from tests.support.web import GAMES, GUILD, client, event_routes, play, rated_game, seated_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 POSITION = {"en": "Move {step} of {total}", "ja": "{total}手中{step}手目"}
-
-
-@pytest_asyncio.fixture
-async def browser():
-    api = require_browser()
-    async with api.async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        await chromium.close()
 
 
 @pytest.mark.parametrize(("width", "height", "language"), VIEWS, ids=[f"{w}-{lang}" for w, _, lang in VIEWS])
