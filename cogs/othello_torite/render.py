@@ -258,6 +258,8 @@ class OthelloToriteUI(GameUI):
     def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
         """Why a suit has no menu: the suit led must be followed, no discs left, or nothing flips."""
         assert isinstance(engine, OthelloToriteEngine)
+        if seat not in engine.to_act():
+            return []  # waiting: nothing of theirs is refused, the turn lines say whose turn it is
         obs = engine.observation(seat)
         led = obs["led_suit"]
         reasons = []

@@ -247,8 +247,8 @@ class SaizenUI(GameUI):
 
     def greyed(self, engine: Engine, seat: int, names: list[str], tr: Lang) -> list[str]:
         obs = engine.observation(seat)
-        if obs["phase"] in (PHASE_CHIPS, PHASE_OVER):
-            return []
+        if obs["phase"] in (PHASE_CHIPS, PHASE_OVER) or seat not in engine.to_act():
+            return []  # waiting is not a refusal of each card ("you cannot do that now (play:S7)")
         return self.blocked_reasons(engine, seat, obs["hand"], engine.legal_actions(seat), names, tr)
 
     def blocked_reasons(

@@ -161,3 +161,19 @@ def test_the_prompt_shows_the_rule_cards_in_force_with_the_led_suit_marked():
         assert "♥ 大 high · 後 later · 無視 ignore · MUST follow · 必勝 must win" in text
     ja = UI.prompt(e, 1, NAMES, Lang("ja")).text
     assert "**現在のルールカード**" in ja and "◀" in ja
+
+
+def test_a_waiting_seat_has_no_greyed_reasons_and_the_seat_to_act_has_its_own():
+    rng = random.Random(4)
+    e = SaizenEngine(3, 4, {})
+    while not any(a.startswith("play:") for s in e.to_act() for a in e.legal_actions(s)):
+        seat = e.to_act()[0]
+        e.apply(seat, rng.choice(e.legal_actions(seat)))  # past the chip step
+    ui, tr = SaizenUI(), Lang("en")
+    names = ["alice", "bob", "carol"]
+    (acting,) = e.to_act()
+    for seat in range(3):
+        if seat != acting:
+            assert ui.greyed(e, seat, names, tr) == [], "waiting is not a refusal of each card"
+    for reason in ui.greyed(e, acting, names, tr):
+        assert "play:" not in reason
