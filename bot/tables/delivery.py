@@ -265,6 +265,7 @@ class Delivery:
         for key in [k for k in self.shown if k[0] == table_id]:
             del self.shown[key]
         self.hand_lane.forget(table_id)
+        self.answers.forget(table_id)
         self.message_states.pop(table_id, None)
         self.pace.forget(table_id)
         self.record.forget(table_id)
@@ -387,6 +388,9 @@ class Delivery:
         tr = await self.languages.lang(user_id, table.language)
         header = render.dm_header(table, engine, seat, tr, jump_url(table))
         rendered = render.prompt_message(table, engine, seat, tr, header=header)
+        if row is not None and self.answers.overtaken(table.id, user_id, table.version):
+            raise Later(0.05)  # a click's answer shows a later state: a pass from a fresh read follows
+        begun = self.answers.begun(table.id, user_id)
         try:
             if token is not None:
                 try:
@@ -426,6 +430,11 @@ class Delivery:
                 await self.private_hand(table, engine, seat, key)  # a new deal, shown where they play
                 return
             raise
+        if self.answers.begun(table.id, user_id) != begun:
+            # A click's answer raced this edit: which one Discord kept is not known, so it is drawn again.
+            await self.answers.settled(table.id, user_id)
+            await self.mark(table.id, seat, None)
+            raise Later(0.05)
         await self.mark(table.id, seat, key)
 
     async def private_hand(self, table: TableRow, engine: Engine, seat: int, key: str) -> None:
@@ -445,6 +454,9 @@ class Delivery:
         """The clicker's DM was already updated in the interaction response itself."""
         # Only in this deal's DM: a click that ended a deal redrew the old deal's DM, and the new
         # deal still gets a DM of its own.
+        user_id = table.seats[seat].user_id
+        if user_id is not None:
+            self.answers.showed(table.id, user_id, table.version)
         await self.mark(table.id, seat, (ANSWERED, relevance(table, engine, seat)), clicked=True)
 
     async def mark(self, table_id: int, surface: int, key: Any, clicked: bool = False) -> None:

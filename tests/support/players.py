@@ -76,6 +76,17 @@ class Click:
     def accepted(self) -> bool:
         return self.outcome == TAKEN
 
+    def describe(self) -> str:
+        """What the member saw of this click, for a failing assertion."""
+        sent = self.sent
+        if sent is None:
+            return f"{self.custom_id} ({self.label}): {self.outcome}"
+        shown = sent.response if sent.response_type in (UPDATE, 4) else (sent.edits[0] if sent.edits else None)
+        return (
+            f"{self.user.name} {self.custom_id} ({self.label}, via {self.via}, {self.hand} cards): "
+            f"{self.outcome}; answer {sent.response_type}, said {sent.said}, shown {shown}"
+        )
+
     @property
     def outcome(self) -> str:
         """What the member was finally shown of this click: ``TAKEN`` (the clicked hand redrawn

@@ -28,7 +28,8 @@ async def test_a_restart_with_every_table_clean_makes_no_call_for_them(tmp_path)
             played = await players.started_donguri("played")
             for _ in range(4):
                 click = await players.move(played)
-                assert click is not None and click.accepted
+                assert click is not None, fake.summary()
+                assert click.accepted, "\n".join([*(c.describe() for c in players.clicks), fake.summary()])
             await players.started_donguri("waiting")
             members = [fake.add_member(f"lobby{i}") for i in range(2)]
             sent = await fake.slash(members[0], fake.add_text_channel("lobby"), "donguri new", players=3)
